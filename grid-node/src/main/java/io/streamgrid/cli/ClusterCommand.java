@@ -1,0 +1,142 @@
+package io.streamgrid.cli;
+
+import io.streamgrid.cluster.DetachedCluster;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberHealth;
+import io.streamgrid.node.ConfigException;
+import io.streamgrid.node.MemberAddress;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code streamgrid cluster}: a local cluster of member processes that outlives the command. */
+@Command(name = "cluster", mixinStandardHelpOptions = true,
+        description = "Start, inspect and stop a cluster of member JVMs on this host.",
+        subcommands = {ClusterCommand.Start.class, ClusterCommand.Status.class, ClusterCommand.Stop.class})
+final class ClusterCommand {
+    static final String DEFAULT_WORK_DIR = ".streamgrid/cluster";
+
+    @Command(name = "start", mixinStandardHelpOptions = true,
+            description = "Start N members in the background on 127.0.0.1; returns once the cluster is safe.")
+    static final class Start implements java.util.concurrent.Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--members", defaultValue = "3", description = "How many members (default: ${DEFAULT-VALUE}).")
+        int count;
+
+        @Option(names = "--heap", defaultValue = "512m", description = "Heap per member (default: ${DEFAULT-VALUE}).")
+        String heap;
+
+        @Option(names = "--work-dir", defaultValue = DEFAULT_WORK_DIR,
+                description = "Member logs, data and the cluster's state file (default: ${DEFAULT-VALUE}).")
+        Path workDir;
+
+        @Override
+        public Integer call() {
+            if (count < 1 || count > 16) {
+                throw new ConfigException("--members " + count + " is out of range: start 1 to 16 members");
+            }
+            final Optional<DetachedCluster> existing = DetachedCluster.load(workDir);
+            if (existing.isPresent() && !existing.get().aliveMembers().isEmpty()) {
+                throw new ConfigException("a cluster started from " + workDir + " is still running ("
+                        + existing.get().aliveMembers().size() + " members): stop it with 'streamgrid cluster stop'");
+            }
+            final PrintWriter out = spec.commandLine().getOut();
+            final LocalCluster cluster = LocalCluster.builder().members(count).workDir(workDir).memberHeap(heap)
+                    .clusterName("streamgrid").detached().progress(out::println).start();
+            DetachedCluster.of(cluster).save(workDir);
+            out.println("cluster 'streamgrid' running: " + String.join(", ",
+                    cluster.members().stream().map(m -> m.address() + " (pid " + m.pid() + ")").toList()));
+            out.println("logs in " + workDir + "; 'streamgrid cluster status' to inspect, 'streamgrid cluster stop' to stop");
+            return 0;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Show each member's health: state, cluster size, safety, migrations queued.")
+    static final class Status implements java.util.concurrent.Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--work-dir", defaultValue = DEFAULT_WORK_DIR,
+                description = "Where 'cluster start' kept its state (default: ${DEFAULT-VALUE}).")
+        Path workDir;
+
+        @Option(names = "--member", paramLabel = "HOST:PORT",
+                description = "Ask these members instead of the ones started from --work-dir.")
+        List<String> memberAddresses;
+
+        @Option(names = "--json", description = "One JSON object, for scripts.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            final List<MemberAddress> addresses = new ArrayList<>();
+            if (memberAddresses != null && !memberAddresses.isEmpty()) {
+                memberAddresses.forEach(a -> addresses.add(MemberAddress.parse(a)));
+            } else {
+                DetachedCluster.load(workDir).ifPresent(c -> c.members().forEach(m -> addresses.add(MemberAddress.parse(m.address()))));
+            }
+            final PrintWriter out = spec.commandLine().getOut();
+            final List<String> jsonMembers = new ArrayList<>();
+            int answered = 0;
+            boolean safe = !addresses.isEmpty();
+            for (final MemberAddress address : addresses) {
+                final Optional<MemberHealth> health = MemberHealth.probe(address.host(), address.port());
+                answered += health.isPresent() ? 1 : 0;
+                safe &= health.map(h -> h.isSafeWith(h.clusterSize())).orElse(false);
+                if (json) {
+                    jsonMembers.add(health.map(h -> String.format(
+                            "{\"address\":\"%s\",\"up\":true,\"nodeState\":\"%s\",\"clusterSize\":%d,\"clusterSafe\":%b,\"migrationQueueSize\":%d}",
+                            address, h.nodeState(), h.clusterSize(), h.clusterSafe(), h.migrationQueueSize()))
+                            .orElse("{\"address\":\"" + address + "\",\"up\":false}"));
+                } else {
+                    out.println(address + "  " + health.map(h -> h.nodeState() + " members=" + h.clusterSize()
+                            + " safe=" + h.clusterSafe() + " migrations-queued=" + h.migrationQueueSize()).orElse("DOWN (no answer)"));
+                }
+            }
+            if (json) {
+                out.println("{\"members\":[" + String.join(",", jsonMembers) + "],\"answered\":" + answered + ",\"safe\":" + safe + "}");
+            } else if (addresses.isEmpty()) {
+                out.println("no cluster started from " + workDir + " (start one with 'streamgrid cluster start', or name members with --member)");
+            }
+            return answered > 0 ? 0 : StreamGridCli.EXIT_FAILED;
+        }
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true,
+            description = "Stop every member started from --work-dir (by PID; SIGKILL after --grace-seconds).")
+    static final class Stop implements java.util.concurrent.Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--work-dir", defaultValue = DEFAULT_WORK_DIR,
+                description = "Where 'cluster start' kept its state (default: ${DEFAULT-VALUE}).")
+        Path workDir;
+
+        @Option(names = "--grace-seconds", defaultValue = "60", description = "Wait before SIGKILL (default: ${DEFAULT-VALUE}).")
+        int graceSeconds;
+
+        @Override
+        public Integer call() {
+            final PrintWriter out = spec.commandLine().getOut();
+            final Optional<DetachedCluster> cluster = DetachedCluster.load(workDir);
+            if (cluster.isEmpty()) {
+                out.println("no cluster started from " + workDir + ": nothing to stop");
+                return 0;
+            }
+            cluster.get().stop(workDir, Duration.ofSeconds(graceSeconds), out::println);
+            out.println("cluster stopped");
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.streamgrid.cli;
+
+import io.streamgrid.node.ConfigException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+import java.util.Arrays;
+
+/**
+ * The {@code streamgrid} command. Exit codes: 0 done, 1 failed (the reason on one line), 2 a
+ * user's mistake in the command line or configuration (one line naming it and the fix).
+ * {@code --verbose} adds the stack trace.
+ */
+@Command(name = "streamgrid",
+        mixinStandardHelpOptions = true,
+        versionProvider = StreamGridCli.Version.class,
+        description = "StreamGrid: a low-latency in-memory data grid for stateful stream processing.",
+        subcommands = {NodeCommand.class, ClusterCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class StreamGridCli {
+    public static final int EXIT_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+
+    public static void main(final String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line and returns its exit code; for tests and {@link #main}. */
+    public static int run(final String[] args, final PrintWriter out, final PrintWriter err) {
+        // One line per log record: set before the first logger exists.
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
+        }
+        final boolean verbose = Arrays.asList(args).contains("--verbose");
+        final String[] effective = Arrays.stream(args).filter(a -> !a.equals("--verbose")).toArray(String[]::new);
+        final CommandLine commandLine = new CommandLine(new StreamGridCli());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler((ex, arguments) -> {
+            err.println("streamgrid: " + oneLine(ex) + " (see '"
+                    + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+            if (verbose) {
+                ex.printStackTrace(err);
+            }
+            return EXIT_USAGE;
+        });
+        commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
+            final boolean usersMistake = ex instanceof ConfigException;
+            err.println("streamgrid: " + (usersMistake ? "" : "failed: ") + oneLine(ex));
+            if (verbose) {
+                ex.printStackTrace(err);
+            } else if (!usersMistake) {
+                err.println("streamgrid: run again with --verbose for the stack trace");
+            }
+            return usersMistake ? EXIT_USAGE : EXIT_FAILED;
+        });
+        return commandLine.execute(effective);
+    }
+
+    private static String oneLine(final Throwable ex) {
+        final String message = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+        return message.replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            final String version = StreamGridCli.class.getPackage().getImplementationVersion();
+            return new String[] {"streamgrid " + (version == null ? "(development build)" : version)
+                    + " on Java " + System.getProperty("java.version")};
+        }
+    }
+}

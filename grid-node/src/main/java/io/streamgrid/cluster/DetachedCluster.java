@@ -1,0 +1,118 @@
+package io.streamgrid.cluster;
+
+import io.streamgrid.node.ConfigException;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Consumer;
+
+/**
+ * A cluster started by {@code streamgrid cluster start}, whose members outlive the command: its
+ * name and each member's PID and port, kept in {@value #STATE_FILE} in the work directory so that
+ * {@code cluster status} and {@code cluster stop} find the members later — by PID, checked against
+ * the process's command line so that a reused PID is never signalled.
+ */
+public record DetachedCluster(String clusterName, List<Member> members) {
+    public static final String STATE_FILE = "cluster.properties";
+
+    /** One member process: its PID and port on 127.0.0.1. */
+    public record Member(long pid, int port) {
+        public String address() {
+            return LocalCluster.HOST + ":" + port;
+        }
+
+        /** The live process, if this PID still runs a StreamGrid member on this port. */
+        public Optional<ProcessHandle> process() {
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(p -> p.info().commandLine()
+                    .map(line -> line.contains("--port=" + port) && line.contains(" node "))
+                    .orElse(false));
+        }
+
+        public Optional<MemberHealth> health() {
+            return MemberHealth.probe(LocalCluster.HOST, port);
+        }
+    }
+
+    public DetachedCluster {
+        members = List.copyOf(members);
+    }
+
+    public static DetachedCluster of(final LocalCluster cluster) {
+        final List<Member> members = new ArrayList<>();
+        for (final MemberProcess member : cluster.members()) {
+            members.add(new Member(member.pid(), member.port()));
+        }
+        return new DetachedCluster(cluster.clusterName(), members);
+    }
+
+    public void save(final Path workDir) {
+        final Properties properties = new Properties();
+        properties.setProperty("cluster-name", clusterName);
+        for (int i = 0; i < members.size(); i++) {
+            properties.setProperty("member." + (i + 1), members.get(i).pid() + "@" + members.get(i).port());
+        }
+        try (Writer out = Files.newBufferedWriter(workDir.resolve(STATE_FILE))) {
+            properties.store(out, "members started by `streamgrid cluster start`: pid@port");
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot write " + workDir.resolve(STATE_FILE), e);
+        }
+    }
+
+    /** The cluster recorded in {@code workDir}, or empty when none was started there. */
+    public static Optional<DetachedCluster> load(final Path workDir) {
+        final Path file = workDir.resolve(STATE_FILE);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        final Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            properties.load(in);
+        } catch (final IOException e) {
+            throw new ConfigException("cannot read " + file + " (" + e.getMessage() + "): delete it if no cluster runs", e);
+        }
+        final List<Member> members = new ArrayList<>();
+        for (int i = 1; properties.containsKey("member." + i); i++) {
+            final String[] pidAtPort = properties.getProperty("member." + i).split("@");
+            try {
+                members.add(new Member(Long.parseLong(pidAtPort[0]), Integer.parseInt(pidAtPort[1])));
+            } catch (final RuntimeException e) {
+                throw new ConfigException("corrupt line member." + i + " in " + file + ": delete the file if no cluster runs", e);
+            }
+        }
+        return Optional.of(new DetachedCluster(properties.getProperty("cluster-name", "?"), members));
+    }
+
+    public List<Member> aliveMembers() {
+        return members.stream().filter(m -> m.process().isPresent()).toList();
+    }
+
+    /**
+     * Stops every recorded member that still runs: SIGTERM to all (a whole-cluster stop needs no
+     * migration, so they go together), SIGKILL after {@code grace}. Removes the state file.
+     */
+    public void stop(final Path workDir, final Duration grace, final Consumer<String> progress) {
+        final List<ProcessHandle> running = new ArrayList<>();
+        for (final Member member : members) {
+            member.process().ifPresent(running::add);
+        }
+        running.forEach(ProcessHandle::destroy);
+        for (final ProcessHandle process : running) {
+            final boolean gone = ProcessTree.terminate(process, grace);
+            progress.accept("member pid " + process.pid() + (gone ? " stopped" : " could not be stopped"));
+        }
+        try {
+            Files.deleteIfExists(workDir.resolve(STATE_FILE));
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot delete " + workDir.resolve(STATE_FILE), e);
+        }
+    }
+}

@@ -1,0 +1,375 @@
+package io.streamgrid.cluster;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.core.HazelcastInstance;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * A StreamGrid cluster of member JVMs on loopback, for tests, the demo and perf. Each member is a
+ * separate process ({@code streamgrid node}) with its own port, data directory and log file under
+ * the work directory.
+ *
+ * <p>Every method that changes membership returns only when the cluster is safe again: all members
+ * see the expected member count, no migration is queued and every backup is in sync — except
+ * {@link #kill(MemberProcess)}, which leaves waiting to the caller (that is the point of a kill).
+ *
+ * <p>No orphans: {@link #close()} kills every member by PID; so does a JVM shutdown hook if the
+ * owner never calls it; and each member watches this JVM's PID and halts when it disappears (even
+ * after a SIGKILL). A {@linkplain Builder#detached() detached} cluster skips all three, for
+ * {@code streamgrid cluster start}, whose members must outlive the command.
+ */
+public final class LocalCluster implements AutoCloseable {
+    /** Where the shared JVM flags are packed in the grid-node jar (from etc/jvm.options). */
+    public static final String JVM_OPTIONS_RESOURCE = "streamgrid/jvm.options";
+    static final String HOST = "127.0.0.1";
+    private static final String MAIN_CLASS = "io.streamgrid.cli.StreamGridCli";
+
+    private final Builder spec;
+    private final Path jvmOptionsFile;
+    private final List<MemberProcess> members = new CopyOnWriteArrayList<>();
+    private final List<HazelcastInstance> clients = new CopyOnWriteArrayList<>();
+    private final Thread shutdownHook;
+    private int nextIndex = 1;
+
+    private LocalCluster(final Builder spec) {
+        this.spec = spec;
+        try {
+            Files.createDirectories(spec.workDir);
+            this.jvmOptionsFile = spec.workDir.resolve("jvm.options");
+            try (InputStream in = LocalCluster.class.getClassLoader().getResourceAsStream(JVM_OPTIONS_RESOURCE)) {
+                if (in == null) {
+                    throw new IllegalStateException("bug: " + JVM_OPTIONS_RESOURCE + " is not on the class path");
+                }
+                Files.write(jvmOptionsFile, in.readAllBytes());
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot prepare work directory " + spec.workDir, e);
+        }
+        this.shutdownHook = spec.detached ? null : new Thread(this::killAll, "local-cluster-cleanup");
+        if (shutdownHook != null) {
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts the configured number of members and waits until the cluster is safe. */
+    private LocalCluster startAll() {
+        final int count = spec.initialMembers;
+        final List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ports.add(freePort(ports));
+        }
+        final String memberList = ports.stream().map(p -> HOST + ":" + p).collect(Collectors.joining(","));
+        spec.progress.accept("starting " + count + " member JVMs on " + memberList + " (cluster " + spec.clusterName + ")");
+        for (final int port : ports) {
+            members.add(launch(port, memberList));
+        }
+        final Duration took = awaitSafe(count, spec.startTimeout);
+        spec.progress.accept("cluster of " + count + " members is safe after " + took.toMillis() + " ms");
+        return this;
+    }
+
+    /** Starts one more member and returns it once it has joined and migration has finished. */
+    public MemberProcess addMember() {
+        final List<Integer> taken = members.stream().map(MemberProcess::port).collect(Collectors.toList());
+        final int port = freePort(taken);
+        final String memberList = members.stream().map(MemberProcess::address).collect(Collectors.joining(","))
+                + (members.isEmpty() ? "" : ",") + HOST + ":" + port;
+        final MemberProcess member = launch(port, memberList);
+        members.add(member);
+        spec.progress.accept("added " + member + "; waiting for migration");
+        final Duration took = awaitSafe(members.size(), spec.startTimeout);
+        spec.progress.accept("cluster of " + members.size() + " members is safe, " + took.toMillis() + " ms after start of " + member);
+        return member;
+    }
+
+    /**
+     * Stops {@code member} gracefully (SIGTERM: its partitions migrate to the others before it
+     * exits) and waits until the rest are safe. Returns how long that took.
+     *
+     * @throws IllegalStateException if the member does not exit within the graceful wait
+     */
+    public Duration stopGracefully(final MemberProcess member) {
+        final long start = System.nanoTime();
+        requireMember(member);
+        spec.progress.accept("stopping " + member + " gracefully");
+        if (!member.terminateAndWait(spec.gracefulStopTimeout)) {
+            throw new IllegalStateException(member + " did not exit within " + spec.gracefulStopTimeout
+                    + " of SIGTERM; see " + member.logFile());
+        }
+        members.remove(member);
+        awaitSafe(members.size(), spec.startTimeout);
+        final Duration took = Duration.ofNanos(System.nanoTime() - start);
+        spec.progress.accept("stopped " + member + "; " + members.size() + " members safe after " + took.toMillis() + " ms");
+        return took;
+    }
+
+    /** SIGKILL: the member dies at once, without migrating anything. Returns once the process is gone. */
+    public void kill(final MemberProcess member) {
+        requireMember(member);
+        spec.progress.accept("kill -9 " + member);
+        member.kill();
+        members.remove(member);
+    }
+
+    /**
+     * Waits until every live member reports itself ACTIVE in a safe cluster of
+     * {@code expectedMembers} with no migration queued; returns how long it waited.
+     *
+     * @throws IllegalStateException on timeout, or when a member process has died meanwhile,
+     *                               with each member's last health and log file
+     */
+    public Duration awaitSafe(final int expectedMembers, final Duration timeout) {
+        final long start = System.nanoTime();
+        final long deadline = start + timeout.toNanos();
+        while (true) {
+            final List<String> notSafe = new ArrayList<>();
+            for (final MemberProcess member : members) {
+                if (!member.isAlive()) {
+                    throw new IllegalStateException(member + " exited unexpectedly; see " + member.logFile());
+                }
+                final Optional<MemberHealth> health = member.health();
+                if (health.isEmpty() || !health.get().isSafeWith(expectedMembers)) {
+                    notSafe.add(member + ": " + health.map(Object::toString).orElse("no answer") + ", log " + member.logFile());
+                }
+            }
+            if (notSafe.isEmpty() && members.size() == expectedMembers) {
+                return Duration.ofNanos(System.nanoTime() - start);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("cluster not safe with " + expectedMembers + " members after "
+                        + timeout + ": " + String.join("; ", notSafe));
+            }
+            sleep(100);
+        }
+    }
+
+    /** The members alive, in start order. */
+    public List<MemberProcess> members() {
+        return List.copyOf(members);
+    }
+
+    public String clusterName() {
+        return spec.clusterName;
+    }
+
+    public Path workDir() {
+        return spec.workDir;
+    }
+
+    /** A client configuration that reaches every live member (smart routing). */
+    public ClientConfig clientConfig() {
+        final ClientConfig config = new ClientConfig();
+        config.setClusterName(spec.clusterName);
+        config.setProperty("hazelcast.logging.type", "jdk");
+        config.getNetworkConfig().setAddresses(members.stream().map(MemberProcess::address).collect(Collectors.toList()));
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(60_000);
+        return config;
+    }
+
+    /** A new client connected to this cluster; shut down by {@link #close()} if not before. */
+    public HazelcastInstance newClient() {
+        final HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig());
+        clients.add(client);
+        return client;
+    }
+
+    /**
+     * Shuts down the clients made here and kills every member by PID. State is discarded: use
+     * {@link #stopGracefully} first where a member's data must survive.
+     */
+    @Override
+    public void close() {
+        for (final HazelcastInstance client : clients) {
+            try {
+                client.shutdown();
+            } catch (final RuntimeException e) {
+                spec.progress.accept("client shutdown failed (ignored, members are killed next): " + e);
+            }
+        }
+        clients.clear();
+        killAll();
+        if (shutdownHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (final IllegalStateException alreadyShuttingDown) {
+                // the hook is running or has run: nothing left to remove
+            }
+        }
+    }
+
+    private void killAll() {
+        for (final MemberProcess member : members) {
+            member.kill();
+        }
+        members.clear();
+    }
+
+    private MemberProcess launch(final int port, final String memberList) {
+        final int index = nextIndex++;
+        final Path dataDir = spec.workDir.resolve("member-" + index);
+        final Path logFile = spec.workDir.resolve("member-" + index + ".log");
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("@" + jvmOptionsFile);
+        command.add("-Xmx" + spec.memberHeap);
+        command.add("-Xms" + spec.memberHeap);
+        command.add("-cp");
+        command.add(spec.classPath);
+        command.add(MAIN_CLASS);
+        command.add("node");
+        command.add("--cluster-name=" + spec.clusterName);
+        command.add("--host=" + HOST);
+        command.add("--port=" + port);
+        command.add("--members=" + memberList);
+        command.add("--data-dir=" + dataDir);
+        if (!spec.detached) {
+            command.add("--parent-pid=" + ProcessHandle.current().pid());
+        }
+        try {
+            Files.createDirectories(dataDir);
+            final Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+            return new MemberProcess(index, HOST, port, process, logFile);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot start member JVM: " + String.join(" ", command), e);
+        }
+    }
+
+    private void requireMember(final MemberProcess member) {
+        if (!members.contains(member)) {
+            throw new IllegalArgumentException(member + " is not a live member of " + spec.clusterName);
+        }
+    }
+
+    /** A port that is free now, outside the ephemeral range that outgoing connections use. */
+    private static int freePort(final List<Integer> taken) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            final int candidate = ThreadLocalRandom.current().nextInt(20_000, 30_000);
+            if (taken.contains(candidate)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getByName(HOST))) {
+                socket.setReuseAddress(true);
+                return candidate;
+            } catch (final IOException busy) {
+                // taken by someone else: try another
+            }
+        }
+        throw new IllegalStateException("no free TCP port found in 20000-29999 on " + HOST);
+    }
+
+    private static void sleep(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the cluster", e);
+        }
+    }
+
+    /** How to start a {@link LocalCluster}; every setting has a default. */
+    public static final class Builder {
+        private int initialMembers = 2;
+        private String clusterName = "sg-" + UUID.randomUUID().toString().substring(0, 8);
+        private Path workDir;
+        private String memberHeap = "384m";
+        private String classPath = System.getProperty("java.class.path");
+        private boolean detached;
+        private Duration startTimeout = Duration.ofMinutes(3);
+        private Duration gracefulStopTimeout = Duration.ofMinutes(5);
+        private Consumer<String> progress = line -> System.out.println("[LocalCluster] " + line);
+
+        private Builder() {
+        }
+
+        public Builder members(final int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("members must be at least 1, was " + count);
+            }
+            this.initialMembers = count;
+            return this;
+        }
+
+        /** Default: a random name, so clusters of concurrent runs never merge. */
+        public Builder clusterName(final String name) {
+            this.clusterName = name;
+            return this;
+        }
+
+        /** Where member logs and data directories go. Required. */
+        public Builder workDir(final Path dir) {
+            this.workDir = dir;
+            return this;
+        }
+
+        /** -Xmx and -Xms of each member, e.g. "384m" (the default). */
+        public Builder memberHeap(final String heap) {
+            this.memberHeap = heap;
+            return this;
+        }
+
+        /** The members' class path; default: this JVM's. */
+        public Builder classPath(final String classPath) {
+            this.classPath = classPath;
+            return this;
+        }
+
+        /** Members outlive this JVM: no shutdown hook, no parent watch. For `cluster start`. */
+        public Builder detached() {
+            this.detached = true;
+            return this;
+        }
+
+        public Builder startTimeout(final Duration timeout) {
+            this.startTimeout = timeout;
+            return this;
+        }
+
+        /** Where progress lines go; default: standard output. */
+        public Builder progress(final Consumer<String> sink) {
+            this.progress = sink;
+            return this;
+        }
+
+        /**
+         * Starts the members and returns once the cluster is safe. On failure every member
+         * started so far is killed before the exception propagates.
+         */
+        public LocalCluster start() {
+            if (workDir == null) {
+                throw new IllegalArgumentException("workDir is required: where member logs and data go");
+            }
+            final LocalCluster cluster = new LocalCluster(this);
+            try {
+                return cluster.startAll();
+            } catch (final RuntimeException e) {
+                cluster.close();
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.streamgrid.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A grid member running as a separate JVM on this host, started by {@link LocalCluster}.
+ * Its standard output and error go to {@link #logFile()}.
+ */
+public final class MemberProcess {
+    private final int index;
+    private final String host;
+    private final int port;
+    private final Process process;
+    private final Path logFile;
+
+    MemberProcess(final int index, final String host, final int port, final Process process, final Path logFile) {
+        this.index = index;
+        this.host = host;
+        this.port = port;
+        this.process = process;
+        this.logFile = logFile;
+    }
+
+    /** 1-based, in start order; never reused within one cluster. */
+    public int index() {
+        return index;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String address() {
+        return host + ":" + port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public Optional<MemberHealth> health() {
+        return MemberHealth.probe(host, port);
+    }
+
+    /** SIGKILL to the process and anything it started; returns once it is gone. */
+    void kill() {
+        ProcessTree.kill(process.toHandle());
+        waitForExit(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM, which makes the member shut down gracefully; false if still alive after the wait. */
+    boolean terminateAndWait(final Duration wait) {
+        process.destroy();
+        return waitForExit(wait);
+    }
+
+    private boolean waitForExit(final Duration wait) {
+        try {
+            return process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "member-" + index + "@" + address() + " (pid " + pid() + ")";
+    }
+}

@@ -1,0 +1,70 @@
+package io.streamgrid.node;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import io.streamgrid.node.impl.HazelcastConfigFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Logger;
+
+/**
+ * One running grid member: a Hazelcast member (Jet enabled) configured from {@link NodeSettings}.
+ *
+ * <p>{@link #close()} shuts the member down gracefully: it returns once the member's partitions
+ * have migrated to the others (or the configured maximum wait has passed). SIGTERM does the same
+ * through Hazelcast's shutdown hook.
+ */
+public final class GridNode implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(GridNode.class.getName());
+
+    private final HazelcastInstance hazelcast;
+    private final CountDownLatch shutDown = new CountDownLatch(1);
+
+    private GridNode(final HazelcastInstance hazelcast) {
+        this.hazelcast = hazelcast;
+        hazelcast.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                shutDown.countDown();
+            }
+        });
+    }
+
+    /**
+     * Starts a member and returns once it has joined (or formed) its cluster. Logs one line when
+     * ready: address, cluster name, member count and the health URL.
+     *
+     * @throws ConfigException when the data directory cannot be created
+     */
+    public static GridNode start(final NodeSettings settings) {
+        try {
+            Files.createDirectories(settings.dataDir());
+        } catch (final IOException e) {
+            throw new ConfigException("cannot create data-dir " + settings.dataDir() + " (" + e.getMessage()
+                    + "): choose a writable directory with --data-dir", e);
+        }
+        final HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigFactory.memberConfig(settings));
+        final GridNode node = new GridNode(instance);
+        LOG.info(() -> "StreamGrid member ready: address=" + settings.address()
+                + " cluster=" + settings.clusterName()
+                + " members=" + instance.getCluster().getMembers().size()
+                + (settings.healthCheckEnabled() ? " health=http://" + settings.address() + "/hazelcast/health" : ""));
+        return node;
+    }
+
+    public HazelcastInstance hazelcast() {
+        return hazelcast;
+    }
+
+    /** Blocks until the member has shut down (by {@link #close()}, SIGTERM or the cluster). */
+    public void awaitShutdown() throws InterruptedException {
+        shutDown.await();
+    }
+
+    @Override
+    public void close() {
+        hazelcast.shutdown();
+    }
+}

@@ -1,0 +1,94 @@
+package io.streamgrid.node;
+
+import io.streamgrid.node.impl.SettingsLoader;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The validated settings of one grid member. Built from the defaults in
+ * {@code streamgrid-defaults.yaml} (shipped in the jar, where every setting is documented), an
+ * optional user file, then command-line overrides — see {@link #load(Optional, Overrides)}.
+ * Immutable; the constructor rejects invalid values with a {@link ConfigException}.
+ */
+public record NodeSettings(
+        String clusterName,
+        String host,
+        int port,
+        List<MemberAddress> members,
+        int joinWaitSeconds,
+        int heartbeatTimeoutSeconds,
+        Path dataDir,
+        int backupCount,
+        int asyncBackupCount,
+        int eventJournalCapacity,
+        boolean splitBrainProtectionEnabled,
+        int splitBrainMinimumClusterSize,
+        int gracefulShutdownMaxWaitSeconds,
+        boolean jetEnabled,
+        int jetCooperativeThreadCount,
+        boolean healthCheckEnabled) {
+
+    /** Hazelcast's partition count; the event journal needs at least one slot per partition. */
+    public static final int PARTITION_COUNT = 271;
+
+    public NodeSettings {
+        Objects.requireNonNull(dataDir, "dataDir");
+        if (clusterName == null || clusterName.isBlank()) {
+            throw new ConfigException("cluster-name is blank: give the name members share, e.g. streamgrid");
+        }
+        if (host == null || host.isBlank()) {
+            throw new ConfigException("network.host is blank: give the address to bind, e.g. 127.0.0.1");
+        }
+        MemberAddress.checkPort(port, "network.port");
+        members = List.copyOf(members);
+        if (members.isEmpty()) {
+            throw new ConfigException("network.members is empty: list at least one member, e.g. [127.0.0.1:5701]");
+        }
+        checkRange(joinWaitSeconds, 0, 300, "network.join-wait-seconds");
+        checkRange(heartbeatTimeoutSeconds, 2, 3600, "network.heartbeat-timeout-seconds");
+        checkRange(backupCount, 0, 6, "state-maps.backup-count");
+        checkRange(asyncBackupCount, 0, 6 - backupCount, "state-maps.async-backup-count (backup-count plus it at most 6)");
+        checkRange(eventJournalCapacity, PARTITION_COUNT, Integer.MAX_VALUE, "state-maps.event-journal-capacity");
+        checkRange(splitBrainMinimumClusterSize, 2, 1000, "split-brain-protection.minimum-cluster-size");
+        checkRange(gracefulShutdownMaxWaitSeconds, 1, 86_400, "shutdown.graceful-max-wait-seconds");
+        checkRange(jetCooperativeThreadCount, 0, 1024, "jet.cooperative-thread-count");
+    }
+
+    /** Command-line values that replace file values; an empty field leaves the file's value. */
+    public record Overrides(
+            Optional<String> clusterName,
+            Optional<String> host,
+            Optional<Integer> port,
+            Optional<List<MemberAddress>> members,
+            Optional<Path> dataDir) {
+
+        public static Overrides none() {
+            return new Overrides(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        }
+    }
+
+    /**
+     * Loads the defaults, applies {@code userFile} when present, then {@code overrides}.
+     *
+     * @throws ConfigException when the file cannot be read or parsed, names an unknown key, or a
+     *                         value is of the wrong type or out of range
+     */
+    public static NodeSettings load(final Optional<Path> userFile, final Overrides overrides) {
+        return SettingsLoader.load(userFile, overrides);
+    }
+
+    /** The address this member advertises. */
+    public MemberAddress address() {
+        return new MemberAddress(host, port);
+    }
+
+    private static void checkRange(final int value, final int min, final int max, final String key) {
+        if (value < min || value > max) {
+            throw new ConfigException(key + " is " + value + ": it must be from " + min
+                    + (max == Integer.MAX_VALUE ? " up" : " to " + max));
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.streamgrid.node.impl;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.RestApiConfig;
+import com.hazelcast.config.RestEndpointGroup;
+import com.hazelcast.config.SplitBrainProtectionConfig;
+import io.streamgrid.node.MemberAddress;
+import io.streamgrid.node.NodeSettings;
+
+/** Turns {@link NodeSettings} into a Hazelcast member {@link Config}. */
+public final class HazelcastConfigFactory {
+    /** Every map whose name matches holds keyed state and gets the state-map settings. */
+    public static final String STATE_MAP_PATTERN = "state.*";
+    static final String STATE_SPLIT_BRAIN_PROTECTION = "state-maps-minimum-size";
+
+    private HazelcastConfigFactory() {
+    }
+
+    @SuppressWarnings("deprecation") // RestApiConfig: the member-port health endpoint is still the CE way in 5.7
+    public static Config memberConfig(final NodeSettings settings) {
+        final Config config = new Config();
+        config.setClusterName(settings.clusterName());
+        config.setProperty("hazelcast.logging.type", "jdk");
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.local.localAddress", settings.host());
+        config.setProperty("hazelcast.wait.seconds.before.join", Integer.toString(settings.joinWaitSeconds()));
+        config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(settings.heartbeatTimeoutSeconds()));
+        // SIGTERM (Ctrl-C, `cluster stop`, systemd) shuts down gracefully: partitions migrate first.
+        config.setProperty("hazelcast.shutdownhook.enabled", "true");
+        config.setProperty("hazelcast.shutdownhook.policy", "GRACEFUL");
+        config.setProperty("hazelcast.graceful.shutdown.max.wait", Integer.toString(settings.gracefulShutdownMaxWaitSeconds()));
+
+        final NetworkConfig network = config.getNetworkConfig();
+        network.setPort(settings.port()).setPortAutoIncrement(false);
+        network.setPublicAddress(settings.address().toString());
+        final JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true);
+        for (final MemberAddress member : settings.members()) {
+            join.getTcpIpConfig().addMember(member.toString());
+        }
+        if (settings.healthCheckEnabled()) {
+            network.setRestApiConfig(new RestApiConfig().setEnabled(true).disableAllGroups()
+                    .enableGroups(RestEndpointGroup.HEALTH_CHECK));
+        }
+
+        final MapConfig stateMaps = new MapConfig(STATE_MAP_PATTERN)
+                .setBackupCount(settings.backupCount())
+                .setAsyncBackupCount(settings.asyncBackupCount());
+        stateMaps.getEventJournalConfig().setEnabled(true).setCapacity(settings.eventJournalCapacity());
+        if (settings.splitBrainProtectionEnabled()) {
+            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(
+                    STATE_SPLIT_BRAIN_PROTECTION, true, settings.splitBrainMinimumClusterSize()));
+            stateMaps.setSplitBrainProtectionName(STATE_SPLIT_BRAIN_PROTECTION);
+        }
+        config.addMapConfig(stateMaps);
+
+        config.getJetConfig().setEnabled(settings.jetEnabled());
+        if (settings.jetCooperativeThreadCount() > 0) {
+            config.getJetConfig().setCooperativeThreadCount(settings.jetCooperativeThreadCount());
+        }
+        return config;
+    }
+}
