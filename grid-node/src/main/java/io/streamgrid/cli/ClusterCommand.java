@@ -33,6 +33,10 @@ final class ClusterCommand {
         @Option(names = "--members", defaultValue = "3", description = "How many members (default: ${DEFAULT-VALUE}).")
         int count;
 
+        @Option(names = "--base-port", defaultValue = "5701",
+                description = "First member port; the others follow (default: ${DEFAULT-VALUE}; 0: random free ports).")
+        int basePort;
+
         @Option(names = "--heap", defaultValue = "512m", description = "Heap per member (default: ${DEFAULT-VALUE}).")
         String heap;
 
@@ -51,7 +55,11 @@ final class ClusterCommand {
                         + existing.get().aliveMembers().size() + " members): stop it with 'streamgrid cluster stop'");
             }
             final PrintWriter out = spec.commandLine().getOut();
-            final LocalCluster cluster = LocalCluster.builder().members(count).workDir(workDir).memberHeap(heap)
+            if (basePort != 0) {
+                MemberAddress.checkPort(basePort, "--base-port");
+                MemberAddress.checkPort(basePort + count - 1, "--base-port plus --members");
+            }
+            final LocalCluster cluster = LocalCluster.builder().members(count).workDir(workDir).memberHeap(heap).basePort(basePort)
                     .clusterName("streamgrid").detached().progress(out::println).start();
             DetachedCluster.of(cluster).save(workDir);
             out.println("cluster 'streamgrid' running: " + String.join(", ",

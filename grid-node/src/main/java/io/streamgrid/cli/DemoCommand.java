@@ -59,7 +59,7 @@ final class DemoCommand implements Callable<Integer> {
 
             out.println("== writing " + keys + " entries to " + MAP + " through a client");
             final AcknowledgedWriter writer = new AcknowledgedWriter(map, keys).fill();
-            out.println("   read back key 0 -> " + map.get(0) + ", key " + (keys - 1) + " -> " + map.get(keys - 1)
+            out.println("   read back key 1 -> " + map.get(1) + ", key " + (keys - 1) + " -> " + map.get(keys - 1)
                     + "; size " + map.size());
             printPartitions(out, "partitions per member, 2 members", client);
 

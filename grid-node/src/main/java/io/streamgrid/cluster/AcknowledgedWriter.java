@@ -2,6 +2,7 @@ package io.streamgrid.cluster;
 
 import com.hazelcast.map.IMap;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -10,10 +11,12 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A load that proves no write is lost: one thread sets keys {@code 0..keys-1} round-robin to
- * increasing values (a key's n-th write stores n) and records each key's last acknowledged value.
+ * increasing versions and records each key's last acknowledged version. The stored value is
+ * {@link #valueOf(int, long) version * keys + key}: unique per key, so a value that landed under the
+ * wrong key is caught too, and increasing per key, so a reader can check that none goes back.
  * A write that fails is retried with the same value until acknowledged (setting the same value
- * again is idempotent), so at any moment the map must hold exactly the acknowledged value of every
- * key once the writer has stopped. Used by the demo and by the migration tests.
+ * again is idempotent), so once the writer has stopped the map must hold exactly the last
+ * acknowledged value of every key. Used by the demo and by the failure and migration tests.
  */
 public final class AcknowledgedWriter implements AutoCloseable {
     private static final long RETRY_LIMIT_NANOS = 60_000_000_000L;
@@ -32,12 +35,32 @@ public final class AcknowledgedWriter implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    /** Writes every key once (value 1), synchronously, then returns; for a known start state. */
+    /** Writes version 1 of every key in batches of 1,000, then returns; for a known start state. */
     public AcknowledgedWriter fill() {
-        for (int key = 0; key < acknowledged.length(); key++) {
-            setUntilAcknowledged(key, 1);
+        final int batch = 1_000;
+        final int keys = acknowledged.length();
+        for (int from = 0; from < keys; from += batch) {
+            final Map<Integer, Long> values = new HashMap<>();
+            for (int key = from; key < Math.min(from + batch, keys); key++) {
+                values.put(key, valueOf(key, 1));
+            }
+            map.putAll(values);
+            for (final int key : values.keySet()) {
+                acknowledged.set(key, 1);
+            }
+            writes += values.size();
         }
         return this;
+    }
+
+    /** The value stored by version {@code version} of {@code key}. */
+    public long valueOf(final int key, final long version) {
+        return version * acknowledged.length() + key;
+    }
+
+    /** The version that {@code value} encodes. */
+    public long versionOf(final long value) {
+        return value / acknowledged.length();
     }
 
     public AcknowledgedWriter start() {
@@ -55,7 +78,7 @@ public final class AcknowledgedWriter implements AutoCloseable {
         return retries;
     }
 
-    /** The last acknowledged value of {@code key}; 0 if never written. */
+    /** The last acknowledged version of {@code key}; 0 if never written. */
     public long acknowledged(final int key) {
         return acknowledged.get(key);
     }
@@ -100,7 +123,7 @@ public final class AcknowledgedWriter implements AutoCloseable {
                     lost++;
                 } else {
                     found++;
-                    if (value != acknowledged.get(key)) {
+                    if (value != valueOf(key, acknowledged.get(key))) {
                         wrong++;
                     }
                 }
@@ -121,12 +144,13 @@ public final class AcknowledgedWriter implements AutoCloseable {
         }
     }
 
-    private void setUntilAcknowledged(final int key, final long value) {
+    private void setUntilAcknowledged(final int key, final long version) {
+        final long value = valueOf(key, version);
         final long deadline = System.nanoTime() + RETRY_LIMIT_NANOS;
         while (true) {
             try {
                 map.set(key, value);
-                acknowledged.set(key, value);
+                acknowledged.set(key, version);
                 writes++;
                 return;
             } catch (final RuntimeException e) {

@@ -77,7 +77,7 @@ public final class LocalCluster implements AutoCloseable {
         final int count = spec.initialMembers;
         final List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            ports.add(freePort(ports));
+            ports.add(nextPort(ports));
         }
         final String memberList = ports.stream().map(p -> HOST + ":" + p).collect(Collectors.joining(","));
         spec.progress.accept("starting " + count + " member JVMs on " + memberList + " (cluster " + spec.clusterName + ")");
@@ -92,7 +92,7 @@ public final class LocalCluster implements AutoCloseable {
     /** Starts one more member and returns it once it has joined and migration has finished. */
     public MemberProcess addMember() {
         final List<Integer> taken = members.stream().map(MemberProcess::port).collect(Collectors.toList());
-        final int port = freePort(taken);
+        final int port = nextPort(taken);
         final String memberList = members.stream().map(MemberProcess::address).collect(Collectors.joining(","))
                 + (members.isEmpty() ? "" : ",") + HOST + ":" + port;
         final MemberProcess member = launch(port, memberList);
@@ -265,18 +265,39 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * The next member's port: with a base port, the first of base, base+1, ... not taken by this
+     * cluster (an error if someone else holds it); otherwise a random free one.
+     */
+    private int nextPort(final List<Integer> taken) {
+        if (spec.basePort == 0) {
+            return freePort(taken);
+        }
+        int port = spec.basePort;
+        while (taken.contains(port)) {
+            port++;
+        }
+        if (!isFree(port)) {
+            throw new IllegalStateException("port " + port + " on " + HOST + " is in use: stop what holds it or choose another base port");
+        }
+        return port;
+    }
+
+    private static boolean isFree(final int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
+            socket.setReuseAddress(true);
+            return true;
+        } catch (final IOException busy) {
+            return false;
+        }
+    }
+
     /** A port that is free now, outside the ephemeral range that outgoing connections use. */
     private static int freePort(final List<Integer> taken) {
         for (int attempt = 0; attempt < 200; attempt++) {
             final int candidate = ThreadLocalRandom.current().nextInt(20_000, 30_000);
-            if (taken.contains(candidate)) {
-                continue;
-            }
-            try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getByName(HOST))) {
-                socket.setReuseAddress(true);
+            if (!taken.contains(candidate) && isFree(candidate)) {
                 return candidate;
-            } catch (final IOException busy) {
-                // taken by someone else: try another
             }
         }
         throw new IllegalStateException("no free TCP port found in 20000-29999 on " + HOST);
@@ -297,6 +318,7 @@ public final class LocalCluster implements AutoCloseable {
         private String clusterName = "sg-" + UUID.randomUUID().toString().substring(0, 8);
         private Path workDir;
         private String memberHeap = "384m";
+        private int basePort;
         private String classPath = System.getProperty("java.class.path");
         private boolean detached;
         private Duration startTimeout = Duration.ofMinutes(3);
@@ -329,6 +351,15 @@ public final class LocalCluster implements AutoCloseable {
         /** -Xmx and -Xms of each member, e.g. "384m" (the default). */
         public Builder memberHeap(final String heap) {
             this.memberHeap = heap;
+            return this;
+        }
+
+        /** Ports base, base+1, ... for the members; 0 (the default) picks random free ports. */
+        public Builder basePort(final int port) {
+            if (port < 0 || port > 65_000) {
+                throw new IllegalArgumentException("basePort must be 0 (random) or a port up to 65000, was " + port);
+            }
+            this.basePort = port;
             return this;
         }
 

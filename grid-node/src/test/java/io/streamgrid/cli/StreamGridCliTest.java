@@ -1,0 +1,128 @@
+package io.streamgrid.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The command line in-process (fast), plus one real process to prove the exit code reaches the shell. */
+class StreamGridCliTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void when_help_then_everySubcommandListedAndExit0() {
+        final Result result = run("--help");
+
+        assertThat(result.code).isZero();
+        assertThat(result.out).contains("node", "cluster", "demo");
+        assertThat(result.err).isEmpty();
+    }
+
+    @Test
+    void when_clusterHelp_then_startStatusStopListed() {
+        final Result result = run("cluster", "--help");
+
+        assertThat(result.code).isZero();
+        assertThat(result.out).contains("start", "status", "stop");
+    }
+
+    @Test
+    void when_configHasUnknownKey_then_exit2WithOneLineNamingIt() throws IOException {
+        final Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, "network:\n  prot: 5701\n");
+
+        final Result result = run("node", "--config", file.toString());
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString()
+                .startsWith("streamgrid: unknown key 'network.prot'");
+        assertThat(result.err).doesNotContain("Exception", "\tat ");
+    }
+
+    @Test
+    void when_configFileUnreadable_then_exit2WithOneLine() {
+        final Result result = run("node", "--config", dir.resolve("nope.yaml").toString());
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("cannot read config file");
+    }
+
+    @Test
+    void when_portOutOfRange_then_exit2WithOneLine() {
+        final Result result = run("node", "--port", "70000");
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString()
+                .isEqualTo("streamgrid: network.port 70000 is out of range: use a free TCP port from 1 to 65535, e.g. 5701");
+    }
+
+    @Test
+    void when_portNotANumber_then_exit2WithOneLine() {
+        final Result result = run("node", "--port", "abc");
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("--port").contains("abc").contains("--help");
+    }
+
+    @Test
+    void when_memberAddressBad_then_exit2WithOneLine() {
+        final Result result = run("node", "--members", "127.0.0.1:5701,nohost");
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("bad member address 'nohost'");
+    }
+
+    @Test
+    void when_verbose_then_stackTraceShown() {
+        final Result result = run("--verbose", "node", "--port", "0");
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.err).contains("ConfigException", "\tat ");
+    }
+
+    @Test
+    void when_unknownSubcommand_then_exit2() {
+        assertThat(run("frobnicate").code).isEqualTo(2);
+    }
+
+    @Test
+    void when_realProcessGivenBadPort_then_shellSeesExit2AndOneLine() throws Exception {
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"),
+                StreamGridCli.class.getName(), "node", "--port", "70000"));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
+        try {
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            final String err = new String(process.getErrorStream().readAllBytes()).strip();
+
+            assertThat(process.exitValue()).isEqualTo(2);
+            assertThat(err.lines()).singleElement().asString().contains("network.port 70000 is out of range");
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static Result run(final String... args) {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int code = StreamGridCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private record Result(int code, String out, String err) {
+        List<String> errLines() {
+            return err.lines().toList();
+        }
+    }
+}

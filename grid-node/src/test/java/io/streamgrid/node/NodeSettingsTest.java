@@ -1,0 +1,159 @@
+package io.streamgrid.node;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class NodeSettingsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void when_noFileAndNoOverrides_then_shippedDefaultsApply() {
+        final NodeSettings settings = NodeSettings.load(Optional.empty(), NodeSettings.Overrides.none());
+
+        assertThat(settings.clusterName()).isEqualTo("streamgrid");
+        assertThat(settings.address()).isEqualTo(new MemberAddress("127.0.0.1", 5701));
+        assertThat(settings.members()).containsExactly(new MemberAddress("127.0.0.1", 5701));
+        assertThat(settings.backupCount()).isEqualTo(1);
+        assertThat(settings.asyncBackupCount()).isZero();
+        assertThat(settings.eventJournalCapacity()).isEqualTo(100_000);
+        assertThat(settings.jetEnabled()).isTrue();
+        assertThat(settings.healthCheckEnabled()).isTrue();
+        assertThat(settings.splitBrainProtectionEnabled()).isFalse();
+    }
+
+    @Test
+    void when_userFileSetsSomeKeys_then_onlyThoseChange() throws IOException {
+        final Path file = write("cluster-name: prod\nnetwork:\n  port: 6000\nstate-maps:\n  backup-count: 2\n");
+
+        final NodeSettings settings = NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none());
+
+        assertThat(settings.clusterName()).isEqualTo("prod");
+        assertThat(settings.port()).isEqualTo(6000);
+        assertThat(settings.host()).isEqualTo("127.0.0.1");
+        assertThat(settings.backupCount()).isEqualTo(2);
+        assertThat(settings.eventJournalCapacity()).isEqualTo(100_000);
+    }
+
+    @Test
+    void when_flagsGiven_then_theyWinOverTheFile() throws IOException {
+        final Path file = write("cluster-name: from-file\nnetwork:\n  port: 6000\n");
+        final NodeSettings.Overrides flags = new NodeSettings.Overrides(Optional.of("from-flag"), Optional.empty(),
+                Optional.of(7000), Optional.of(List.of(MemberAddress.parse("10.0.0.1:7000"))), Optional.of(dir));
+
+        final NodeSettings settings = NodeSettings.load(Optional.of(file), flags);
+
+        assertThat(settings.clusterName()).isEqualTo("from-flag");
+        assertThat(settings.port()).isEqualTo(7000);
+        assertThat(settings.members()).containsExactly(new MemberAddress("10.0.0.1", 7000));
+        assertThat(settings.dataDir()).isEqualTo(dir);
+    }
+
+    @Test
+    void when_unknownTopLevelKey_then_errorNamesItAndTheKnownKeys() throws IOException {
+        final Path file = write("clustr-name: x\n");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown key 'clustr-name'")
+                .hasMessageContaining("cluster-name");
+    }
+
+    @Test
+    void when_unknownNestedKey_then_errorNamesItsPath() throws IOException {
+        final Path file = write("network:\n  prot: 5701\n");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown key 'network.prot'")
+                .hasMessageContaining("port");
+    }
+
+    @Test
+    void when_portOutOfRange_then_errorNamesPortAndRange() throws IOException {
+        final Path file = write("network:\n  port: 70000\n");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("network.port 70000 is out of range")
+                .hasMessageContaining("1 to 65535");
+    }
+
+    @Test
+    void when_valueHasWrongType_then_errorNamesKeyAndValue() throws IOException {
+        final Path file = write("state-maps:\n  backup-count: two\n");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'state-maps.backup-count' must be a whole number, found: two");
+    }
+
+    @Test
+    void when_sectionGivenAsScalar_then_errorSaysItMustBeAMapping() throws IOException {
+        final Path file = write("network: 5701\n");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'network' must be a mapping");
+    }
+
+    @Test
+    void when_memberAddressMalformed_then_errorNamesIt() throws IOException {
+        final Path file = write("network:\n  members: [127.0.0.1:5701, localhost]\n");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("bad member address 'localhost'")
+                .hasMessageContaining("host:port");
+    }
+
+    @Test
+    void when_fileUnreadable_then_errorNamesFile() {
+        final Path missing = dir.resolve("missing.yaml");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(missing), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("cannot read config file " + missing);
+    }
+
+    @Test
+    void when_fileIsNotYaml_then_errorSaysSo() throws IOException {
+        final Path file = write("network: [unclosed\n");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("is not valid YAML")
+                .message().doesNotContain("\n");
+    }
+
+    @Test
+    void when_eventJournalSmallerThanPartitionCount_then_rejected() throws IOException {
+        final Path file = write("state-maps:\n  event-journal-capacity: 100\n");
+
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("state-maps.event-journal-capacity is 100: it must be from 271 up");
+    }
+
+    @Test
+    void when_emptyFile_then_defaultsApply() throws IOException {
+        final Path file = write("");
+
+        assertThat(NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()).port()).isEqualTo(5701);
+    }
+
+    private Path write(final String yaml) throws IOException {
+        final Path file = dir.resolve("node.yaml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+}
