@@ -1,0 +1,271 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.event.EventRecord;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * The durable ingest log: one Chronicle Queue per source partition under one directory
+ * ({@code p-000}, {@code p-001}, ...), holding fixed-layout {@link EventRecord}s. An event goes to
+ * partition {@link #partitionOf(long) partitionOf(key)}, so all events of a key are in one
+ * partition, in append order — which is what makes windowed results replayable exactly.
+ *
+ * <p>{@code ingest-log.properties} in the directory records the partition count and record
+ * layout; opening a log with another partition count fails rather than silently re-keying.
+ *
+ * <p>Appending is for one thread per instance (Chronicle appenders are single-threaded); several
+ * processes may append to the same directory. Readers are independent of each other.
+ */
+public final class IngestLog implements AutoCloseable {
+    /** "Nothing read yet": a reader positioned here starts at the first record. */
+    public static final long START = -1;
+    static final String META_FILE = "ingest-log.properties";
+
+    private final Path dir;
+    private final ChronicleQueue[] queues;
+    private final ExcerptAppender[] appenders;
+
+    private IngestLog(final Path dir, final int partitions) {
+        this.dir = dir;
+        this.queues = new ChronicleQueue[partitions];
+        this.appenders = new ExcerptAppender[partitions];
+        for (int p = 0; p < partitions; p++) {
+            queues[p] = SingleChronicleQueueBuilder.binary(dir.resolve(partitionDirName(p)))
+                    .rollCycle(RollCycles.FAST_DAILY)
+                    .build();
+        }
+    }
+
+    /**
+     * Opens the log in {@code dir}, creating it with {@code partitions} partitions if it does not
+     * exist.
+     *
+     * @throws IllegalArgumentException if it exists with another partition count or layout
+     * @throws UncheckedIOException     if the directory cannot be created or read
+     */
+    public static IngestLog open(final Path dir, final int partitions) {
+        if (partitions < 1 || partitions > 1024) {
+            throw new IllegalArgumentException("partitions must be 1 to 1024, was " + partitions);
+        }
+        final Path meta = dir.resolve(META_FILE);
+        try {
+            Files.createDirectories(dir);
+            if (Files.exists(meta)) {
+                final int existing = readPartitionCount(dir);
+                if (existing != partitions) {
+                    throw new IllegalArgumentException("ingest log " + dir + " has " + existing
+                            + " partitions, asked for " + partitions + ": use " + existing + " or a new directory");
+                }
+            } else {
+                final Properties properties = new Properties();
+                properties.setProperty("partitions", Integer.toString(partitions));
+                properties.setProperty("record-length", Integer.toString(EventRecord.LENGTH));
+                properties.setProperty("layout-version", Byte.toString(EventRecord.VERSION));
+                try (Writer out = Files.newBufferedWriter(meta)) {
+                    properties.store(out, "StreamGrid ingest log: one Chronicle Queue per partition");
+                }
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot open ingest log in " + dir, e);
+        }
+        return new IngestLog(dir, partitions);
+    }
+
+    /** Opens an existing log with the partition count it was created with. */
+    public static IngestLog openExisting(final Path dir) {
+        return open(dir, readPartitionCount(dir));
+    }
+
+    private static int readPartitionCount(final Path dir) {
+        final Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(dir.resolve(META_FILE))) {
+            properties.load(in);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("no ingest log in " + dir + " (cannot read " + META_FILE + ")", e);
+        }
+        final String length = properties.getProperty("record-length");
+        if (!Integer.toString(EventRecord.LENGTH).equals(length)) {
+            throw new IllegalArgumentException("ingest log " + dir + " has record length " + length
+                    + ", this build reads " + EventRecord.LENGTH);
+        }
+        return Integer.parseInt(properties.getProperty("partitions"));
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public int partitions() {
+        return queues.length;
+    }
+
+    /**
+     * The partition of {@code key}: a mixing hash of the key modulo the partition count. Part of
+     * the log format — it must never change for an existing log.
+     */
+    public int partitionOf(final long key) {
+        return partitionOf(key, queues.length);
+    }
+
+    public static int partitionOf(final long key, final int partitions) {
+        return (int) Math.floorMod(mix(key), (long) partitions);
+    }
+
+    /** A 64-bit finalising mix (MurmurHash3's fmix64): nearby inputs give unrelated outputs. */
+    static long mix(final long value) {
+        long h = value;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    /** Appends {@code record} to its key's partition; returns its index in that partition. */
+    public long append(final EventRecord record) {
+        return append(partitionOf(record.key()), record.buffer(), record.offset(), EventRecord.LENGTH);
+    }
+
+    /**
+     * Appends raw bytes to {@code partition}; returns the index. Readers check records, so bytes
+     * that are not a valid record are reported as rejected by the job, never silently skipped.
+     */
+    public long append(final int partition, final DirectBuffer buffer, final int offset, final int length) {
+        ExcerptAppender appender = appenders[partition];
+        if (appender == null) {
+            appender = queues[partition].createAppender();
+            appenders[partition] = appender;
+        }
+        try (DocumentContext dc = appender.writingDocument()) {
+            final Bytes<?> bytes = dc.wire().bytes();
+            final byte[] array = buffer.byteArray();
+            if (array != null) {
+                bytes.write(array, (int) buffer.wrapAdjustment() + offset, length);
+            } else {
+                for (int i = 0; i < length; i++) {
+                    bytes.writeByte(buffer.getByte(offset + i));
+                }
+            }
+        }
+        return appender.lastIndexAppended();
+    }
+
+    /** Appends an END_OF_STREAM record to every partition: replays of a finite log close all windows. */
+    public void appendEndOfStream(final long sequence) {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
+        final EventRecord record = new EventRecord().wrapForWrite(buffer, 0).endOfStream(sequence);
+        for (int p = 0; p < queues.length; p++) {
+            append(p, record.buffer(), 0, EventRecord.LENGTH);
+        }
+    }
+
+    /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link #START}: at the beginning). */
+    public PartitionReader reader(final int partition, final long lastReadIndex) {
+        return new PartitionReader(partition, queues[partition].createTailer(), lastReadIndex);
+    }
+
+    @Override
+    public void close() {
+        for (final ExcerptAppender appender : appenders) {
+            if (appender != null) {
+                appender.close();
+            }
+        }
+        for (final ChronicleQueue queue : queues) {
+            queue.close();
+        }
+    }
+
+    static String partitionDirName(final int partition) {
+        return String.format("p-%03d", partition);
+    }
+
+    /**
+     * Reads one partition in append order into a reused buffer: no allocation per record. Not
+     * thread-safe.
+     */
+    public static final class PartitionReader implements AutoCloseable {
+        /** Records longer than this are reported with their first bytes only. */
+        private static final int CAPACITY = 256;
+        private final int partition;
+        private final ExcerptTailer tailer;
+        private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[CAPACITY]);
+        private long lastIndex;
+
+        PartitionReader(final int partition, final ExcerptTailer tailer, final long lastReadIndex) {
+            this.partition = partition;
+            this.tailer = tailer;
+            this.lastIndex = lastReadIndex;
+            if (lastReadIndex == START) {
+                tailer.toStart();
+            } else {
+                if (!tailer.moveToIndex(lastReadIndex)) {
+                    throw new IllegalStateException("ingest log partition " + partition + " has no record at index "
+                            + lastReadIndex + " to resume after: was the log deleted or truncated? Data loss is possible");
+                }
+                skipOne();
+            }
+        }
+
+        private void skipOne() {
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    throw new IllegalStateException("bug: record at index " + lastIndex + " vanished in partition " + partition);
+                }
+            }
+        }
+
+        /**
+         * Reads the next record into {@link #buffer()}; returns its length in bytes (the valid
+         * record length is {@link EventRecord#LENGTH}), or -1 when there is nothing new yet.
+         */
+        public int next() {
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return -1;
+                }
+                final Bytes<?> bytes = dc.wire().bytes();
+                final int length = (int) bytes.readRemaining();
+                final byte[] array = buffer.byteArray();
+                final int n = Math.min(length, array.length);
+                bytes.read(array, 0, n);
+                lastIndex = dc.index();
+                return length;
+            }
+        }
+
+        public DirectBuffer buffer() {
+            return buffer;
+        }
+
+        /** Index of the record last returned by {@link #next()}, or the resume index. */
+        public long lastIndex() {
+            return lastIndex;
+        }
+
+        public int partition() {
+            return partition;
+        }
+
+        @Override
+        public void close() {
+            tailer.close();
+        }
+    }
+}

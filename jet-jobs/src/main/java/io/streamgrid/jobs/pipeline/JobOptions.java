@@ -1,0 +1,37 @@
+package io.streamgrid.jobs.pipeline;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * How a windowed job runs.
+ *
+ * @param ingestDir          the ingest log's directory, as the members see it
+ * @param snapshotIntervalMs Jet snapshot interval (exactly-once), at least 10 ms
+ * @param localParallelism   windowing processors per member
+ */
+public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParallelism) {
+    public static final long DEFAULT_SNAPSHOT_INTERVAL_MS = 1_000;
+
+    public JobOptions {
+        Objects.requireNonNull(ingestDir, "ingestDir");
+        if (snapshotIntervalMs < 10) {
+            throw new IllegalArgumentException("snapshotIntervalMs must be at least 10, was " + snapshotIntervalMs);
+        }
+        if (localParallelism < 1) {
+            throw new IllegalArgumentException("localParallelism must be positive, was " + localParallelism);
+        }
+    }
+
+    public static JobOptions of(final Path ingestDir) {
+        return new JobOptions(ingestDir, DEFAULT_SNAPSHOT_INTERVAL_MS, 1);
+    }
+
+    public JobOptions withSnapshotInterval(final long millis) {
+        return new JobOptions(ingestDir, millis, localParallelism);
+    }
+
+    public JobOptions withLocalParallelism(final int parallelism) {
+        return new JobOptions(ingestDir, snapshotIntervalMs, parallelism);
+    }
+}

@@ -1,0 +1,30 @@
+package io.streamgrid.jobs.pipeline;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * Turns a windowed job's window results into state-map writes. One instance per ingest-log
+ * partition; it may keep keyed state of its own (a baseline per key, say), which it writes to and
+ * reads from the job's snapshots so that a restored job continues exactly.
+ *
+ * @param <A> the window accumulator
+ */
+public interface ResultHandler<A> {
+    /** See {@link io.streamgrid.jobs.window.WindowListener#onWindow}; {@code value} is valid only during the call. */
+    void onWindow(long key, long start, long end, A value, int updateSequence, boolean afterWatermark, StateWriter out);
+
+    /** A session reported under {@code start} merged into another. */
+    default void onRetract(final long key, final long start, final StateWriter out) {
+        throw new UnsupportedOperationException("bug: this job has no session windows, yet a window was retracted");
+    }
+
+    /** Writes the handler's own state to a snapshot. */
+    default void writeState(final DataOutput out) throws IOException {
+    }
+
+    /** Restores what {@link #writeState} wrote. */
+    default void readState(final DataInput in) throws IOException {
+    }
+}

@@ -1,0 +1,31 @@
+package io.streamgrid.jobs.pipeline;
+
+import com.hazelcast.jet.JetService;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.config.JobConfig;
+import com.hazelcast.jet.config.ProcessingGuarantee;
+import com.hazelcast.jet.core.DAG;
+import io.streamgrid.jobs.pipeline.impl.WindowedDag;
+
+/** Submits {@link WindowedJob}s to a cluster, exactly-once. */
+public final class WindowedJobs {
+    private WindowedJobs() {
+    }
+
+    /** The job's DAG: a fused ingest-and-window vertex, then a state writer per member. */
+    public static DAG dag(final WindowedJob<?> job, final JobOptions options) {
+        return WindowedDag.of(job, options.ingestDir().toAbsolutePath().toString(), options.localParallelism());
+    }
+
+    /**
+     * Submits {@code job} under its name with the EXACTLY_ONCE guarantee and the given snapshot
+     * interval. The job restarts from its last snapshot when a member leaves or joins.
+     */
+    public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options) {
+        final JobConfig config = new JobConfig()
+                .setName(job.name())
+                .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
+                .setSnapshotIntervalMillis(options.snapshotIntervalMs());
+        return jet.newJob(dag(job, options), config);
+    }
+}

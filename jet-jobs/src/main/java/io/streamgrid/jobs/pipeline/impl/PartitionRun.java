@@ -1,0 +1,181 @@
+package io.streamgrid.jobs.pipeline.impl;
+
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.pipeline.LateEvent;
+import io.streamgrid.jobs.pipeline.RejectedRecord;
+import io.streamgrid.jobs.pipeline.ResultHandler;
+import io.streamgrid.jobs.pipeline.StateWriter;
+import io.streamgrid.jobs.pipeline.WindowedJob;
+import io.streamgrid.jobs.window.WindowEngine;
+import io.streamgrid.jobs.window.WindowListener;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * One ingest-log partition inside a job: its reader position, window engine and result handler.
+ * Everything it decides depends only on the partition's records in log order, so a restored run
+ * replays to exactly the same state.
+ */
+final class PartitionRun<A> implements WindowListener<A> {
+    private static final int SNAPSHOT_FORMAT = 1;
+
+    private final WindowedJob<A> job;
+    private final int partition;
+    private final StateWriter out;
+    private final WindowEngine<A> engine;
+    private final ResultHandler<A> handler;
+    private final EventRecord record = new EventRecord();
+    private IngestLog.PartitionReader reader;
+    private long lastIndex = IngestLog.START;
+    private boolean ended;
+    long events;
+    long rejected;
+    long results;
+
+    PartitionRun(final WindowedJob<A> job, final int partition, final StateWriter out) {
+        this.job = job;
+        this.partition = partition;
+        this.out = out;
+        this.engine = WindowEngine.create(job.policy(), job.aggregation(), this);
+        this.handler = job.newResultHandler();
+    }
+
+    int partition() {
+        return partition;
+    }
+
+    long lateEvents() {
+        return engine.lateEvents();
+    }
+
+    /**
+     * Reads up to {@code max} records; returns how many it read (0 when nothing new is there).
+     */
+    int poll(final IngestLog log, final int max) {
+        if (reader == null) {
+            reader = log.reader(partition, lastIndex);
+        }
+        int read = 0;
+        while (read < max) {
+            final int length = reader.next();
+            if (length < 0) {
+                break;
+            }
+            read++;
+            lastIndex = reader.lastIndex();
+            handle(length);
+        }
+        return read;
+    }
+
+    private void handle(final int length) {
+        if (length != EventRecord.LENGTH) {
+            reject(length, "record length " + length + " bytes, expected " + EventRecord.LENGTH);
+            return;
+        }
+        record.wrap(reader.buffer(), 0);
+        final String invalid = record.validate();
+        if (invalid != null) {
+            reject(length, invalid);
+            return;
+        }
+        final EventType type = record.type();
+        if (type == EventType.END_OF_STREAM) {
+            ended = true;
+            engine.onEndOfStream();
+            return;
+        }
+        if (type != job.eventType()) {
+            reject(length, "event type " + type + ", but job " + job.name() + " reads " + job.eventType());
+            return;
+        }
+        events++;
+        engine.onEvent(record);
+    }
+
+    private void reject(final int length, final String reason) {
+        rejected++;
+        final StringBuilder head = new StringBuilder();
+        for (int i = 0; i < Math.min(16, Math.min(length, reader.buffer().capacity())); i++) {
+            head.append(String.format("%02x", reader.buffer().getByte(i)));
+        }
+        out.put(job.rejectedMap(), LateEvent.mapKey(partition, lastIndex),
+                new RejectedRecord(partition, lastIndex, length, reason, head.toString()));
+    }
+
+    @Override
+    public void onWindow(final long key, final long start, final long end, final A value, final int updateSequence,
+                         final boolean afterWatermark) {
+        results++;
+        handler.onWindow(key, start, end, value, updateSequence, afterWatermark, out);
+    }
+
+    @Override
+    public void onRetract(final long key, final long start) {
+        handler.onRetract(key, start, out);
+    }
+
+    @Override
+    public void onLate(final EventRecord event, final long watermark, final String reason) {
+        out.put(job.lateMap(), LateEvent.mapKey(partition, lastIndex), new LateEvent(partition, lastIndex,
+                String.valueOf(event.type()), event.key(), event.timestamp(), event.sequence(), watermark, reason));
+    }
+
+    boolean ended() {
+        return ended;
+    }
+
+    /** The run's whole state in compact binary form. */
+    byte[] snapshot() {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream data = new DataOutputStream(bytes)) {
+            data.writeInt(SNAPSHOT_FORMAT);
+            data.writeInt(partition);
+            data.writeLong(lastIndex);
+            data.writeBoolean(ended);
+            engine.writeState(data);
+            handler.writeState(data);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("bug: writing to memory failed", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Restores {@link #snapshot()}'s output; the reader resumes after the saved index. */
+    void restore(final byte[] snapshot) {
+        try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {
+            final int format = data.readInt();
+            if (format != SNAPSHOT_FORMAT) {
+                throw new IllegalStateException("snapshot of partition " + partition + " has format " + format
+                        + ", this build reads " + SNAPSHOT_FORMAT);
+            }
+            final int savedPartition = data.readInt();
+            if (savedPartition != partition) {
+                throw new IllegalStateException("bug: snapshot of partition " + savedPartition + " given to partition " + partition);
+            }
+            lastIndex = data.readLong();
+            ended = data.readBoolean();
+            engine.readState(data);
+            handler.readState(data);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("corrupt snapshot of partition " + partition, e);
+        }
+        if (reader != null) {
+            reader.close();
+            reader = null;
+        }
+    }
+
+    void close() {
+        if (reader != null) {
+            reader.close();
+        }
+    }
+}

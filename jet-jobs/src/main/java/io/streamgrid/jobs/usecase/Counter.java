@@ -1,0 +1,50 @@
+package io.streamgrid.jobs.usecase;
+
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.window.WindowAggregation;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.io.Serializable;
+
+/** A mutable count: the accumulator of counting windows. */
+public final class Counter {
+    long value;
+
+    public long value() {
+        return value;
+    }
+
+    /** Counts every event. */
+    public static final class Counting implements WindowAggregation<Counter>, Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Counter create() {
+            return new Counter();
+        }
+
+        @Override
+        public void accumulate(final Counter accumulator, final EventRecord event) {
+            accumulator.value++;
+        }
+
+        @Override
+        public void combine(final Counter target, final Counter other) {
+            target.value += other.value;
+        }
+
+        @Override
+        public void write(final Counter accumulator, final DataOutput out) throws IOException {
+            out.writeLong(accumulator.value);
+        }
+
+        @Override
+        public Counter read(final DataInput in) throws IOException {
+            final Counter counter = new Counter();
+            counter.value = in.readLong();
+            return counter;
+        }
+    }
+}

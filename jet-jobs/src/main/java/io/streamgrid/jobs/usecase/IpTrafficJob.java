@@ -1,0 +1,150 @@
+package io.streamgrid.jobs.usecase;
+
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.pipeline.ResultHandler;
+import io.streamgrid.jobs.pipeline.StateWriter;
+import io.streamgrid.jobs.pipeline.WindowedJob;
+import io.streamgrid.jobs.window.WindowAggregation;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowPolicy;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * {@code ip-traffic}: requests per source IP per tumbling window (1 minute by default) into
+ * {@code state.ip-traffic}; a baseline per IP (mean and deviation of its earlier on-time window
+ * counts, Welford's method, kept in the job's state); an alert into {@code state.alerts} when an
+ * on-time count is at least {@code alertFloor} and above {@code alertFactor} times the baseline mean,
+ * once the IP has {@code baselineMinWindows} windows of history. Corrections by late data update the
+ * window's count but neither the baseline nor the alerts. An IP's quiet minutes (no requests) are
+ * not windows and do not lower its baseline.
+ */
+public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFloor, int baselineMinWindows)
+        implements WindowedJob<Counter> {
+    public static final String NAME = "ip-traffic";
+    public static final String ALERTS_MAP = "state.alerts";
+    private static final long serialVersionUID = 1L;
+
+    public IpTrafficJob {
+        if (!(policy.window() instanceof WindowDefinition.Sliding sliding) || !sliding.isTumbling()) {
+            throw new IllegalArgumentException("ip-traffic needs tumbling windows, got " + policy.window());
+        }
+        if (alertFactor <= 1) {
+            throw new IllegalArgumentException("alertFactor must be above 1, was " + alertFactor);
+        }
+        if (alertFloor < 1 || baselineMinWindows < 1) {
+            throw new IllegalArgumentException("alertFloor and baselineMinWindows must be positive, were "
+                    + alertFloor + " and " + baselineMinWindows);
+        }
+    }
+
+    /** 1-minute windows, 5 s disorder, 60 s lateness, alert at 3× baseline and at least 100 requests after 3 windows. */
+    public static IpTrafficJob defaults() {
+        return new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 5_000, 60_000), 3.0, 100, 3);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public EventType eventType() {
+        return EventType.REQUEST;
+    }
+
+    @Override
+    public WindowAggregation<Counter> aggregation() {
+        return new Counter.Counting();
+    }
+
+    /** The state-map key of an IP's window. */
+    public static String windowKey(final long ip, final long windowStart) {
+        return EventRecord.ipToString(ip) + "@" + windowStart;
+    }
+
+    @Override
+    public ResultHandler<Counter> newResultHandler() {
+        return new Handler(this);
+    }
+
+    private static final class Baseline {
+        long windows;
+        double mean;
+        double sumOfSquares;
+
+        void add(final long count) {
+            windows++;
+            final double delta = count - mean;
+            mean += delta / windows;
+            sumOfSquares += delta * (count - mean);
+        }
+
+        double stdDev() {
+            return windows < 2 ? 0 : Math.sqrt(sumOfSquares / (windows - 1));
+        }
+    }
+
+    private static final class Handler implements ResultHandler<Counter> {
+        private final IpTrafficJob job;
+        private final Long2ObjectHashMap<Baseline> baselineByIp = new Long2ObjectHashMap<>();
+
+        Handler(final IpTrafficJob job) {
+            this.job = job;
+        }
+
+        @Override
+        public void onWindow(final long ip, final long start, final long end, final Counter value, final int updateSequence,
+                             final boolean afterWatermark, final StateWriter out) {
+            final String key = windowKey(ip, start);
+            out.put(job.stateMap(), key, new IpWindowCount(EventRecord.ipToString(ip), start, end, value.value,
+                    updateSequence, afterWatermark));
+            if (updateSequence != 1 || afterWatermark) {
+                return;
+            }
+            Baseline baseline = baselineByIp.get(ip);
+            if (baseline == null) {
+                baseline = new Baseline();
+                baselineByIp.put(ip, baseline);
+            }
+            if (baseline.windows >= job.baselineMinWindows() && value.value >= job.alertFloor()
+                    && value.value > job.alertFactor() * baseline.mean) {
+                out.put(ALERTS_MAP, key, new TrafficAlert(EventRecord.ipToString(ip), start, end, value.value,
+                        baseline.mean, baseline.stdDev(), job.alertFactor()));
+            }
+            baseline.add(value.value);
+        }
+
+        @Override
+        public void writeState(final DataOutput out) throws IOException {
+            out.writeInt(baselineByIp.size());
+            final Long2ObjectHashMap<Baseline>.EntryIterator entries = baselineByIp.entrySet().iterator();
+            while (entries.hasNext()) {
+                entries.next();
+                final Baseline baseline = entries.getValue();
+                out.writeLong(entries.getLongKey());
+                out.writeLong(baseline.windows);
+                out.writeDouble(baseline.mean);
+                out.writeDouble(baseline.sumOfSquares);
+            }
+        }
+
+        @Override
+        public void readState(final DataInput in) throws IOException {
+            baselineByIp.clear();
+            final int count = in.readInt();
+            for (int i = 0; i < count; i++) {
+                final long ip = in.readLong();
+                final Baseline baseline = new Baseline();
+                baseline.windows = in.readLong();
+                baseline.mean = in.readDouble();
+                baseline.sumOfSquares = in.readDouble();
+                baselineByIp.put(ip, baseline);
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.streamgrid.jobs.window;
+
+import io.streamgrid.jobs.event.EventRecord;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * How a window's value is built from its events. The accumulator {@code A} is mutable and owned by
+ * the window engine; one exists per key and pane (a slice of a sliding window, a tumbling window, or
+ * a session), not per event.
+ *
+ * @param <A> the accumulator
+ */
+public interface WindowAggregation<A> {
+    A create();
+
+    /** Adds one event; called on the hot path, so it should not allocate. */
+    void accumulate(A accumulator, EventRecord event);
+
+    /** Adds {@code other} into {@code target}: slices into a sliding window, sessions that merge. */
+    void combine(A target, A other);
+
+    /** Writes the accumulator to a snapshot; {@link #read} must restore an equal one. */
+    void write(A accumulator, DataOutput out) throws IOException;
+
+    A read(DataInput in) throws IOException;
+}

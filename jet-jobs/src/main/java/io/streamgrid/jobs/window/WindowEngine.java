@@ -1,0 +1,51 @@
+package io.streamgrid.jobs.window;
+
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.window.impl.SessionWindowEngine;
+import io.streamgrid.jobs.window.impl.SlidingWindowEngine;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * Keyed event-time windows over one ordered stream (one ingest-log partition), with the watermark
+ * and lateness rules of {@link WindowPolicy}. Deterministic: the same events in the same order give
+ * the same results, which is what lets a restored job replay to exactly the same state.
+ *
+ * <p>Single-threaded. State is held in primitive-keyed maps; the per-event path allocates only
+ * when a key or pane is new.
+ *
+ * @param <A> the accumulator
+ */
+public interface WindowEngine<A> {
+
+    static <A> WindowEngine<A> create(final WindowPolicy policy, final WindowAggregation<A> aggregation,
+                                      final WindowListener<A> listener) {
+        if (policy.window() instanceof WindowDefinition.Sliding sliding) {
+            return new SlidingWindowEngine<>(sliding, policy, aggregation, listener);
+        }
+        return new SessionWindowEngine<>((WindowDefinition.Session) policy.window(), policy, aggregation, listener);
+    }
+
+    /** Processes one valid event (see {@link EventRecord#validate()}), then advances the watermark. */
+    void onEvent(EventRecord event);
+
+    /** The stream has ended: the watermark goes to the end of time, every window is emitted and dropped. */
+    void onEndOfStream();
+
+    /** The current watermark; {@link Long#MIN_VALUE} before the first event. */
+    long watermark();
+
+    /** Keys with state held. */
+    int keyCount();
+
+    /** Events reported to {@link WindowListener#onLate} so far (since creation or restore). */
+    long lateEvents();
+
+    /** Writes all state (compact binary form) for a snapshot. */
+    void writeState(DataOutput out) throws IOException;
+
+    /** Replaces all state with what {@link #writeState} wrote. */
+    void readState(DataInput in) throws IOException;
+}

@@ -1,0 +1,114 @@
+package io.streamgrid.jobs.window.impl;
+
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.window.WindowAggregation;
+import io.streamgrid.jobs.window.WindowEngine;
+import io.streamgrid.jobs.window.WindowListener;
+import io.streamgrid.jobs.window.WindowPolicy;
+import org.agrona.collections.LongHashSet;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The watermark and the timer wheel shared by both engines: keys are registered at the event times
+ * when something is due for them (a window to emit, state to drop); advancing the watermark visits
+ * exactly the keys with something due, in time order.
+ */
+abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
+    protected final WindowAggregation<A> aggregation;
+    protected final WindowListener<A> listener;
+    protected final long disorder;
+    protected final long lateness;
+    private final TreeMap<Long, LongHashSet> dueKeysByTime = new TreeMap<>();
+    protected long watermark = Long.MIN_VALUE;
+    protected long lateEvents;
+
+    AbstractWindowEngine(final WindowPolicy policy, final WindowAggregation<A> aggregation, final WindowListener<A> listener) {
+        this.aggregation = aggregation;
+        this.listener = listener;
+        this.disorder = policy.allowedDisorderMs();
+        this.lateness = policy.allowedLatenessMs();
+    }
+
+    @Override
+    public final void onEvent(final EventRecord event) {
+        final long timestamp = event.timestamp();
+        process(event, timestamp);
+        advanceWatermark(timestamp - disorder);
+    }
+
+    @Override
+    public final void onEndOfStream() {
+        advanceWatermark(Long.MAX_VALUE);
+    }
+
+    /** Handles one event against the current watermark (which it does not change). */
+    abstract void process(EventRecord event, long timestamp);
+
+    /** Emits what is due for {@code key} at {@code time} (at most the watermark) and drops what has expired. */
+    abstract void onDue(long key, long time);
+
+    /** Writes the per-key state; the timer registrations are rebuilt by {@link #restoreKeys}. */
+    abstract void writeKeys(DataOutput out) throws IOException;
+
+    /** Reads the per-key state and re-registers every key's due times. */
+    abstract void restoreKeys(DataInput in) throws IOException;
+
+    final void registerDue(final long time, final long key) {
+        if (time <= watermark) {
+            return; // already due: the caller handles it now
+        }
+        LongHashSet keys = dueKeysByTime.get(time);
+        if (keys == null) {
+            keys = new LongHashSet();
+            dueKeysByTime.put(time, keys);
+        }
+        keys.add(key);
+    }
+
+    private void advanceWatermark(final long candidate) {
+        if (candidate <= watermark) {
+            return;
+        }
+        watermark = candidate;
+        Map.Entry<Long, LongHashSet> due;
+        while ((due = dueKeysByTime.firstEntry()) != null && due.getKey() <= watermark) {
+            dueKeysByTime.pollFirstEntry();
+            final LongHashSet.LongIterator keys = due.getValue().iterator();
+            while (keys.hasNext()) {
+                onDue(keys.nextValue(), due.getKey());
+            }
+        }
+    }
+
+    @Override
+    public final long watermark() {
+        return watermark;
+    }
+
+    @Override
+    public final long lateEvents() {
+        return lateEvents;
+    }
+
+    @Override
+    public final void writeState(final DataOutput out) throws IOException {
+        out.writeLong(watermark);
+        writeKeys(out);
+    }
+
+    @Override
+    public final void readState(final DataInput in) throws IOException {
+        dueKeysByTime.clear();
+        watermark = in.readLong();
+        restoreKeys(in);
+    }
+
+    static String window(final long start, final long end) {
+        return "[" + start + ", " + end + ")";
+    }
+}

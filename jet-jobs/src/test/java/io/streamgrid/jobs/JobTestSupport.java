@@ -1,0 +1,75 @@
+package io.streamgrid.jobs;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.ingest.EventGenerator;
+import io.streamgrid.jobs.ingest.GeneratorSpec;
+import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.window.WindowOracle;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import static org.awaitility.Awaitility.await;
+
+/** Helpers for job tests that run on one embedded member (not about failure, so no processes). */
+public final class JobTestSupport {
+    private JobTestSupport() {
+    }
+
+    /** A lone member with Jet, joining nothing. */
+    public static HazelcastInstance embeddedMember() {
+        final Config config = new Config();
+        config.setClusterName("jobs-test-" + UUID.randomUUID());
+        config.setProperty("hazelcast.logging.type", "jdk");
+        config.setProperty("hazelcast.local.localAddress", "127.0.0.1"); // loopback only
+        config.getNetworkConfig().setPort(0).setPortAutoIncrement(true);
+        config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
+        config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
+        config.getJetConfig().setEnabled(true).setCooperativeThreadCount(2);
+        return Hazelcast.newHazelcastInstance(config);
+    }
+
+    /**
+     * Generates {@code spec}'s events into {@code log}, then END_OF_STREAM in every partition, and
+     * returns them as the oracle sees them (payload by {@code payload}), in append order.
+     */
+    public static List<WindowOracle.Event> generate(final GeneratorSpec spec, final IngestLog log,
+                                                    final Function<EventRecord, Object> payload) {
+        final List<WindowOracle.Event> events = new ArrayList<>();
+        new EventGenerator(spec).generate(record -> {
+            log.append(record);
+            events.add(new WindowOracle.Event(log.partitionOf(record.key()), record.key(), record.timestamp(),
+                    record.sequence(), payload.apply(record)));
+        });
+        log.appendEndOfStream(spec.events());
+        return events;
+    }
+
+    /**
+     * Waits until {@code actual} equals {@code expected}, then checks it stays so for a second;
+     * fails at once if the job fails.
+     */
+    public static <K, V> void awaitEqual(final Map<K, V> expected, final Supplier<Map<K, V>> actual, final Duration timeout,
+                                         final Job job) {
+        await().atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .failFast("job " + job.getName() + " failed", () -> job.getStatus() == JobStatus.FAILED)
+                .until(() -> Objects.equals(expected, actual.get()));
+        await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> Objects.equals(expected, actual.get()));
+    }
+
+    public static Path dir(final Path base, final String name) {
+        return base.resolve(name);
+    }
+}
