@@ -23,6 +23,8 @@ import java.util.function.Supplier;
 
 import static org.awaitility.Awaitility.await;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 /** Helpers for job tests that run on one embedded member (not about failure, so no processes). */
 public final class JobTestSupport {
     private JobTestSupport() {
@@ -63,10 +65,39 @@ public final class JobTestSupport {
      */
     public static <K, V> void awaitEqual(final Map<K, V> expected, final Supplier<Map<K, V>> actual, final Duration timeout,
                                          final Job job) {
-        await().atMost(timeout).pollInterval(Duration.ofMillis(250))
-                .failFast("job " + job.getName() + " failed", () -> job.getStatus() == JobStatus.FAILED)
-                .until(() -> Objects.equals(expected, actual.get()));
+        try {
+            await().atMost(timeout).pollInterval(Duration.ofMillis(250))
+                    .failFast("job " + job.getName() + " failed", () -> job.getStatus() == JobStatus.FAILED)
+                    .until(() -> Objects.equals(expected, actual.get()));
+        } catch (final ConditionTimeoutException e) {
+            throw new AssertionError("state never matched the oracle: " + diff(expected, actual.get()), e);
+        }
         await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> Objects.equals(expected, actual.get()));
+    }
+
+    /** "N expected, N found, L lost, D extra, W wrong" plus a few examples of each. */
+    public static <K, V> String diff(final Map<K, V> expected, final Map<K, V> actual) {
+        final List<String> lost = new ArrayList<>();
+        final List<String> wrong = new ArrayList<>();
+        final List<String> extra = new ArrayList<>();
+        expected.forEach((k, v) -> {
+            if (!actual.containsKey(k)) {
+                lost.add(k + "=" + v);
+            } else if (!Objects.equals(v, actual.get(k))) {
+                wrong.add(k + ": expected " + v + ", found " + actual.get(k));
+            }
+        });
+        actual.forEach((k, v) -> {
+            if (!expected.containsKey(k)) {
+                extra.add(k + "=" + v);
+            }
+        });
+        return expected.size() + " expected, " + actual.size() + " found, " + lost.size() + " lost, " + extra.size()
+                + " extra, " + wrong.size() + " wrong; e.g. lost " + head(lost) + ", extra " + head(extra) + ", wrong " + head(wrong);
+    }
+
+    private static List<String> head(final List<String> items) {
+        return items.subList(0, Math.min(5, items.size()));
     }
 
     public static Path dir(final Path base, final String name) {

@@ -105,7 +105,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         if (time > state.lastFiredEnd && Math.floorMod(time, slide) == 0 && hasData(state, time)) {
             emit(key, state, time, false);
         }
-        dropExpired(key, state);
+        dropExpired(key, state, time);
     }
 
     private boolean hasData(final KeyState<A> state, final long end) {
@@ -136,18 +136,23 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         listener.onWindow(key, end - size, end, value, sequence, afterWatermark);
     }
 
-    private void dropExpired(final long key, final KeyState<A> state) {
+    /**
+     * Drops what expired by {@code time}, not by the watermark: after a jump of the watermark, windows
+     * due between {@code time} and the watermark still need their slices; each slice has its own
+     * registration at its expiry time, visited in time order after those windows.
+     */
+    private void dropExpired(final long key, final KeyState<A> state, final long time) {
         final Long2ObjectHashMap<A>.EntryIterator slices = state.sliceByStart.entrySet().iterator();
         while (slices.hasNext()) {
             slices.next();
-            if (slices.getLongKey() + size + lateness <= watermark) {
+            if (slices.getLongKey() + size + lateness <= time) {
                 slices.remove();
             }
         }
         final Long2LongHashMap.EntryIterator sequences = state.sequenceByWindowEnd.entrySet().iterator();
         while (sequences.hasNext()) {
             sequences.next();
-            if (sequences.getLongKey() + lateness <= watermark) {
+            if (sequences.getLongKey() + lateness <= time) {
                 sequences.remove();
             }
         }
