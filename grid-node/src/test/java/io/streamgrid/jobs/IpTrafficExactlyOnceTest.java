@@ -1,0 +1,209 @@
+package io.streamgrid.jobs;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.EventGenerator;
+import io.streamgrid.jobs.ingest.GeneratorSpec;
+import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.LateEvent;
+import io.streamgrid.jobs.pipeline.WindowedJobs;
+import io.streamgrid.jobs.usecase.IpTrafficJob;
+import io.streamgrid.jobs.usecase.IpWindowCount;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowOracle;
+import io.streamgrid.jobs.window.WindowPolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Design of these tests: the ip-traffic job runs exactly-once (snapshots every 200 ms) on three
+ * member processes over 1,000,000 requests that the test appends to the ingest log while the job
+ * runs — out of order, with late events. Mid-stream the test either kills a member with SIGKILL, or
+ * restarts the job ten times at random moments. When the stream has ended, every window count in
+ * {@code state.ip-traffic} and every entry of the late side output must equal the brute-force
+ * oracle's: none lost, none counted twice.
+ */
+class IpTrafficExactlyOnceTest {
+    private static final long EVENTS = 1_000_000;
+    private static final long DISORDER = 2_000;
+    private static final long LATENESS = 30_000;
+    private static final int PARTITIONS = 6;
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void when_memberKilledMidStream_then_windowCountsEqualOracle(final TestInfo test) throws Exception {
+        run(test, 1, (cluster, job, progress) -> {
+            awaitProgress(progress, EVENTS * 2 / 5);
+            cluster.kill(cluster.members().get(1));
+            System.out.println("killed member 2 at " + progress.get() + " events appended");
+        });
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void when_jobRestartedTenTimesAtRandomMoments_then_windowCountsEqualOracle(final TestInfo test) throws Exception {
+        final SplittableRandom random = new SplittableRandom(2026);
+        run(test, 10, (cluster, job, progress) -> {
+            for (int i = 1; i <= 10; i++) {
+                Thread.sleep(300 + random.nextInt(1_200));
+                await().atMost(Duration.ofMinutes(1)).until(() -> job.getStatus() == JobStatus.RUNNING);
+                job.restart();
+                System.out.println("restart " + i + " at " + progress.get() + " events appended");
+            }
+        });
+    }
+
+    private interface Disruption {
+        void apply(LocalCluster cluster, Job job, AtomicLong appended) throws Exception;
+    }
+
+    /** Runs the scenario; the job must have been restarted at least {@code minRestarts} times. */
+    private static void run(final TestInfo test, final int minRestarts, final Disruption disruption) throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        final Path ingestDir = workDir.resolve("ingest");
+        final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 99, EVENTS, 1_000).withRate(2_000)
+                .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000);
+        final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
+
+        final List<WindowOracle.Event> events = new ArrayList<>((int) EVENTS);
+        new EventGenerator(spec).generate(r -> events.add(new WindowOracle.Event(
+                IngestLog.partitionOf(r.key(), PARTITIONS), r.key(), r.timestamp(), r.sequence(), null)));
+        final WindowOracle.Result oracle = WindowOracle.sliding(events, 60_000, 60_000, DISORDER, LATENESS);
+        final Map<String, Long> expected = new HashMap<>();
+        oracle.windows().forEach((id, accepted) -> expected.put(IpTrafficJob.windowKey(id.key(), id.start()), (long) accepted.size()));
+
+        try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
+             IngestLog log = IngestLog.open(ingestDir, PARTITIONS)) {
+            final HazelcastInstance client = cluster.newClient();
+            final Job running = WindowedJobs.submit(client.getJet(), job,
+                    JobOptions.of(ingestDir).withSnapshotInterval(200).withLocalParallelism(2));
+            // Polled, not listened to: a status listener dies with the member it was registered on.
+            final AtomicLong restarts = new AtomicLong();
+            final Thread statusWatch = new Thread(() -> countRestarts(running, restarts), "job-status-watch");
+            statusWatch.setDaemon(true);
+            statusWatch.start();
+            final AtomicLong appended = new AtomicLong();
+            final AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+            final Thread writer = new Thread(() -> appendPaced(spec, log, appended, writerFailure), "ingest-writer");
+            writer.start();
+
+            awaitProgress(appended, EVENTS / 10);
+            await().atMost(Duration.ofMinutes(1)).until(() -> !client.getMap(job.stateMap()).isEmpty());
+            disruption.apply(cluster, running, appended);
+            final int windowsAtDisruption = client.getMap(job.stateMap()).size();
+            writer.join();
+            statusWatch.interrupt();
+            assertThat(writerFailure.get()).as("ingest writer failure").isNull();
+            log.appendEndOfStream(EVENTS);
+
+            final Map<String, Long> found = awaitWindows(client, job, expected, running);
+            final long lost = expected.keySet().stream().filter(k -> !found.containsKey(k)).count();
+            final long over = expected.entrySet().stream().filter(e -> found.getOrDefault(e.getKey(), 0L) > e.getValue()).count();
+            final long under = expected.entrySet().stream()
+                    .filter(e -> found.containsKey(e.getKey()) && found.get(e.getKey()) < e.getValue()).count();
+            final long extra = found.keySet().stream().filter(k -> !expected.containsKey(k)).count();
+            System.out.println(expected.size() + " windows expected, " + found.size() + " found, " + lost + " lost, "
+                    + over + " over-counted (" + under + " under-counted, " + extra + " unexpected); "
+                    + EVENTS + " events, " + oracle.lateSequences().size() + " late");
+            System.out.println("job left RUNNING " + restarts.get() + " times; " + windowsAtDisruption
+                    + " windows were in the state map when the disruption ended");
+            assertThat(restarts.get()).as("job restarts").isGreaterThanOrEqualTo(minRestarts);
+            assertThat(windowsAtDisruption).as("disrupted mid-stream").isBetween(1, expected.size() - 1);
+            assertThat(found).isEqualTo(expected);
+            final TreeSet<Long> late = client.<String, LateEvent>getMap(job.lateMap()).values().stream()
+                    .map(LateEvent::sequence).collect(Collectors.toCollection(TreeSet::new));
+            assertThat(late).isEqualTo(new TreeSet<>(oracle.lateSequences()));
+            running.cancel();
+        }
+    }
+
+    /** Appends the spec's events in batches over about 20 seconds, so that disruptions land mid-stream. */
+    private static void appendPaced(final GeneratorSpec spec, final IngestLog log, final AtomicLong appended,
+                                    final AtomicReference<Throwable> failure) {
+        try {
+            final long batch = 5_000;
+            final long nanosPerBatch = 20_000_000_000L / (spec.events() / batch);
+            final long start = System.nanoTime();
+            new EventGenerator(spec).generate((EventRecord record) -> {
+                log.append(record);
+                final long count = appended.incrementAndGet();
+                if (count % batch == 0) {
+                    final long due = start + (count / batch) * nanosPerBatch;
+                    final long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        try {
+                            TimeUnit.NANOSECONDS.sleep(wait);
+                        } catch (final InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new IllegalStateException("interrupted", e);
+                        }
+                    }
+                }
+            });
+        } catch (final Throwable t) {
+            failure.set(t);
+        }
+    }
+
+    /** Counts the times the job leaves RUNNING, polling every 10 ms until interrupted. */
+    private static void countRestarts(final Job job, final AtomicLong restarts) {
+        JobStatus previous = JobStatus.RUNNING;
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                final JobStatus now = job.getStatus();
+                if (previous == JobStatus.RUNNING && now != JobStatus.RUNNING) {
+                    restarts.incrementAndGet();
+                }
+                previous = now;
+                Thread.sleep(10);
+            } catch (final InterruptedException e) {
+                return;
+            } catch (final RuntimeException memberGoneMidCall) {
+                previous = JobStatus.NOT_RUNNING; // the coordinator died under the call: the job is restarting
+            }
+        }
+    }
+
+    private static void awaitProgress(final AtomicLong appended, final long target) {
+        await().atMost(Duration.ofMinutes(2)).until(() -> appended.get() >= target);
+    }
+
+    private static Map<String, Long> awaitWindows(final HazelcastInstance client, final IpTrafficJob job,
+                                                  final Map<String, Long> expected, final Job running) {
+        final AtomicReference<Map<String, Long>> last = new AtomicReference<>(Map.of());
+        try {
+            JobTestSupport.awaitEqual(expected, () -> {
+                final Map<String, Long> now = client.<String, IpWindowCount>getMap(job.stateMap()).entrySet().stream()
+                        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().count()));
+                last.set(now);
+                return now;
+            }, Duration.ofMinutes(4), running);
+        } catch (final AssertionError e) {
+            System.out.println("did not converge: " + e.getMessage());
+        }
+        return last.get();
+    }
+}
