@@ -1,0 +1,171 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.SensorKind;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Loads users' own events from a JSON-lines file into an {@link IngestLog}, one flat object per
+ * line:
+ *
+ * <pre>
+ * {"type":"request","ts":1767225600000,"ip":"10.0.0.1","destination":"192.168.0.3","bytes":512,"status":200}
+ * {"type":"sensor","ts":1767225600000,"machine":17,"kind":"temperature","value":61.5}
+ * {"type":"click","ts":1767225600000,"user":42,"item":1001,"category":3,"action":"click"}
+ * {"type":"transaction","ts":1767225600000,"user":42,"amount_cents":1999}
+ * </pre>
+ *
+ * <p>{@code ts} is the event time in ms since the epoch; {@code seq} (optional) the source sequence
+ * number, the line number when absent. Blank lines are skipped. A line that is not a valid event is
+ * written to the rejected-records file as {@code line N: reason: text}, counted, and the load goes
+ * on: a bad line never stops it and is never silently dropped.
+ */
+public final class JsonLinesLoader {
+    /** What a load did. */
+    public record Report(long lines, long loaded, long rejected, Path rejectedFile) {
+        @Override
+        public String toString() {
+            return lines + " lines, " + loaded + " events loaded, " + rejected + " rejected"
+                    + (rejected > 0 ? " (see " + rejectedFile + ")" : "");
+        }
+    }
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
+    private final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+
+    /**
+     * Loads {@code input} into {@code log}; rejected lines go to {@code rejectedFile} (created even
+     * when empty, replaced if it exists). Reports progress every 100,000 lines.
+     *
+     * @throws IOException when the input cannot be read or the rejected file cannot be written
+     */
+    public Report load(final Path input, final IngestLog log, final Path rejectedFile, final Consumer<String> progress)
+            throws IOException {
+        long lines = 0;
+        long loaded = 0;
+        long rejected = 0;
+        try (BufferedReader in = Files.newBufferedReader(input, StandardCharsets.UTF_8);
+             BufferedWriter rejects = Files.newBufferedWriter(rejectedFile, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                lines++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    encode(FlatJson.parse(line), lines);
+                    log.append(record);
+                    loaded++;
+                } catch (final IllegalArgumentException bad) {
+                    rejected++;
+                    rejects.write("line " + lines + ": " + bad.getMessage() + ": " + abbreviate(line));
+                    rejects.newLine();
+                }
+                if (lines % 100_000 == 0) {
+                    progress.accept("read " + lines + " lines: " + loaded + " loaded, " + rejected + " rejected");
+                }
+            }
+        }
+        return new Report(lines, loaded, rejected, rejectedFile);
+    }
+
+    private void encode(final Map<String, Object> fields, final long lineNumber) {
+        final String type = text(fields, "type").toLowerCase(Locale.ROOT);
+        final long timestamp = whole(fields, "ts");
+        if (timestamp < 0) {
+            throw new IllegalArgumentException("'ts' is negative: " + timestamp);
+        }
+        final long sequence = fields.containsKey("seq") ? whole(fields, "seq") : lineNumber;
+        switch (type) {
+            case "request" -> record.request(timestamp, sequence, ip(fields, "ip"), ip(fields, "destination"),
+                    (int) range(fields, "bytes", 0, Integer.MAX_VALUE), (int) range(fields, "status", 100, 599));
+            case "sensor" -> record.sensor(timestamp, sequence, whole(fields, "machine"), kind(fields), decimal(fields, "value"));
+            case "click" -> record.click(timestamp, sequence, whole(fields, "user"), whole(fields, "item"),
+                    (int) range(fields, "category", 0, Integer.MAX_VALUE), action(fields));
+            case "transaction" -> record.transaction(timestamp, sequence, whole(fields, "user"), whole(fields, "amount_cents"));
+            default -> throw new IllegalArgumentException("unknown type '" + type + "' (request, sensor, click, transaction)");
+        }
+    }
+
+    private static Object field(final Map<String, Object> fields, final String name) {
+        final Object value = fields.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("missing field '" + name + "'");
+        }
+        return value;
+    }
+
+    private static String text(final Map<String, Object> fields, final String name) {
+        final Object value = field(fields, name);
+        if (!(value instanceof String s)) {
+            throw new IllegalArgumentException("'" + name + "' must be a string, found " + value);
+        }
+        return s;
+    }
+
+    private static long whole(final Map<String, Object> fields, final String name) {
+        final Object value = field(fields, name);
+        if (!(value instanceof Long l)) {
+            throw new IllegalArgumentException("'" + name + "' must be a whole number, found " + value);
+        }
+        return l;
+    }
+
+    private static long range(final Map<String, Object> fields, final String name, final long min, final long max) {
+        final long value = whole(fields, name);
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("'" + name + "' is " + value + ", must be " + min + " to " + max);
+        }
+        return value;
+    }
+
+    private static double decimal(final Map<String, Object> fields, final String name) {
+        final Object value = field(fields, name);
+        if (!(value instanceof Number n) || !Double.isFinite(n.doubleValue())) {
+            throw new IllegalArgumentException("'" + name + "' must be a finite number, found " + value);
+        }
+        return n.doubleValue();
+    }
+
+    private static int ip(final Map<String, Object> fields, final String name) {
+        final String text = text(fields, name);
+        final Long ip = EventRecord.parseIp(text);
+        if (ip == null) {
+            throw new IllegalArgumentException("'" + name + "' is not an IPv4 address: " + text);
+        }
+        return (int) (long) ip;
+    }
+
+    private static SensorKind kind(final Map<String, Object> fields) {
+        final String kind = text(fields, "kind");
+        try {
+            return SensorKind.valueOf(kind.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown sensor kind '" + kind + "' (vibration, temperature, pressure)");
+        }
+    }
+
+    private static byte action(final Map<String, Object> fields) {
+        final String action = text(fields, "action");
+        return switch (action.toLowerCase(Locale.ROOT)) {
+            case "view" -> EventRecord.ACTION_VIEW;
+            case "click" -> EventRecord.ACTION_CLICK;
+            case "purchase" -> EventRecord.ACTION_PURCHASE;
+            default -> throw new IllegalArgumentException("unknown action '" + action + "' (view, click, purchase)");
+        };
+    }
+
+    private static String abbreviate(final String line) {
+        return line.length() <= 500 ? line : line.substring(0, 500) + "...";
+    }
+}

@@ -1,0 +1,93 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class IngestLogTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void when_eventsAppended_then_eachPartitionReadsItsKeysInAppendOrder() {
+        final List<long[]> appended = new ArrayList<>();
+        try (IngestLog log = IngestLog.open(dir, 3)) {
+            new EventGenerator(GeneratorSpec.of(EventType.REQUEST, 1, 3_000, 50)).generate(r -> {
+                log.append(r);
+                appended.add(new long[] {log.partitionOf(r.key()), r.sequence()});
+            });
+            for (int p = 0; p < 3; p++) {
+                final int partition = p;
+                final List<Long> expected = appended.stream().filter(a -> a[0] == partition).map(a -> a[1]).toList();
+                assertThat(readSequences(log, p, IngestLog.START)).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void when_readerResumesAfterIndex_then_itContinuesWithTheNextRecord() {
+        try (IngestLog log = IngestLog.open(dir, 1)) {
+            new EventGenerator(GeneratorSpec.of(EventType.CLICK, 1, 100, 5)).generate(log::append);
+            final long resumeAfter;
+            try (IngestLog.PartitionReader reader = log.reader(0, IngestLog.START)) {
+                for (int i = 0; i < 40; i++) {
+                    reader.next();
+                }
+                resumeAfter = reader.lastIndex();
+            }
+            final List<Long> rest = readSequences(log, 0, resumeAfter);
+            assertThat(rest).hasSize(60).first().isEqualTo(40L);
+        }
+    }
+
+    @Test
+    void when_reopenedWithOtherPartitionCount_then_refused() {
+        IngestLog.open(dir, 4).close();
+
+        assertThatThrownBy(() -> IngestLog.open(dir, 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has 4 partitions, asked for 2");
+        try (IngestLog log = IngestLog.openExisting(dir)) {
+            assertThat(log.partitions()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void when_partitionOfComputed_then_itMatchesThePinnedFormat() {
+        // The key-to-partition mapping is part of the on-disk format; these values (fmix64 of the
+        // key modulo 8, computed once by hand) must never change.
+        assertThat(IngestLog.partitionOf(1, 8)).isEqualTo(4);
+        assertThat(IngestLog.partitionOf(42, 8)).isEqualTo(4);
+        assertThat(IngestLog.partitionOf(0x0A000001L, 8)).isEqualTo(6);
+    }
+
+    @Test
+    void when_rawBytesOfWrongLengthAppended_then_readerReportsTheirLength() {
+        try (IngestLog log = IngestLog.open(dir, 1)) {
+            log.append(0, new UnsafeBuffer(new byte[] {1, 2, 3}), 0, 3);
+            try (IngestLog.PartitionReader reader = log.reader(0, IngestLog.START)) {
+                assertThat(reader.next()).isEqualTo(3);
+                assertThat(reader.next()).isEqualTo(-1);
+            }
+        }
+    }
+
+    private static List<Long> readSequences(final IngestLog log, final int partition, final long after) {
+        final List<Long> sequences = new ArrayList<>();
+        final EventRecord record = new EventRecord();
+        try (IngestLog.PartitionReader reader = log.reader(partition, after)) {
+            while (reader.next() == EventRecord.LENGTH) {
+                sequences.add(record.wrap(reader.buffer(), 0).sequence());
+            }
+        }
+        return sequences;
+    }
+}
