@@ -26,10 +26,11 @@ import java.util.stream.Stream;
  * {@code streamgrid demo}: a 2-member cluster of real processes, state written and read through a
  * client, then a third member joins while a writer keeps writing; partitions per member before and
  * after, and every entry checked against its last acknowledged write. Exit 0 only if nothing was
- * lost.
+ * lost. Then the ip-traffic job runs over generated requests ({@link IpTrafficDemo}).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Start 2 members, write state, add a 3rd member under load, show live migration.")
+        description = {"Start 2 members, write state, add a 3rd member under load (live migration),",
+                "then run ip-traffic over generated requests and show alerts as they appear."})
 final class DemoCommand implements Callable<Integer> {
     static final String MAP = "state.demo";
     /** Held strongly: java.util.logging keeps only weak references to configured loggers. */
@@ -40,6 +41,10 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--keys", defaultValue = "20000", description = "Entries to write (default: ${DEFAULT-VALUE}).")
     int keys;
+
+    @Option(names = "--requests", defaultValue = "600000",
+            description = "Requests the ip-traffic part generates (default: ${DEFAULT-VALUE}).")
+    long requests;
 
     @Option(names = "--work-dir", defaultValue = ".streamgrid/demo",
             description = "Member logs and data (default: ${DEFAULT-VALUE}); emptied first.")
@@ -79,9 +84,14 @@ final class DemoCommand implements Callable<Integer> {
             final int size = map.size();
             out.println("== check: size " + size + " (was " + keys + "); every key holds its last acknowledged write: "
                     + verification);
-            final boolean ok = verification.isExact() && size == keys;
-            out.println(ok ? "== demo passed; stopping the cluster" : "== demo FAILED: entries were lost or wrong");
-            return ok ? 0 : StreamGridCli.EXIT_FAILED;
+            if (!verification.isExact() || size != keys) {
+                out.println("== demo FAILED: entries were lost or wrong");
+                return StreamGridCli.EXIT_FAILED;
+            }
+
+            final boolean trafficOk = new IpTrafficDemo(out, workDir.resolve("ingest"), requests).run(client);
+            out.println(trafficOk ? "== demo passed; stopping the cluster" : "== demo FAILED: requests were lost or counted twice");
+            return trafficOk ? 0 : StreamGridCli.EXIT_FAILED;
         }
     }
 

@@ -24,7 +24,7 @@ class StreamGridCliTest {
         final Result result = run("--help");
 
         assertThat(result.code).isZero();
-        assertThat(result.out).contains("node", "cluster", "demo");
+        assertThat(result.out).contains("node", "cluster", "ingest", "job", "demo");
         assertThat(result.err).isEmpty();
     }
 
@@ -93,6 +93,36 @@ class StreamGridCliTest {
     @Test
     void when_unknownSubcommand_then_exit2() {
         assertThat(run("frobnicate").code).isEqualTo(2);
+    }
+
+    @Test
+    void when_unknownJobSubmitted_then_exit2BeforeConnecting() {
+        final Result result = run("job", "submit", "ip-trafic");
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("unknown job 'ip-trafic'");
+    }
+
+    @Test
+    void when_jsonLinesLoaded_then_reportCountsLoadedAndRejected() throws IOException {
+        final Path config = dir.resolve("sg.yaml");
+        Files.writeString(config, "ingest:\n  dir: " + dir.resolve("ingest") + "\n  partitions: 2\n");
+        final Path input = dir.resolve("in.jsonl");
+        Files.writeString(input, "{\"type\":\"transaction\",\"ts\":5,\"user\":1,\"amount_cents\":10}\n{broken\n");
+
+        final Result result = run("ingest", "load", input.toString(), "--config", config.toString());
+
+        assertThat(result.code).as(result.err).isZero();
+        assertThat(result.out).contains("2 lines, 1 events loaded, 1 rejected");
+        assertThat(Files.readAllLines(Path.of(input + ".rejected"))).singleElement().asString().startsWith("line 2: ");
+    }
+
+    @Test
+    void when_ingestLoadGivenMissingFile_then_exit2() {
+        final Result result = run("ingest", "load", dir.resolve("missing.jsonl").toString());
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("cannot read");
     }
 
     @Test

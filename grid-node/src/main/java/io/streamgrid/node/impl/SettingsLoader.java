@@ -30,9 +30,14 @@ public final class SettingsLoader {
     }
 
     public static NodeSettings load(final Optional<Path> userFile, final NodeSettings.Overrides overrides) {
+        return settings(ConfigTree.load(userFile), overrides);
+    }
+
+    /** The defaults with {@code userFile} laid over them, checked against the defaults' shape. */
+    static Map<String, Object> tree(final Optional<Path> userFile) {
         final Map<String, Object> merged = defaults();
         userFile.ifPresent(file -> mergeInto(merged, readYaml(file), ""));
-        return toSettings(merged, overrides);
+        return merged;
     }
 
     /** The shipped defaults as a mutable tree. */
@@ -105,77 +110,34 @@ public final class SettingsLoader {
         }
     }
 
-    private static NodeSettings toSettings(final Map<String, Object> tree, final NodeSettings.Overrides overrides) {
-        final Map<String, Object> network = section(tree, "network");
-        final Map<String, Object> stateMaps = section(tree, "state-maps");
-        final Map<String, Object> splitBrain = section(tree, "split-brain-protection");
-        final Map<String, Object> shutdown = section(tree, "shutdown");
-        final Map<String, Object> jet = section(tree, "jet");
-        final Map<String, Object> health = section(tree, "health-check");
-
-        final int port = overrides.port().orElseGet(() -> integer(network, "network.port"));
+    /** The member settings in {@code tree}, with {@code overrides} applied. */
+    public static NodeSettings settings(final ConfigTree tree, final NodeSettings.Overrides overrides) {
         return new NodeSettings(
-                overrides.clusterName().orElseGet(() -> string(tree, "cluster-name")),
-                overrides.host().orElseGet(() -> string(network, "network.host")),
-                port,
-                overrides.members().orElseGet(() -> members(network)),
-                integer(network, "network.join-wait-seconds"),
-                integer(network, "network.heartbeat-timeout-seconds"),
-                overrides.dataDir().orElseGet(() -> Path.of(string(tree, "data-dir"))),
-                integer(stateMaps, "state-maps.backup-count"),
-                integer(stateMaps, "state-maps.async-backup-count"),
-                integer(stateMaps, "state-maps.event-journal-capacity"),
-                bool(splitBrain, "split-brain-protection.enabled"),
-                integer(splitBrain, "split-brain-protection.minimum-cluster-size"),
-                integer(shutdown, "shutdown.graceful-max-wait-seconds"),
-                bool(jet, "jet.enabled"),
-                integer(jet, "jet.cooperative-thread-count"),
-                bool(health, "health-check.enabled"));
+                overrides.clusterName().orElseGet(() -> tree.string("cluster-name")),
+                overrides.host().orElseGet(() -> tree.string("network.host")),
+                overrides.port().orElseGet(() -> tree.integer("network.port")),
+                overrides.members().orElseGet(() -> members(tree)),
+                tree.integer("network.join-wait-seconds"),
+                tree.integer("network.heartbeat-timeout-seconds"),
+                overrides.dataDir().orElseGet(() -> Path.of(tree.string("data-dir"))),
+                tree.integer("state-maps.backup-count"),
+                tree.integer("state-maps.async-backup-count"),
+                tree.integer("state-maps.event-journal-capacity"),
+                tree.bool("split-brain-protection.enabled"),
+                tree.integer("split-brain-protection.minimum-cluster-size"),
+                tree.integer("shutdown.graceful-max-wait-seconds"),
+                tree.bool("jet.enabled"),
+                tree.integer("jet.cooperative-thread-count"),
+                tree.bool("health-check.enabled"));
     }
 
-    private static List<MemberAddress> members(final Map<String, Object> network) {
-        final Object value = network.get("members");
-        if (!(value instanceof List)) {
-            throw new ConfigException("'network.members' must be a list of host:port, e.g. [127.0.0.1:5701], found: " + value);
-        }
+    /** The members of the TCP/IP join list in {@code tree}. */
+    public static List<MemberAddress> members(final ConfigTree tree) {
         final List<MemberAddress> members = new ArrayList<>();
-        for (final Object item : (List<?>) value) {
+        for (final Object item : tree.list("network.members")) {
             members.add(MemberAddress.parse(String.valueOf(item)));
         }
         return members;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> section(final Map<String, Object> tree, final String key) {
-        return (Map<String, Object>) tree.get(key);
-    }
-
-    private static String lastSegment(final String path) {
-        return path.substring(path.lastIndexOf('.') + 1);
-    }
-
-    private static int integer(final Map<String, Object> section, final String path) {
-        final Object value = section.get(lastSegment(path));
-        if (value instanceof Integer i) {
-            return i;
-        }
-        throw new ConfigException("'" + path + "' must be a whole number, found: " + value);
-    }
-
-    private static boolean bool(final Map<String, Object> section, final String path) {
-        final Object value = section.get(lastSegment(path));
-        if (value instanceof Boolean b) {
-            return b;
-        }
-        throw new ConfigException("'" + path + "' must be true or false, found: " + value);
-    }
-
-    private static String string(final Map<String, Object> section, final String path) {
-        final Object value = section.get(lastSegment(path));
-        if (value instanceof String || value instanceof Number) {
-            return String.valueOf(value);
-        }
-        throw new ConfigException("'" + path + "' must be a text value, found: " + value);
     }
 
     private static String describe(final IOException e) {

@@ -31,6 +31,10 @@ public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParal
         return new JobOptions(ingestDir, millis, localParallelism);
     }
 
+    public JobOptions withIngestDir(final Path dir) {
+        return new JobOptions(dir, snapshotIntervalMs, localParallelism);
+    }
+
     public JobOptions withLocalParallelism(final int parallelism) {
         return new JobOptions(ingestDir, snapshotIntervalMs, parallelism);
     }

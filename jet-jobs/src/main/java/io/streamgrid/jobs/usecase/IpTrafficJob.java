@@ -42,10 +42,6 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
         }
     }
 
-    /** 1-minute windows, 5 s disorder, 60 s lateness, alert at 3× baseline and at least 100 requests after 3 windows. */
-    public static IpTrafficJob defaults() {
-        return new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 5_000, 60_000), 3.0, 100, 3);
-    }
 
     @Override
     public String name() {

@@ -22,10 +22,6 @@ public record MachineHealthJob(WindowPolicy policy) implements WindowedJob<Healt
         }
     }
 
-    /** 10-minute windows sliding by 1 minute, 5 s disorder, 2 minutes lateness. */
-    public static MachineHealthJob defaults() {
-        return new MachineHealthJob(new WindowPolicy(WindowDefinition.sliding(600_000, 60_000), 5_000, 120_000));
-    }
 
     @Override
     public String name() {

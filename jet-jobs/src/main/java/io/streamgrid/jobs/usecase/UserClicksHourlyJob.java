@@ -21,10 +21,6 @@ public record UserClicksHourlyJob(WindowPolicy policy) implements WindowedJob<Cl
         }
     }
 
-    /** 1-hour windows sliding by 1 minute, 10 s disorder, 5 minutes lateness. */
-    public static UserClicksHourlyJob defaults() {
-        return new UserClicksHourlyJob(new WindowPolicy(WindowDefinition.sliding(3_600_000, 60_000), 10_000, 300_000));
-    }
 
     @Override
     public String name() {

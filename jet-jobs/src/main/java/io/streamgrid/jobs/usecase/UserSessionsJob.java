@@ -22,10 +22,6 @@ public record UserSessionsJob(WindowPolicy policy) implements WindowedJob<Sessio
         }
     }
 
-    /** 30-minute gap, 10 s disorder, 5 minutes lateness. */
-    public static UserSessionsJob defaults() {
-        return new UserSessionsJob(new WindowPolicy(WindowDefinition.session(1_800_000), 10_000, 300_000));
-    }
 
     @Override
     public String name() {

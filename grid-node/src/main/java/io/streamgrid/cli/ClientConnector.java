@@ -1,0 +1,40 @@
+package io.streamgrid.cli;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.core.HazelcastInstance;
+import io.streamgrid.node.ConfigException;
+import io.streamgrid.node.MemberAddress;
+import io.streamgrid.node.impl.ConfigTree;
+import io.streamgrid.node.impl.SettingsLoader;
+
+import java.util.List;
+
+/** Connects CLI commands to a cluster named by the configuration (cluster-name, network.members). */
+final class ClientConnector {
+    private ClientConnector() {
+    }
+
+    /**
+     * A client of the cluster; {@code members} (host:port) replace the configured join list when
+     * given.
+     *
+     * @throws ConfigException naming the addresses when no member answers within 30 seconds
+     */
+    static HazelcastInstance connect(final ConfigTree config, final List<String> members) {
+        final List<String> addresses = members == null || members.isEmpty()
+                ? SettingsLoader.members(config).stream().map(MemberAddress::toString).toList()
+                : members.stream().map(a -> MemberAddress.parse(a).toString()).toList();
+        final ClientConfig client = new ClientConfig();
+        client.setClusterName(config.string("cluster-name"));
+        client.setProperty("hazelcast.logging.type", "jdk");
+        client.getNetworkConfig().setAddresses(addresses);
+        client.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(30_000);
+        try {
+            return HazelcastClient.newHazelcastClient(client);
+        } catch (final IllegalStateException e) {
+            throw new ConfigException("no member of cluster '" + config.string("cluster-name") + "' answered at "
+                    + addresses + " within 30 s: start one ('streamgrid cluster start') or name members with --member", e);
+        }
+    }
+}

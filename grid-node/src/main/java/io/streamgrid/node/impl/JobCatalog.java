@@ -1,0 +1,66 @@
+package io.streamgrid.node.impl;
+
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.WindowedJob;
+import io.streamgrid.jobs.usecase.IpTrafficJob;
+import io.streamgrid.jobs.usecase.MachineHealthJob;
+import io.streamgrid.jobs.usecase.UserClicksHourlyJob;
+import io.streamgrid.jobs.usecase.UserSessionsJob;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowPolicy;
+import io.streamgrid.node.ConfigException;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** The named jobs, built from the {@code jobs} and {@code ingest} sections of the configuration. */
+public final class JobCatalog {
+    public static final List<String> NAMES = List.of(IpTrafficJob.NAME, UserClicksHourlyJob.NAME,
+            UserSessionsJob.NAME, MachineHealthJob.NAME);
+
+    private JobCatalog() {
+    }
+
+    /**
+     * The job called {@code name} with its configured settings.
+     *
+     * @throws ConfigException for an unknown name or invalid settings, naming them
+     */
+    public static WindowedJob<?> job(final String name, final ConfigTree config) {
+        final String at = "jobs." + name + ".";
+        try {
+            return switch (name) {
+                case IpTrafficJob.NAME -> new IpTrafficJob(policy(config, at, WindowDefinition.tumbling(config.wholeNumber(at + "window-ms"))),
+                        config.decimal(at + "alert-factor"), config.wholeNumber(at + "alert-floor"), config.integer(at + "baseline-min-windows"));
+                case UserClicksHourlyJob.NAME -> new UserClicksHourlyJob(policy(config, at, sliding(config, at)));
+                case UserSessionsJob.NAME -> new UserSessionsJob(policy(config, at, WindowDefinition.session(config.wholeNumber(at + "gap-ms"))));
+                case MachineHealthJob.NAME -> new MachineHealthJob(policy(config, at, sliding(config, at)));
+                default -> throw new ConfigException("unknown job '" + name + "': choose one of " + String.join(", ", NAMES));
+            };
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("invalid settings under '" + at.substring(0, at.length() - 1) + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** How jobs run: the ingest directory, snapshot interval and parallelism from the configuration. */
+    public static JobOptions options(final ConfigTree config) {
+        try {
+            return new JobOptions(ingestDir(config), config.wholeNumber("jobs.snapshot-interval-ms"),
+                    config.integer("jobs.local-parallelism"));
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("invalid settings under 'jobs': " + e.getMessage(), e);
+        }
+    }
+
+    public static Path ingestDir(final ConfigTree config) {
+        return Path.of(config.string("ingest.dir")).toAbsolutePath();
+    }
+
+    private static WindowDefinition sliding(final ConfigTree config, final String at) {
+        return WindowDefinition.sliding(config.wholeNumber(at + "window-ms"), config.wholeNumber(at + "slide-ms"));
+    }
+
+    private static WindowPolicy policy(final ConfigTree config, final String at, final WindowDefinition window) {
+        return new WindowPolicy(window, config.wholeNumber(at + "allowed-disorder-ms"), config.wholeNumber(at + "allowed-lateness-ms"));
+    }
+}
