@@ -32,9 +32,18 @@ public record DetachedCluster(String clusterName, List<Member> members) {
 
         /** The live process, if this PID still runs a StreamGrid member on this port. */
         public Optional<ProcessHandle> process() {
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(p -> p.info().commandLine()
-                    .map(line -> line.contains("--port=" + port) && line.contains(" node "))
-                    .orElse(false));
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(p -> commandLine(p).contains(LocalCluster.MEMBER_MARKER) && commandLine(p).contains(":" + port + " "));
+        }
+
+        /** The full command line: /proc where there is one (ProcessHandle.Info truncates long ones). */
+        private static String commandLine(final ProcessHandle process) {
+            try {
+                final byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+                return new String(raw, java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
+            } catch (final IOException | UnsupportedOperationException noProc) {
+                return process.info().commandLine().orElse("") + " ";
+            }
         }
 
         public Optional<MemberHealth> health() {

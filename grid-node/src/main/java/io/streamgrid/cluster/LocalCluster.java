@@ -40,6 +40,8 @@ public final class LocalCluster implements AutoCloseable {
     public static final String JVM_OPTIONS_RESOURCE = "streamgrid/jvm.options";
     static final String HOST = "127.0.0.1";
     private static final String MAIN_CLASS = "io.streamgrid.cli.StreamGridCli";
+    /** Marks a member JVM's command line: {@code -Dstreamgrid.member=<cluster>:<port>}. */
+    static final String MEMBER_MARKER = "-Dstreamgrid.member=";
 
     private final Builder spec;
     private final Path jvmOptionsFile;
@@ -231,6 +233,8 @@ public final class LocalCluster implements AutoCloseable {
         final Path logFile = spec.workDir.resolve("member-" + index + ".log");
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // First on the command line, so that a reader of a truncated command line still sees it.
+        command.add(MEMBER_MARKER + spec.clusterName + ":" + port);
         command.add("@" + jvmOptionsFile);
         command.add("-Xmx" + spec.memberHeap);
         command.add("-Xms" + spec.memberHeap);
