@@ -1,0 +1,294 @@
+package io.streamgrid.sink;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A real Apache Cassandra server (cassandra-all) in a child JVM on 127.0.0.1, for tests, the demo
+ * and perf. Its class path is its own folder ({@code streamgrid.cassandra.lib}, filled by the
+ * build's {@code transactional-sink/cassandra-server} module), never the project's. Data, logs and
+ * its generated {@code cassandra.yaml} live under the directory given; its ports are free ones
+ * picked at the first start and kept across {@link #stop()} / {@link #start()}.
+ *
+ * <p>{@link #start()} returns when CQL connections are accepted. {@link #close()} stops it by PID
+ * (SIGTERM, then SIGKILL after 60 s); a JVM shutdown hook does the same if the owner never does.
+ */
+public final class CassandraServer implements AutoCloseable {
+    public static final String LIB_PROPERTY = "streamgrid.cassandra.lib";
+    public static final String LOCAL_DATACENTER = "datacenter1";
+    private static final String HOST = "127.0.0.1";
+
+    private final Path dir;
+    private final Path lib;
+    private final String heap;
+    private final Consumer<String> progress;
+    private final int storagePort;
+    private final int nativePort;
+    private final Thread shutdownHook = new Thread(this::killQuietly, "cassandra-cleanup");
+    private Process process;
+
+    private CassandraServer(final Path dir, final Path lib, final String heap, final Consumer<String> progress) {
+        this.dir = dir.toAbsolutePath();
+        this.lib = lib;
+        this.heap = heap;
+        this.progress = progress;
+        this.storagePort = freePort(-1);
+        this.nativePort = freePort(storagePort);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts a server in {@code dir} (created if needed) with a 1 GB heap; returns when it accepts
+     * CQL connections.
+     *
+     * @throws IllegalStateException when the server's folder is missing, or it does not start in
+     *                               3 minutes (the message names its log file)
+     */
+    public static CassandraServer start(final Path dir, final Consumer<String> progress) {
+        final CassandraServer server = new CassandraServer(dir, libDir(), "1g", progress);
+        try {
+            server.start();
+            return server;
+        } catch (final RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** Where the server's jars are: system property {@value #LIB_PROPERTY}. */
+    public static Path libDir() {
+        final String value = System.getProperty(LIB_PROPERTY);
+        if (value == null || !Files.isDirectory(Path.of(value))) {
+            throw new IllegalStateException("the Cassandra server's jars are not at " + LIB_PROPERTY + "=" + value
+                    + ": build them with 'mvn -pl transactional-sink/cassandra-server package' and pass -D"
+                    + LIB_PROPERTY + "=<that module>/target/lib");
+        }
+        return Path.of(value);
+    }
+
+    /** Starts (again) on the same directory and ports; returns when CQL connections are accepted. */
+    public synchronized void start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("Cassandra is already running (pid " + process.pid() + ")");
+        }
+        final long started = System.nanoTime();
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("cassandra.yaml"), yaml(), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("logback.xml"), LOGBACK, StandardCharsets.UTF_8);
+            process = new ProcessBuilder(command())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
+                    .start();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot start Cassandra in " + dir, e);
+        }
+        progress.accept("starting Cassandra (pid " + process.pid() + ", CQL on " + HOST + ":" + nativePort + ", log " + logFile() + ")");
+        awaitCql(Duration.ofMinutes(3));
+        progress.accept("Cassandra accepts CQL after " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
+    }
+
+    /** SIGTERM by PID; SIGKILL if it has not exited after 60 s. Data stays for a later {@link #start()}. */
+    public synchronized void stop() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        progress.accept("Cassandra stopped (pid " + process.pid() + ")");
+        process = null;
+    }
+
+    /** SIGKILL by PID, at once. */
+    public synchronized void kill() {
+        killQuietly();
+        process = null;
+    }
+
+    private void killQuietly() {
+        final Process running = process;
+        if (running != null) {
+            running.descendants().forEach(ProcessHandle::destroyForcibly);
+            running.destroyForcibly();
+            try {
+                running.waitFor(30, TimeUnit.SECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    public boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    public InetSocketAddress contactPoint() {
+        return new InetSocketAddress(HOST, nativePort);
+    }
+
+    public int nativePort() {
+        return nativePort;
+    }
+
+    public Path logFile() {
+        return dir.resolve("cassandra.log");
+    }
+
+    /** A session to this server (the caller closes it). */
+    public CqlSession newSession() {
+        return CqlSession.builder().addContactPoint(contactPoint()).withLocalDatacenter(LOCAL_DATACENTER).build();
+    }
+
+    @Override
+    public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (final IllegalStateException shuttingDown) {
+            // the hook is running already
+        }
+    }
+
+    private void awaitCql(final Duration timeout) {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Cassandra exited with code " + process.exitValue() + " while starting; see " + logFile());
+            }
+            if (portOpen()) {
+                try (CqlSession session = newSession()) {
+                    session.execute("SELECT release_version FROM system.local");
+                    return;
+                } catch (final RuntimeException notYet) {
+                    // the port opens a moment before queries work
+                }
+            }
+            sleep(250);
+        }
+        throw new IllegalStateException("Cassandra did not accept CQL within " + timeout + "; see " + logFile());
+    }
+
+    private boolean portOpen() {
+        try (Socket socket = new Socket()) {
+            socket.connect(contactPoint(), 500);
+            return true;
+        } catch (final IOException closed) {
+            return false;
+        }
+    }
+
+    private List<String> command() {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xms" + heap);
+        command.add("-Xmx" + heap);
+        command.add("-XX:+UseG1GC");
+        command.add("-Djava.net.preferIPv4Stack=true");
+        command.add("-Dcassandra.config=" + dir.resolve("cassandra.yaml").toUri());
+        command.add("-Dcassandra-foreground=yes");
+        command.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
+        command.add("-Dcassandra.storagedir=" + dir);
+        command.add("-Dcassandra.logdir=" + dir);
+        command.add("-Dlogback.configurationFile=" + dir.resolve("logback.xml"));
+        for (final String module : List.of("java.base/jdk.internal.misc", "java.base/jdk.internal.ref", "java.base/sun.nio.ch",
+                "java.management.rmi/com.sun.jmx.remote.internal.rmi", "java.rmi/sun.rmi.registry",
+                "java.rmi/sun.rmi.server", "java.sql/java.sql")) {
+            command.add("--add-exports");
+            command.add(module + "=ALL-UNNAMED");
+        }
+        for (final String pkg : List.of("java.lang.module", "jdk.internal.loader", "jdk.internal.ref", "jdk.internal.reflect",
+                "jdk.internal.math", "jdk.internal.module", "jdk.internal.util.jar", "sun.nio.ch", "java.io", "java.nio",
+                "java.util.concurrent", "java.util", "java.util.concurrent.atomic", "java.lang", "java.math",
+                "java.lang.reflect", "java.net")) {
+            command.add("--add-opens");
+            command.add("java.base/" + pkg + "=ALL-UNNAMED");
+        }
+        command.add("--add-opens");
+        command.add("jdk.management/com.sun.management.internal=ALL-UNNAMED");
+        command.add("-cp");
+        command.add(lib + "/*");
+        command.add("org.apache.cassandra.service.CassandraDaemon");
+        return command;
+    }
+
+    private String yaml() {
+        return String.join("\n",
+                "cluster_name: streamgrid",
+                "num_tokens: 1",
+                "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
+                "data_file_directories: [" + dir.resolve("data") + "]",
+                "commitlog_directory: " + dir.resolve("commitlog"),
+                "saved_caches_directory: " + dir.resolve("saved_caches"),
+                "hints_directory: " + dir.resolve("hints"),
+                "cdc_raw_directory: " + dir.resolve("cdc_raw"),
+                "commitlog_sync: periodic",
+                "commitlog_sync_period: 10000ms",
+                "seed_provider:",
+                "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
+                "    parameters:",
+                "      - seeds: \"" + HOST + ":" + storagePort + "\"",
+                "listen_address: " + HOST,
+                "rpc_address: " + HOST,
+                "storage_port: " + storagePort,
+                "native_transport_port: " + nativePort,
+                "start_native_transport: true",
+                "endpoint_snitch: SimpleSnitch",
+                "authenticator: AllowAllAuthenticator",
+                "authorizer: AllowAllAuthorizer",
+                "");
+    }
+
+    private static final String LOGBACK = String.join("\n",
+            "<configuration>",
+            "  <appender name=\"OUT\" class=\"ch.qos.logback.core.ConsoleAppender\">",
+            "    <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{0} - %msg%n</pattern></encoder>",
+            "  </appender>",
+            "  <root level=\"INFO\"><appender-ref ref=\"OUT\"/></root>",
+            "</configuration>", "");
+
+    private static int freePort(final int not) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            final int candidate = ThreadLocalRandom.current().nextInt(30_000, 32_000);
+            if (candidate == not) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getByName(HOST))) {
+                return candidate;
+            } catch (final IOException busy) {
+                // try another
+            }
+        }
+        throw new IllegalStateException("no free port in 30000-31999 on " + HOST);
+    }
+
+    private static void sleep(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for Cassandra", e);
+        }
+    }
+}
