@@ -1,0 +1,77 @@
+package io.streamgrid.sink;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+
+import java.io.Serializable;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Where the sink writes: a Cassandra cluster (contact points, local data centre), the keyspace's
+ * replication and the write consistency level. Immutable; travels inside Jet jobs.
+ *
+ * @param contactPoints      host:port of some nodes
+ * @param replication        the keyspace's replication map in CQL, e.g.
+ *                           {@code {'class': 'SimpleStrategy', 'replication_factor': 1}}
+ * @param consistencyLevel   e.g. LOCAL_QUORUM, ONE
+ */
+public record CassandraTarget(List<String> contactPoints, String localDatacenter, String keyspace, String replication,
+                              String consistencyLevel) implements Serializable {
+
+    public CassandraTarget {
+        contactPoints = List.copyOf(contactPoints);
+        if (contactPoints.isEmpty()) {
+            throw new IllegalArgumentException("at least one contact point (host:port) is needed");
+        }
+        contactPoints.forEach(CassandraTarget::address);
+        consistency(consistencyLevel);
+    }
+
+    /** One local server, keyspace with replication factor 1 and consistency ONE. */
+    public static CassandraTarget local(final CassandraServer server, final String keyspace) {
+        return new CassandraTarget(List.of("127.0.0.1:" + server.nativePort()), CassandraServer.LOCAL_DATACENTER, keyspace,
+                "{'class': 'SimpleStrategy', 'replication_factor': 1}", "ONE");
+    }
+
+    public ConsistencyLevel consistency() {
+        return consistency(consistencyLevel);
+    }
+
+    /** A session with 10 s request timeouts and this target's consistency level; the caller closes it. */
+    public CqlSession connect() {
+        final DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, consistencyLevel.toUpperCase(Locale.ROOT))
+                .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
+                .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, true)
+                .build();
+        return CqlSession.builder()
+                .addContactPoints(contactPoints.stream().map(CassandraTarget::address).toList())
+                .withLocalDatacenter(localDatacenter)
+                .withConfigLoader(config)
+                .build();
+    }
+
+    private static InetSocketAddress address(final String hostPort) {
+        final int colon = hostPort.lastIndexOf(':');
+        try {
+            return InetSocketAddress.createUnresolved(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+        } catch (final RuntimeException e) {
+            throw new IllegalArgumentException("contact point '" + hostPort + "' is not host:port", e);
+        }
+    }
+
+    private static ConsistencyLevel consistency(final String name) {
+        try {
+            return DefaultConsistencyLevel.valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (final RuntimeException e) {
+            throw new IllegalArgumentException("consistency level '" + name + "' is not one of ONE, QUORUM, LOCAL_QUORUM, ALL, ...", e);
+        }
+    }
+}

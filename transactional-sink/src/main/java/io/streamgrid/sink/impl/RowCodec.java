@@ -1,0 +1,103 @@
+package io.streamgrid.sink.impl;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/** Rows of a transaction in the snapshot: a compact tagged binary form, no Java serialization. */
+final class RowCodec {
+    private static final byte NULL = 0;
+    private static final byte TEXT = 1;
+    private static final byte LONG = 2;
+    private static final byte INT = 3;
+    private static final byte DOUBLE = 4;
+    private static final byte BOOLEAN = 5;
+
+    private RowCodec() {
+    }
+
+    static byte[] encode(final String txnId, final int processorIndex, final long epoch, final Collection<Object[]> rows) {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + rows.size() * 48);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(txnId);
+            out.writeInt(processorIndex);
+            out.writeLong(epoch);
+            out.writeInt(rows.size());
+            for (final Object[] row : rows) {
+                out.writeShort(row.length);
+                for (final Object value : row) {
+                    write(out, value);
+                }
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("bug: writing to memory failed", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Txn decode(final byte[] data) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+            final String txnId = in.readUTF();
+            final int processorIndex = in.readInt();
+            final long epoch = in.readLong();
+            final int count = in.readInt();
+            final List<Object[]> rows = new ArrayList<>(count);
+            for (int r = 0; r < count; r++) {
+                final Object[] row = new Object[in.readShort()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = read(in);
+                }
+                rows.add(row);
+            }
+            return new Txn(txnId, processorIndex, epoch, rows);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("corrupt transaction in snapshot", e);
+        }
+    }
+
+    private static void write(final DataOutputStream out, final Object value) throws IOException {
+        if (value == null) {
+            out.writeByte(NULL);
+        } else if (value instanceof String s) {
+            out.writeByte(TEXT);
+            out.writeUTF(s);
+        } else if (value instanceof Long l) {
+            out.writeByte(LONG);
+            out.writeLong(l);
+        } else if (value instanceof Integer i) {
+            out.writeByte(INT);
+            out.writeInt(i);
+        } else if (value instanceof Double d) {
+            out.writeByte(DOUBLE);
+            out.writeDouble(d);
+        } else if (value instanceof Boolean b) {
+            out.writeByte(BOOLEAN);
+            out.writeBoolean(b);
+        } else {
+            throw new IllegalArgumentException("bug: unchecked value type " + value.getClass());
+        }
+    }
+
+    private static Object read(final DataInputStream in) throws IOException {
+        final byte tag = in.readByte();
+        return switch (tag) {
+            case NULL -> null;
+            case TEXT -> in.readUTF();
+            case LONG -> in.readLong();
+            case INT -> in.readInt();
+            case DOUBLE -> in.readDouble();
+            case BOOLEAN -> in.readBoolean();
+            default -> throw new IOException("unknown value tag " + tag);
+        };
+    }
+
+    /** A prepared transaction: deterministic id, owner, epoch and rows. */
+    record Txn(String id, int processorIndex, long epoch, List<Object[]> rows) {
+    }
+}
