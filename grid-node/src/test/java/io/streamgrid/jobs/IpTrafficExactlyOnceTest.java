@@ -5,9 +5,7 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
-import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.IngestLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
@@ -24,9 +22,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -56,7 +52,7 @@ class IpTrafficExactlyOnceTest {
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void when_memberKilledMidStream_then_windowCountsEqualOracle(final TestInfo test) throws Exception {
         run(test, 1, (cluster, job, progress) -> {
-            awaitProgress(progress, EVENTS * 2 / 5);
+            await().atMost(Duration.ofMinutes(2)).until(() -> progress.get() >= EVENTS * 2 / 5);
             cluster.kill(cluster.members().get(1));
             System.out.println("killed member 2 at " + progress.get() + " events appended");
         });
@@ -88,10 +84,7 @@ class IpTrafficExactlyOnceTest {
                 .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000);
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
 
-        final List<WindowOracle.Event> events = new ArrayList<>((int) EVENTS);
-        new EventGenerator(spec).generate(r -> events.add(new WindowOracle.Event(
-                IngestLog.partitionOf(r.key(), PARTITIONS), r.key(), r.timestamp(), r.sequence(), null)));
-        final WindowOracle.Result oracle = WindowOracle.sliding(events, 60_000, 60_000, DISORDER, LATENESS);
+        final WindowOracle.Result oracle = Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS);
         final Map<String, Long> expected = new HashMap<>();
         oracle.windows().forEach((id, accepted) -> expected.put(IpTrafficJob.windowKey(id.key(), id.start()), (long) accepted.size()));
 
@@ -100,23 +93,18 @@ class IpTrafficExactlyOnceTest {
             final HazelcastInstance client = cluster.newClient();
             final Job running = WindowedJobs.submit(client.getJet(), job,
                     JobOptions.of(ingestDir).withSnapshotInterval(200).withLocalParallelism(2));
-            // Polled, not listened to: a status listener dies with the member it was registered on.
-            final AtomicLong restarts = new AtomicLong();
-            final Thread statusWatch = new Thread(() -> countRestarts(running, restarts), "job-status-watch");
-            statusWatch.setDaemon(true);
-            statusWatch.start();
-            final AtomicLong appended = new AtomicLong();
-            final AtomicReference<Throwable> writerFailure = new AtomicReference<>();
-            final Thread writer = new Thread(() -> appendPaced(spec, log, appended, writerFailure), "ingest-writer");
+            final Scenario.RestartCounter restarts = new Scenario.RestartCounter(running);
+            restarts.start();
+            final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, 20);
+            final AtomicLong appended = writer.appended;
             writer.start();
 
-            awaitProgress(appended, EVENTS / 10);
+            writer.awaitAppended(EVENTS / 10);
             await().atMost(Duration.ofMinutes(1)).until(() -> !client.getMap(job.stateMap()).isEmpty());
             disruption.apply(cluster, running, appended);
             final int windowsAtDisruption = client.getMap(job.stateMap()).size();
-            writer.join();
-            statusWatch.interrupt();
-            assertThat(writerFailure.get()).as("ingest writer failure").isNull();
+            writer.finish();
+            restarts.interrupt();
             log.appendEndOfStream(EVENTS);
 
             final Map<String, Long> found = awaitWindows(client, job, expected, running);
@@ -128,9 +116,9 @@ class IpTrafficExactlyOnceTest {
             System.out.println(expected.size() + " windows expected, " + found.size() + " found, " + lost + " lost, "
                     + over + " over-counted (" + under + " under-counted, " + extra + " unexpected); "
                     + EVENTS + " events, " + oracle.lateSequences().size() + " late");
-            System.out.println("job left RUNNING " + restarts.get() + " times; " + windowsAtDisruption
+            System.out.println("job left RUNNING " + restarts.restarts.get() + " times; " + windowsAtDisruption
                     + " windows were in the state map when the disruption ended");
-            assertThat(restarts.get()).as("job restarts").isGreaterThanOrEqualTo(minRestarts);
+            assertThat(restarts.restarts.get()).as("job restarts").isGreaterThanOrEqualTo(minRestarts);
             assertThat(windowsAtDisruption).as("disrupted mid-stream").isBetween(1, expected.size() - 1);
             assertThat(found).isEqualTo(expected);
             final TreeSet<Long> late = client.<String, LateEvent>getMap(job.lateMap()).values().stream()
@@ -140,56 +128,8 @@ class IpTrafficExactlyOnceTest {
         }
     }
 
-    /** Appends the spec's events in batches over about 20 seconds, so that disruptions land mid-stream. */
-    private static void appendPaced(final GeneratorSpec spec, final IngestLog log, final AtomicLong appended,
-                                    final AtomicReference<Throwable> failure) {
-        try {
-            final long batch = 5_000;
-            final long nanosPerBatch = 20_000_000_000L / (spec.events() / batch);
-            final long start = System.nanoTime();
-            new EventGenerator(spec).generate((EventRecord record) -> {
-                log.append(record);
-                final long count = appended.incrementAndGet();
-                if (count % batch == 0) {
-                    final long due = start + (count / batch) * nanosPerBatch;
-                    final long wait = due - System.nanoTime();
-                    if (wait > 0) {
-                        try {
-                            TimeUnit.NANOSECONDS.sleep(wait);
-                        } catch (final InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new IllegalStateException("interrupted", e);
-                        }
-                    }
-                }
-            });
-        } catch (final Throwable t) {
-            failure.set(t);
-        }
-    }
 
-    /** Counts the times the job leaves RUNNING, polling every 10 ms until interrupted. */
-    private static void countRestarts(final Job job, final AtomicLong restarts) {
-        JobStatus previous = JobStatus.RUNNING;
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                final JobStatus now = job.getStatus();
-                if (previous == JobStatus.RUNNING && now != JobStatus.RUNNING) {
-                    restarts.incrementAndGet();
-                }
-                previous = now;
-                Thread.sleep(10);
-            } catch (final InterruptedException e) {
-                return;
-            } catch (final RuntimeException memberGoneMidCall) {
-                previous = JobStatus.NOT_RUNNING; // the coordinator died under the call: the job is restarting
-            }
-        }
-    }
 
-    private static void awaitProgress(final AtomicLong appended, final long target) {
-        await().atMost(Duration.ofMinutes(2)).until(() -> appended.get() >= target);
-    }
 
     private static Map<String, Long> awaitWindows(final HazelcastInstance client, final IpTrafficJob job,
                                                   final Map<String, Long> expected, final Job running) {

@@ -23,7 +23,7 @@ public final class CassandraSinks {
 
     /**
      * A sink writing {@code toRow(item)} — values in {@code spec}'s column order — into {@code spec}'s
-     * table. Items are routed by {@code partitionKeyFn} so that a key's rows always meet the same
+     * table; items for which {@code toRow} returns null are skipped. Items are routed by {@code partitionKeyFn} so that a key's rows always meet the same
      * processor (order and coalescing hold per key). Create the table first with
      * {@link CassandraSchema#ensure}.
      */

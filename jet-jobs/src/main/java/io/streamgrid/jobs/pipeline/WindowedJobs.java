@@ -22,10 +22,20 @@ public final class WindowedJobs {
      * interval. The job restarts from its last snapshot when a member leaves or joins.
      */
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options) {
+        return submit(jet, job, options, null);
+    }
+
+    /**
+     * As {@link #submit(JetService, WindowedJob, JobOptions)}, also writing to Cassandra exactly-once
+     * when {@code cassandra} is not null (create its tables first: {@code CassandraSchema.ensure}).
+     */
+    public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options,
+                             final CassandraOutput cassandra) {
         final JobConfig config = new JobConfig()
                 .setName(job.name())
                 .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
                 .setSnapshotIntervalMillis(options.snapshotIntervalMs());
-        return jet.newJob(dag(job, options), config);
+        return jet.newJob(WindowedDag.of(job, options.ingestDir().toAbsolutePath().toString(), options.localParallelism(),
+                cassandra), config);
     }
 }

@@ -2,17 +2,23 @@ package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
+import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.CqlType;
+import io.streamgrid.sink.SinkOptions;
+import io.streamgrid.sink.TableSpec;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * {@code ip-traffic}: requests per source IP per tumbling window (1 minute by default) into
@@ -61,6 +67,37 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
     /** The state-map key of an IP's window. */
     public static String windowKey(final long ip, final long windowStart) {
         return EventRecord.ipToString(ip) + "@" + windowStart;
+    }
+
+    /** Table of window counts: {@code ip_window_counts}, partitioned by IP, clustered by window start. */
+    public static TableSpec windowCountsTable(final String keyspace) {
+        return new TableSpec(keyspace, "ip_window_counts", List.of(
+                new TableSpec.Column("ip", CqlType.TEXT), new TableSpec.Column("window_start", CqlType.BIGINT),
+                new TableSpec.Column("window_end", CqlType.BIGINT), new TableSpec.Column("count", CqlType.BIGINT),
+                new TableSpec.Column("update_sequence", CqlType.INT), new TableSpec.Column("corrected", CqlType.BOOLEAN)),
+                List.of("ip"), List.of("window_start"));
+    }
+
+    /** Table of alerts: {@code traffic_alerts}, partitioned by IP, clustered by window start. */
+    public static TableSpec alertsTable(final String keyspace) {
+        return new TableSpec(keyspace, "traffic_alerts", List.of(
+                new TableSpec.Column("ip", CqlType.TEXT), new TableSpec.Column("window_start", CqlType.BIGINT),
+                new TableSpec.Column("window_end", CqlType.BIGINT), new TableSpec.Column("count", CqlType.BIGINT),
+                new TableSpec.Column("baseline_mean", CqlType.DOUBLE), new TableSpec.Column("baseline_stddev", CqlType.DOUBLE)),
+                List.of("ip"), List.of("window_start"));
+    }
+
+    /** Window counts and alerts also go, exactly-once, to Cassandra tables in {@code target}'s keyspace. */
+    public static CassandraOutput cassandraOutput(final CassandraTarget target, final SinkOptions options) {
+        return new CassandraOutput(target, List.of(
+                new CassandraOutput.Binding("state." + NAME, windowCountsTable(target.keyspace()), value -> {
+                    final IpWindowCount w = (IpWindowCount) value;
+                    return new Object[] {w.ip(), w.windowStart(), w.windowEnd(), w.count(), w.updateSequence(), w.corrected()};
+                }),
+                new CassandraOutput.Binding(ALERTS_MAP, alertsTable(target.keyspace()), value -> {
+                    final TrafficAlert a = (TrafficAlert) value;
+                    return new Object[] {a.ip(), a.windowStart(), a.windowEnd(), a.count(), a.baselineMean(), a.baselineStdDev()};
+                })), options);
     }
 
     @Override

@@ -124,7 +124,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         totalParallelism = context.totalParallelism();
         txnPrefix = context.jobId() + "-" + context.vertexName() + "-" + processorIndex + "-";
         inFlight = new Semaphore(options.maxInFlight());
-        session = target.connect();
+        session = target.connectForWrites();
         insert = session.prepare(spec.insertCql(exactlyOnce));
         rowsCommitted = Metrics.threadSafeMetric("streamgridCassandraRowsCommitted");
         txnsCommitted = Metrics.threadSafeMetric("streamgridCassandraTxnsCommitted");
@@ -138,6 +138,9 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         final List<Object[]> direct = exactlyOnce ? null : new ArrayList<>();
         for (Object item; (item = inbox.poll()) != null; ) {
             final Object[] row = toRow.apply((T) item);
+            if (row == null) {
+                continue; // not for this table
+            }
             final String problem = spec.check(row);
             if (problem != null) {
                 throw new JetException("Cassandra sink for " + spec.qualifiedName() + " got a bad row from item " + item + ": " + problem);

@@ -1,0 +1,308 @@
+package io.streamgrid.jobs;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.RestartableException;
+import com.hazelcast.jet.config.JobConfig;
+import com.hazelcast.jet.config.ProcessingGuarantee;
+import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.pipeline.Pipeline;
+import com.hazelcast.jet.pipeline.SourceBuilder;
+import com.hazelcast.jet.pipeline.StreamSource;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.GeneratorSpec;
+import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.WindowedJobs;
+import io.streamgrid.jobs.usecase.IpTrafficJob;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowOracle;
+import io.streamgrid.jobs.window.WindowPolicy;
+import io.streamgrid.sink.CassandraSchema;
+import io.streamgrid.sink.CassandraServer;
+import io.streamgrid.sink.CassandraSinks;
+import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.CqlType;
+import io.streamgrid.sink.SinkOptions;
+import io.streamgrid.sink.TableSpec;
+import io.streamgrid.sink.TableVerifier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Design of these tests: jobs on three member processes write to a real Cassandra server (a child
+ * JVM) through the exactly-once sink, with snapshots every 200 ms, while the test breaks things —
+ * kills a member, stops Cassandra between prepare and commit, restarts the job twenty times. The
+ * tables are then compared with an independent oracle by {@link TableVerifier}.
+ */
+class CassandraExactlyOnceTest {
+    private static final int PARTITIONS = 6;
+    private static final long DISORDER = 2_000;
+    private static final long LATENESS = 30_000;
+    private static final List<String> COMPARED = List.of("ip", "window_start", "window_end", "count");
+    private static CassandraServer cassandra;
+    private static CqlSession session;
+
+    @BeforeAll
+    static void startCassandra() {
+        final Path dir = Path.of(System.getProperty("streamgrid.test.workDir", "target/test-work"), "cassandra-" + UUID.randomUUID());
+        cassandra = CassandraServer.start(dir, line -> System.out.println("[cassandra] " + line));
+        session = cassandra.newSession();
+    }
+
+    @AfterAll
+    static void stopCassandra() {
+        if (session != null) {
+            session.close();
+        }
+        if (cassandra != null) {
+            cassandra.close();
+        }
+    }
+
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void when_memberKilledMidJob_then_tableHoldsExactlyTheExpectedRows(final TestInfo test) throws Exception {
+        runIpTraffic(test, "killed", 200_000, SinkOptions.defaults(), (cluster, writer, barrier) -> {
+            writer.awaitAppended(80_000);
+            cluster.kill(cluster.members().get(1));
+            System.out.println("killed member 2 at " + writer.appended.get() + " events appended");
+        });
+    }
+
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void when_cassandraStoppedBetweenPrepareAndCommit_then_afterRestartExactlyTheExpectedRows(final TestInfo test) throws Exception {
+        final Path barrier = TestWorkDir.of(test).resolveSibling(test.getTestMethod().orElseThrow().getName() + "-barrier");
+        Files.createDirectories(barrier);
+        runIpTraffic(test, "stopped", 100_000, SinkOptions.defaults().withCommitBarrier(barrier.toString()), (cluster, writer, dir) -> {
+            writer.awaitAppended(40_000);
+            Files.writeString(barrier.resolve("pause"), "hold commits");
+            await().atMost(Duration.ofMinutes(1)).until(() -> {
+                try (Stream<Path> files = Files.list(barrier)) {
+                    return files.anyMatch(f -> f.getFileName().toString().startsWith("reached-"));
+                }
+            });
+            System.out.println("a prepared transaction is about to commit; stopping Cassandra");
+            cassandra.stop();
+            Files.delete(barrier.resolve("pause"));
+            Thread.sleep(3_000); // commits now fail and retry: the job stalls, nothing is lost
+            cassandra.start();
+            System.out.println("Cassandra is back");
+        });
+    }
+
+    private interface Disruption {
+        void apply(LocalCluster cluster, Scenario.PacedWriter writer, Path workDir) throws Exception;
+    }
+
+    private static void runIpTraffic(final TestInfo test, final String keyspace, final long events, final SinkOptions options,
+                                     final Disruption disruption) throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 7, events, 500).withRate(1_000)
+                .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000);
+        final WindowOracle.Result oracle = Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS);
+        final Map<List<Object>, List<Object>> expected = new HashMap<>();
+        oracle.windows().forEach((id, accepted) -> {
+            final String ip = EventRecord.ipToString(id.key());
+            expected.put(List.of(ip, id.start()), List.of(ip, id.start(), id.end(), (long) accepted.size()));
+        });
+
+        final CassandraTarget target = CassandraTarget.local(cassandra, keyspace);
+        final TableSpec table = IpTrafficJob.windowCountsTable(keyspace);
+        CassandraSchema.ensure(session, target, table);
+        CassandraSchema.ensure(session, target, IpTrafficJob.alertsTable(keyspace));
+        final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
+
+        try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
+             IngestLog log = IngestLog.open(workDir.resolve("ingest"), PARTITIONS)) {
+            final HazelcastInstance client = cluster.newClient();
+            final Job running = WindowedJobs.submit(client.getJet(), job,
+                    JobOptions.of(workDir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2),
+                    IpTrafficJob.cassandraOutput(target, options));
+            final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, 15);
+            writer.start();
+            disruption.apply(cluster, writer, workDir);
+            writer.finish();
+            log.appendEndOfStream(events);
+
+            final TableVerifier.Report[] report = new TableVerifier.Report[1];
+            try {
+                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                        .failFast("job failed", () -> running.getStatus() == JobStatus.FAILED)
+                        .until(() -> (report[0] = TableVerifier.verify(session, table, COMPARED, expected)).isExact());
+            } finally {
+                System.out.println(keyspace + ".ip_window_counts: " + report[0]);
+            }
+            assertThat(report[0].isExact()).isTrue();
+            running.cancel();
+        }
+    }
+
+    /**
+     * Design: a replayable source emits 60,000 sequence numbers; each becomes an upsert of key
+     * {@code seq % 500} with version {@code seq / 500} and a random tag drawn anew on every attempt,
+     * so a row written by an epoch that was later aborted would show a tag the final table does not
+     * have. The job is restarted 20 times at random moments while a reader polls the table: ten
+     * times with {@code Job.restart()} (graceful: Jet takes a terminal snapshot first) and ten times
+     * forcefully — a processor throws when the test drops a flag file, so the epoch in progress is
+     * aborted and replayed from the last snapshot.
+     */
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void when_jobRestartedTwentyTimes_then_exactRowsAndReaderNeverSeesUncommittedOrOlderValues(final TestInfo test) throws Exception {
+        final int keys = 500;
+        final long total = 60_000;
+        final CassandraTarget target = CassandraTarget.local(cassandra, "restarted");
+        final TableSpec table = new TableSpec("restarted", "versions", List.of(new TableSpec.Column("k", CqlType.BIGINT),
+                new TableSpec.Column("version", CqlType.BIGINT), new TableSpec.Column("tag", CqlType.TEXT)), List.of("k"), List.of());
+        CassandraSchema.ensure(session, target, table);
+
+        final StreamSource<Long> source = SourceBuilder.stream("sequence", ctx -> new long[] {0})
+                .<Long>fillBufferFn((state, buffer) -> {
+                    for (int i = 0; i < 10 && state[0] < total; i++) {
+                        buffer.add(state[0]++);
+                    }
+                    Thread.sleep(5);
+                })
+                .createSnapshotFn(state -> state[0])
+                .restoreSnapshotFn((state, saved) -> state[0] = saved.get(0))
+                .build();
+        final Path failFlag = TestWorkDir.of(test).resolveSibling("restarted-fail-now");
+        Files.deleteIfExists(failFlag);
+        final String failFlagPath = failFlag.toString();
+        final Pipeline pipeline = Pipeline.create();
+        pipeline.readFrom(source).withoutTimestamps()
+                .map(seq -> {
+                    if (seq % 200 == 0 && Files.deleteIfExists(Path.of(failFlagPath))) {
+                        throw new RestartableException("injected failure at sequence " + seq);
+                    }
+                    return new Object[] {seq % keys, seq / keys, seq + "/" + UUID.randomUUID()};
+                })
+                .writeTo(CassandraSinks.<Object[]>cassandra(target, table, row -> row, row -> row[0], SinkOptions.defaults()));
+
+        try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(TestWorkDir.of(test)).start()) {
+            final HazelcastInstance client = cluster.newClient();
+            final Job job = client.getJet().newJob(pipeline, new JobConfig()
+                    .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setSnapshotIntervalMillis(200));
+            final long finalProgress = LongStream.range(0, keys).map(k -> (total - 1 - k) / keys).sum();
+            final TableReader reader = new TableReader();
+            reader.start();
+            final SplittableRandom random = new SplittableRandom(20);
+            for (int i = 1; i <= 20; i++) {
+                // Disrupt only after the job has committed something new since the last restart,
+                // then at a random moment within the next second.
+                final long progress = reader.progress.get();
+                await().atMost(Duration.ofMinutes(2)).until(() -> reader.progress.get() > progress || reader.progress.get() >= finalProgress);
+                Thread.sleep(random.nextInt(1_000));
+                await().atMost(Duration.ofMinutes(1)).until(() -> job.getStatus() == JobStatus.RUNNING);
+                if (i % 2 == 0) {
+                    job.restart();
+                } else {
+                    Files.writeString(failFlag, "fail");
+                    await().atMost(Duration.ofMinutes(1)).until(() -> !Files.exists(failFlag));
+                }
+            }
+            final long readsDuringRestarts = reader.reads.get();
+            System.out.println("20 restarts done, reader saw " + readsDuringRestarts + " rows meanwhile");
+
+            final Map<List<Object>, List<Object>> expected = new HashMap<>();
+            for (long k = 0; k < keys; k++) {
+                final long lastVersion = (total - 1 - k) / keys;
+                expected.put(List.of(k), List.of(k, lastVersion));
+            }
+            final TableVerifier.Report[] report = new TableVerifier.Report[1];
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                    .failFast("job failed", () -> job.getStatus() == JobStatus.FAILED)
+                    .until(() -> (report[0] = TableVerifier.verify(session, table, List.of("k", "version"), expected)).isExact());
+            reader.interrupt();
+            reader.join();
+            final Map<List<Object>, List<Object>> finalRows = TableVerifier.read(session, table);
+            long finalTagMismatch = 0;
+            for (final Map.Entry<Long, String[]> seen : reader.lastSeen.entrySet()) {
+                final List<Object> row = finalRows.get(List.of(seen.getKey()));
+                if (row != null && row.get(1).equals(Long.parseLong(seen.getValue()[0])) && !row.get(2).equals(seen.getValue()[1])) {
+                    finalTagMismatch++;
+                }
+            }
+            System.out.println("restarted.versions: " + report[0] + "; reader: " + reader.reads.get() + " rows read, "
+                    + reader.backwards.get() + " went back, " + (reader.dirty.get() + finalTagMismatch) + " uncommitted values seen");
+            assertThat(report[0].isExact()).isTrue();
+            assertThat(readsDuringRestarts).as("reader saw committed rows while the job was being restarted").isPositive();
+            assertThat(reader.backwards.get()).as("versions that went back").isZero();
+            assertThat(reader.dirty.get() + finalTagMismatch).as("values of uncommitted epochs seen").isZero();
+            job.cancel();
+        }
+    }
+
+    /** Polls the table; a version may only grow, and a (key, version) may only ever carry one tag. */
+    private static final class TableReader extends Thread {
+        final AtomicLong reads = new AtomicLong();
+        final AtomicLong backwards = new AtomicLong();
+        final AtomicLong dirty = new AtomicLong();
+        final Map<Long, String[]> lastSeen = new HashMap<>();
+        /** Sum over keys of the highest version seen: grows as epochs commit. */
+        final AtomicLong progress = new AtomicLong();
+
+        TableReader() {
+            super("table-reader");
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            while (!isInterrupted()) {
+                try {
+                    for (final Row row : session.execute("SELECT k, version, tag FROM restarted.versions")) {
+                        reads.incrementAndGet();
+                        final long key = row.getLong(0);
+                        final long version = row.getLong(1);
+                        final String tag = row.getString(2);
+                        final String[] before = lastSeen.get(key);
+                        if (before != null) {
+                            final long previous = Long.parseLong(before[0]);
+                            if (version < previous) {
+                                backwards.incrementAndGet();
+                            } else if (version == previous && !tag.equals(before[1])) {
+                                dirty.incrementAndGet();
+                            }
+                        }
+                        if (before == null || version > Long.parseLong(before[0])) {
+                            progress.addAndGet(version - (before == null ? 0 : Long.parseLong(before[0])));
+                        }
+                        lastSeen.put(key, new String[] {Long.toString(version), tag});
+                    }
+                    Thread.sleep(20);
+                } catch (final InterruptedException e) {
+                    return;
+                } catch (final RuntimeException readFailed) {
+                    // a failed poll proves nothing; the next one counts
+                }
+            }
+        }
+    }
+}
