@@ -5,6 +5,7 @@ import com.hazelcast.map.IMap;
 import io.streamgrid.cluster.AcknowledgedWriter;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.PartitionTable;
+import io.streamgrid.sink.CassandraServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -89,7 +90,11 @@ final class DemoCommand implements Callable<Integer> {
                 return StreamGridCli.EXIT_FAILED;
             }
 
-            final boolean trafficOk = new IpTrafficDemo(out, workDir.resolve("ingest"), requests).run(client);
+            out.println("== starting Apache Cassandra (a child JVM) for the job's exactly-once output");
+            final boolean trafficOk;
+            try (CassandraServer cassandra = CassandraServer.start(workDir.resolve("cassandra"), line -> out.println("   " + line))) {
+                trafficOk = new IpTrafficDemo(out, workDir.resolve("ingest"), requests, cassandra).run(client);
+            }
             out.println(trafficOk ? "== demo passed; stopping the cluster" : "== demo FAILED: requests were lost or counted twice");
             return trafficOk ? 0 : StreamGridCli.EXIT_FAILED;
         }

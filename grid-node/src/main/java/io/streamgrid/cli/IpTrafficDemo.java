@@ -1,5 +1,6 @@
 package io.streamgrid.cli;
 
+import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.map.IMap;
@@ -8,6 +9,7 @@ import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
@@ -16,12 +18,21 @@ import io.streamgrid.jobs.usecase.IpWindowCount;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.node.impl.ConfigTree;
 import io.streamgrid.node.impl.JobCatalog;
+import io.streamgrid.sink.CassandraSchema;
+import io.streamgrid.sink.CassandraServer;
+import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.SinkOptions;
+import io.streamgrid.sink.TableSpec;
+import io.streamgrid.sink.TableVerifier;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,11 +49,13 @@ final class IpTrafficDemo {
     private final PrintWriter out;
     private final Path ingestDir;
     private final long requests;
+    private final CassandraServer cassandra;
 
-    IpTrafficDemo(final PrintWriter out, final Path ingestDir, final long requests) {
+    IpTrafficDemo(final PrintWriter out, final Path ingestDir, final long requests, final CassandraServer cassandra) {
         this.out = out;
         this.ingestDir = ingestDir;
         this.requests = requests;
+        this.cassandra = cassandra;
     }
 
     boolean run(final HazelcastInstance client) throws InterruptedException {
@@ -65,8 +78,16 @@ final class IpTrafficDemo {
                     alert.count(), alert.baselineMean(), alert.baselineStdDev());
         }, true);
 
-        try (IngestLog log = IngestLog.open(ingestDir, PARTITIONS)) {
-            final Job running = WindowedJobs.submit(client.getJet(), job, options);
+        final CassandraTarget target = CassandraTarget.local(cassandra, "streamgrid_demo");
+        final CassandraOutput output = IpTrafficJob.cassandraOutput(target, SinkOptions.defaults());
+        final TableSpec countsTable = output.bindings().get(0).table();
+        try (CqlSession session = target.connect()) {
+            for (final CassandraOutput.Binding binding : output.bindings()) {
+                CassandraSchema.ensure(session, target, binding.table());
+            }
+        }
+        try (IngestLog log = IngestLog.open(ingestDir, PARTITIONS); CqlSession session = target.connect()) {
+            final Job running = WindowedJobs.submit(client.getJet(), job, options, output);
             appendPaced(spec, log, 20);
             log.appendEndOfStream(requests);
             final IMap<String, IpWindowCount> windows = client.getMap(job.stateMap());
@@ -86,8 +107,19 @@ final class IpTrafficDemo {
             out.println("== ip-traffic: " + windows.size() + " windows, " + alerts.get() + " alerts; " + requests + " requests: "
                     + counted + " counted in windows, " + lateCount + " too late (in " + job.lateMap() + "), "
                     + Math.max(0, missing) + " lost, " + Math.max(0, -missing) + " duplicated");
+            // Cassandra rows appear when the snapshot covering them completes: wait for the last commit.
+            final Map<List<Object>, List<Object>> expected = new HashMap<>();
+            windows.values().forEach(w -> expected.put(List.of(w.ip(), w.windowStart()),
+                    List.of(w.ip(), w.windowStart(), w.count())));
+            TableVerifier.Report report = TableVerifier.verify(session, countsTable, List.of("ip", "window_start", "count"), expected);
+            final long commitDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!report.isExact() && System.nanoTime() < commitDeadline) {
+                Thread.sleep(500);
+                report = TableVerifier.verify(session, countsTable, List.of("ip", "window_start", "count"), expected);
+            }
+            out.println("== Cassandra " + countsTable.qualifiedName() + " (committed exactly-once) against the grid's windows: " + report);
             running.cancel();
-            return missing == 0 && alerts.get() > 0;
+            return missing == 0 && alerts.get() > 0 && report.isExact();
         }
     }
 

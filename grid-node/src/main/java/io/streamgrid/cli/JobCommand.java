@@ -2,10 +2,19 @@ package io.streamgrid.cli;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
+import io.streamgrid.jobs.usecase.IpTrafficJob;
+import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.impl.ConfigTree;
+import io.streamgrid.sink.CassandraSchema;
+import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.SchemaMismatchException;
+import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.node.impl.JobCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,24 +48,49 @@ final class JobCommand {
         @Option(names = "--member", paramLabel = "HOST:PORT", description = "Members to connect to (default: network.members).")
         List<String> members;
 
+        @Option(names = "--cassandra", description = "Also write results to Cassandra (settings: the cassandra section); ip-traffic only.")
+        boolean cassandra;
+
         @Override
         public Integer call() {
             final ConfigTree tree = ConfigTree.load(Optional.ofNullable(config));
             final WindowedJob<?> job = JobCatalog.job(name, tree);
             final JobOptions options = JobCatalog.options(tree);
+            final CassandraOutput output = cassandra ? cassandraOutput(job, tree) : null;
             final HazelcastInstance client = ClientConnector.connect(tree, members);
             try {
-                final Job submitted = WindowedJobs.submit(client.getJet(), job, options);
+                final Job submitted = WindowedJobs.submit(client.getJet(), job, options, output);
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println("submitted " + job.name() + " (id " + submitted.getIdString() + "), exactly-once, snapshots every "
                         + options.snapshotIntervalMs() + " ms, reading " + options.ingestDir());
                 out.println("results in " + job.stateMap() + ", late events in " + job.lateMap() + ", rejected records in "
-                        + job.rejectedMap());
+                        + job.rejectedMap() + (output == null ? "" : "; exactly-once into Cassandra tables "
+                        + output.bindings().stream().map(b -> b.table().qualifiedName()).toList()));
                 return 0;
             } finally {
                 client.shutdown();
             }
         }
+    }
+
+    /** Creates (or checks) the job's tables, then describes where its results go. */
+    static CassandraOutput cassandraOutput(final WindowedJob<?> job, final ConfigTree tree) {
+        if (!IpTrafficJob.NAME.equals(job.name())) {
+            throw new ConfigException("--cassandra: only ip-traffic writes to Cassandra so far, not " + job.name());
+        }
+        final CassandraTarget target = JobCatalog.cassandraTarget(tree);
+        final CassandraOutput output = IpTrafficJob.cassandraOutput(target, SinkOptions.defaults());
+        try (CqlSession session = target.connect()) {
+            for (final CassandraOutput.Binding binding : output.bindings()) {
+                CassandraSchema.ensure(session, target, binding.table());
+            }
+        } catch (final AllNodesFailedException e) {
+            throw new ConfigException("no Cassandra node answered at " + target.contactPoints()
+                    + ": start one ('streamgrid cassandra') or set cassandra.contact-points", e);
+        } catch (final SchemaMismatchException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
+        return output;
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the cluster's jobs and their status.")

@@ -16,7 +16,8 @@ import java.util.Arrays;
         mixinStandardHelpOptions = true,
         versionProvider = StreamGridCli.Version.class,
         description = "StreamGrid: a low-latency in-memory data grid for stateful stream processing.",
-        subcommands = {NodeCommand.class, ClusterCommand.class, IngestCommand.class, JobCommand.class, DemoCommand.class,
+        subcommands = {NodeCommand.class, ClusterCommand.class, IngestCommand.class, JobCommand.class, CassandraCommand.class,
+                DemoCommand.class,
                 CommandLine.HelpCommand.class})
 public final class StreamGridCli {
     public static final int EXIT_FAILED = 1;

@@ -24,7 +24,7 @@ class StreamGridCliTest {
         final Result result = run("--help");
 
         assertThat(result.code).isZero();
-        assertThat(result.out).contains("node", "cluster", "ingest", "job", "demo");
+        assertThat(result.out).contains("node", "cluster", "ingest", "job", "cassandra", "demo");
         assertThat(result.err).isEmpty();
     }
 
@@ -123,6 +123,25 @@ class StreamGridCliTest {
 
         assertThat(result.code).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("cannot read");
+    }
+
+    @Test
+    void when_cassandraOutputAskedButNoCassandraRuns_then_exit2NamingTheContactPoint() throws IOException {
+        final Path config = dir.resolve("sg.yaml");
+        Files.writeString(config, "cassandra:\n  contact-points: [127.0.0.1:1]\n");
+
+        final Result result = run("job", "submit", "ip-traffic", "--cassandra", "--config", config.toString());
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("no Cassandra node answered at [127.0.0.1:1]");
+    }
+
+    @Test
+    void when_cassandraOutputAskedForAJobWithoutTables_then_exit2() {
+        final Result result = run("job", "submit", "user-sessions", "--cassandra");
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("only ip-traffic writes to Cassandra");
     }
 
     @Test

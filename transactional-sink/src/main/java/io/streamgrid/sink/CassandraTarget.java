@@ -43,26 +43,31 @@ public record CassandraTarget(List<String> contactPoints, String localDatacenter
         return consistency(consistencyLevel);
     }
 
-    /** A session with 10 s request timeouts and this target's consistency level; the caller closes it. */
-    public CqlSession connect() {
-        return connect(true);
-    }
-
     /**
-     * A session for writing only: without schema metadata, which the driver would otherwise fetch
-     * and keep current at every start — seconds per sink processor on a busy machine.
+     * A session with 10 s request timeouts and this target's consistency level; the caller closes it.
+     *
+     * @throws com.datastax.oss.driver.api.core.AllNodesFailedException when no contact point answers
      */
-    public CqlSession connectForWrites() {
+    public CqlSession connect() {
         return connect(false);
     }
 
-    private CqlSession connect(final boolean schemaMetadata) {
+    /**
+     * A session for the sink: no schema metadata (the driver would fetch it at every start —
+     * seconds per processor on a busy machine), and it keeps trying to connect while Cassandra is
+     * down instead of failing, so a job stalls rather than dies.
+     */
+    public CqlSession connectForWrites() {
+        return connect(true);
+    }
+
+    private CqlSession connect(final boolean forWrites) {
         final DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-                .withBoolean(DefaultDriverOption.METADATA_SCHEMA_ENABLED, schemaMetadata)
+                .withBoolean(DefaultDriverOption.METADATA_SCHEMA_ENABLED, !forWrites)
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, consistencyLevel.toUpperCase(Locale.ROOT))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
-                .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, true)
+                .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, forWrites)
                 .build();
         return CqlSession.builder()
                 .addContactPoints(contactPoints.stream().map(CassandraTarget::address).toList())

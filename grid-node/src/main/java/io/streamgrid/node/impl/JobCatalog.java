@@ -9,6 +9,7 @@ import io.streamgrid.jobs.usecase.UserSessionsJob;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
 import io.streamgrid.node.ConfigException;
+import io.streamgrid.sink.CassandraTarget;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -49,6 +50,17 @@ public final class JobCatalog {
                     config.integer("jobs.local-parallelism"));
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("invalid settings under 'jobs': " + e.getMessage(), e);
+        }
+    }
+
+    /** The Cassandra cluster of the {@code cassandra} section. */
+    public static CassandraTarget cassandraTarget(final ConfigTree config) {
+        try {
+            return new CassandraTarget(config.list("cassandra.contact-points").stream().map(String::valueOf).toList(),
+                    config.string("cassandra.local-datacenter"), config.string("cassandra.keyspace"),
+                    config.string("cassandra.replication"), config.string("cassandra.consistency-level"));
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("invalid settings under 'cassandra': " + e.getMessage(), e);
         }
     }
 

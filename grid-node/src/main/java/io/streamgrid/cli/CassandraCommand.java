@@ -1,0 +1,39 @@
+package io.streamgrid.cli;
+
+import io.streamgrid.sink.CassandraServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code streamgrid cassandra}: a development Cassandra server in the foreground. */
+@Command(name = "cassandra", mixinStandardHelpOptions = true,
+        description = {"Run a development Apache Cassandra server (cassandra-all, child JVM) on 127.0.0.1",
+                "until Ctrl-C, which stops it by PID. Prints its contact point."})
+final class CassandraCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--dir", defaultValue = ".streamgrid/cassandra", description = "Data and log directory (default: ${DEFAULT-VALUE}).")
+    Path dir;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        final PrintWriter out = spec.commandLine().getOut();
+        final CassandraServer server = CassandraServer.start(dir, out::println);
+        out.println("Cassandra ready: contact point 127.0.0.1:" + server.nativePort() + ", local datacenter "
+                + CassandraServer.LOCAL_DATACENTER + "; set cassandra.contact-points to it. Ctrl-C stops it.");
+        final CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "cassandra-stop"));
+        stopped.await();
+        return 0;
+    }
+}
