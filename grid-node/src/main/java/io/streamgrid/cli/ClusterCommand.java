@@ -2,7 +2,11 @@ package io.streamgrid.cli;
 
 import io.streamgrid.cluster.DetachedCluster;
 import io.streamgrid.cluster.LocalCluster;
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.cluster.MemberHealth;
+import io.streamgrid.cluster.PartitionTable;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.MemberAddress;
 import picocli.CommandLine.Command;
@@ -15,7 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** {@code streamgrid cluster}: a local cluster of member processes that outlives the command. */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
@@ -86,6 +92,10 @@ final class ClusterCommand {
         @Option(names = "--json", description = "One JSON object, for scripts.")
         boolean json;
 
+        @Option(names = "--cluster-name", paramLabel = "NAME",
+                description = "Also connect a client to this cluster and report partitions per member.")
+        String clusterName;
+
         @Override
         public Integer call() {
             final List<MemberAddress> addresses = new ArrayList<>();
@@ -112,12 +122,33 @@ final class ClusterCommand {
                             + " safe=" + h.clusterSafe() + " migrations-queued=" + h.migrationQueueSize()).orElse("DOWN (no answer)"));
                 }
             }
+            final Map<String, Integer> partitions = clusterName != null && answered > 0
+                    ? partitionsPerMember(clusterName, addresses) : Map.of();
             if (json) {
-                out.println("{\"members\":[" + String.join(",", jsonMembers) + "],\"answered\":" + answered + ",\"safe\":" + safe + "}");
+                out.println("{\"members\":[" + String.join(",", jsonMembers) + "],\"answered\":" + answered + ",\"safe\":" + safe
+                        + ",\"partitions\":{" + partitions.entrySet().stream().map(e -> "\"" + e.getKey() + "\":" + e.getValue())
+                        .collect(Collectors.joining(",")) + "}}");
             } else if (addresses.isEmpty()) {
                 out.println("no cluster started from " + workDir + " (start one with 'streamgrid cluster start', or name members with --member)");
             }
+            if (!json) {
+                partitions.forEach((member, count) -> out.println("partitions owned by " + member + ": " + count));
+            }
             return answered > 0 ? 0 : StreamGridCli.EXIT_FAILED;
+        }
+
+        private static Map<String, Integer> partitionsPerMember(final String clusterName, final List<MemberAddress> addresses) {
+            final ClientConfig config = new ClientConfig();
+            config.setClusterName(clusterName);
+            config.setProperty("hazelcast.logging.type", "none");
+            config.getNetworkConfig().setAddresses(addresses.stream().map(MemberAddress::toString).toList());
+            config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(15_000);
+            final HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+            try {
+                return PartitionTable.countByOwner(client);
+            } finally {
+                client.shutdown();
+            }
         }
     }
 
