@@ -1,8 +1,6 @@
 /**
- * What applications use: connect to a StreamGrid cluster, get and query state, subscribe to
- * continuous queries and keep a {@code LocalView}.
- *
- * <p>Not built yet: see the continuous-query issue. Until then applications use the Hazelcast
- * client directly, as the grid-node demo does.
+ * What applications use: {@link io.streamgrid.client.StreamGridClient} (get, getAll, query, subscribe,
+ * localView), {@link io.streamgrid.client.Delta}, {@link io.streamgrid.client.LocalView}. The
+ * implementation is in {@code impl}.
  */
 package io.streamgrid.client;

@@ -1,0 +1,24 @@
+package io.streamgrid.client;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Receives a subscription's result: first {@link #onSnapshot}, then {@link #onDelta} in write order
+ * per key. All calls come from the subscription's own delivery thread, one at a time; a slow
+ * listener delays only its own subscription.
+ */
+public interface DeltaListener {
+    /** The matching entries when the subscription started. */
+    void onSnapshot(Map<Object, Object> entries);
+
+    void onDelta(Delta delta);
+
+    /**
+     * The subscription re-read these partitions from the map (after lost journal events, a member
+     * crash or an overflow of its buffer) and has delivered, as deltas with sequence -1, what the
+     * listener had missed. The listener's view equals the map's state again.
+     */
+    default void onResync(final Set<Integer> partitions, final String reason) {
+    }
+}

@@ -1,0 +1,52 @@
+package io.streamgrid.client;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.streamgrid.client.impl.DefaultStreamGridClient;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What applications use: reads of state maps, queries with {@link io.streamgrid.cq.Where} text,
+ * subscriptions (snapshot, then ordered deltas, recovering by themselves) and local views.
+ */
+public interface StreamGridClient extends AutoCloseable {
+
+    /**
+     * Connects (smart routing: to every member).
+     *
+     * @throws IllegalStateException naming the addresses when no member answers within the timeout
+     */
+    static StreamGridClient connect(final ClientSettings settings) {
+        return DefaultStreamGridClient.connect(settings);
+    }
+
+    Object get(String map, Object key);
+
+    Map<Object, Object> getAll(String map, Set<?> keys);
+
+    /**
+     * The entries of {@code map} whose value matches {@code where}, evaluated on the members.
+     *
+     * @throws io.streamgrid.cq.PredicateSyntaxException for invalid text
+     */
+    Map<Object, Object> query(String map, String where);
+
+    /**
+     * Subscribes to the entries of {@code map} matching {@code where}: {@code listener} gets the
+     * snapshot, then ordered deltas. Returns once the snapshot is delivered. Lost journal events,
+     * member crashes, migrations and buffer overflows are recovered by re-reading the affected
+     * partitions, reported with {@link DeltaListener#onResync}. State maps keep an event journal
+     * ({@code state.*}: see the member configuration); other maps cannot be subscribed to.
+     */
+    Subscription subscribe(String map, String where, DeltaListener listener, SubscriptionOptions options);
+
+    /** A view of the entries of {@code map} matching {@code where}, kept current by a subscription. */
+    LocalView localView(String map, String where);
+
+    /** The underlying Hazelcast client, for what this API does not cover. */
+    HazelcastInstance hazelcast();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,395 @@
+package io.streamgrid.client.impl;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.function.FunctionEx;
+import com.hazelcast.internal.journal.EventJournalInitialSubscriberState;
+import com.hazelcast.internal.journal.EventJournalReader;
+import com.hazelcast.map.EventJournalMapEvent;
+import com.hazelcast.map.IMap;
+import com.hazelcast.ringbuffer.ReadResultSet;
+import io.streamgrid.client.Delta;
+import io.streamgrid.client.DeltaListener;
+import io.streamgrid.client.Subscription;
+import io.streamgrid.client.SubscriptionOptions;
+import io.streamgrid.cq.ChangeFilter;
+import io.streamgrid.cq.Where;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A continuous query over a map's event journal.
+ *
+ * <p>Why the journal: it is partitioned, sequenced, backed up like the map and migrates with its
+ * partitions, so a member crash or a migration loses nothing a reader has not yet read; and reads
+ * take a filter that runs on the member ({@link ChangeFilter}), so only matching changes cross the
+ * network. One chain of asynchronous long-poll reads per partition (no thread each) feeds one
+ * bounded queue; one delivery thread applies changes to the subscription's mirror of the result and
+ * calls the listener, so deltas of a key arrive in journal (= write) order.
+ *
+ * <p>Recovery: a read that finds events overwritten (the journal is a ring), or fails in a way a
+ * retry will not fix, makes that partition resynchronise: the delivery thread re-reads the map's
+ * matching entries, delivers the difference to the mirror as deltas, reports RESYNC and restarts
+ * the partition's reader. A full queue (slow listener) stops all readers; once the listener has
+ * drained the queue, every partition resynchronises. Transient failures (member gone, migration)
+ * are retried at the same sequence.
+ *
+ * <p>Catch-up without going back: the snapshot query runs between two readings of each partition's
+ * journal tail, and the changes between those tails are reconciled with the snapshot per key — only
+ * those after the snapshot's state are delivered — so a listener never sees a key's value go back.
+ */
+final class ContinuousSubscription implements Subscription {
+    private static final Logger LOG = Logger.getLogger(ContinuousSubscription.class.getName());
+    private static final int MAX_BATCH = 512;
+    private static final Object ABSENT = new Object();
+
+    private final HazelcastInstance client;
+    private final IMap<Object, Object> map;
+    private final EventJournalReader<EventJournalMapEvent<Object, Object>> journal;
+    private final Where where;
+    private final ChangeFilter filter;
+    private final DeltaListener listener;
+    private final int partitions;
+    private final ArrayBlockingQueue<Object> queue;
+    private final AtomicIntegerArray generation;
+    private final Map<Object, Object> mirror = new HashMap<>();
+    /** Per partition, the highest journal sequence the mirror reflects (delivery thread only). */
+    private final long[] appliedThrough;
+    private final AtomicBoolean overflowed = new AtomicBoolean();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong resyncs = new AtomicLong();
+    private final AtomicLong overflows = new AtomicLong();
+    private final CompletableFuture<Void> started = new CompletableFuture<>();
+    private final Thread delivery;
+    private volatile boolean closed;
+
+    /** Asks the delivery thread to resynchronise a partition. */
+    private record Resync(int partition, String reason) {
+    }
+
+    @SuppressWarnings("unchecked")
+    ContinuousSubscription(final HazelcastInstance client, final String mapName, final Where where, final DeltaListener listener,
+                           final SubscriptionOptions options) {
+        this.client = client;
+        this.map = client.getMap(mapName);
+        this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;
+        this.where = where;
+        this.filter = new ChangeFilter(where);
+        this.listener = listener;
+        this.partitions = client.getPartitionService().getPartitions().size();
+        this.queue = new ArrayBlockingQueue<>(options.bufferCapacity());
+        this.generation = new AtomicIntegerArray(partitions);
+        this.appliedThrough = new long[partitions];
+        this.delivery = new Thread(this::deliverLoop, "streamgrid-subscription-" + mapName);
+        this.delivery.setDaemon(true);
+    }
+
+    /** Starts and returns once the snapshot was delivered; rethrows what made the start fail. */
+    ContinuousSubscription start() {
+        delivery.start();
+        try {
+            started.get(2, TimeUnit.MINUTES);
+        } catch (final Exception e) {
+            close();
+            throw new IllegalStateException("subscription to " + map.getName() + " did not start: " + e.getMessage(), e);
+        }
+        return this;
+    }
+
+    @Override
+    public long delivered() {
+        return delivered.get();
+    }
+
+    @Override
+    public long resyncs() {
+        return resyncs.get();
+    }
+
+    @Override
+    public long overflows() {
+        return overflows.get();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        delivery.interrupt();
+    }
+
+    // ---- delivery thread ----
+
+    private void deliverLoop() {
+        try {
+            final long[] tails = catchUp(allPartitions(), true, "start");
+            started.complete(null);
+            for (int p = 0; p < partitions; p++) {
+                read(p, generation.get(p), tails[p] + 1);
+            }
+            while (!closed) {
+                final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (item instanceof Delta delta) {
+                    apply(delta);
+                } else if (item instanceof Resync resync) {
+                    resync(Set.of(resync.partition()), resync.reason());
+                } else if (item == null && overflowed.get()) {
+                    // The listener caught up with what was buffered: re-read everything.
+                    overflowed.set(false);
+                    resync(allPartitions(), "buffer overflow (slow listener)");
+                }
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (final RuntimeException e) {
+            if (!started.isDone()) {
+                started.completeExceptionally(e);
+            } else if (!closed) {
+                LOG.log(Level.SEVERE, "subscription to " + map.getName() + " stopped: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void resync(final Set<Integer> parts, final String reason) {
+        for (final int p : parts) {
+            generation.incrementAndGet(p); // stops the partition's current read chain
+        }
+        final long[] tails = catchUp(parts, false, reason);
+        resyncs.incrementAndGet();
+        listener.onResync(parts, reason);
+        for (final int p : parts) {
+            read(p, generation.get(p), tails[p] + 1);
+        }
+    }
+
+    /**
+     * Brings the mirror (and the listener) to the map's current state for {@code parts}; returns the
+     * journal tail per partition to continue reading after.
+     */
+    private long[] catchUp(final Set<Integer> parts, final boolean initial, final String reason) {
+        final long[] before = tails(parts);
+        final Map<Object, Object> current = new HashMap<>();
+        for (final Map.Entry<Object, Object> entry : map.entrySet(where)) {
+            if (parts.contains(partitionOf(entry.getKey()))) {
+                current.put(entry.getKey(), entry.getValue());
+            }
+        }
+        final long[] after = tails(parts);
+        // Changes between the two tails: keep, per key, only those after the snapshot's state.
+        final List<EventJournalMapEvent<Object, Object>> window = new ArrayList<>();
+        final List<Integer> windowPartitions = new ArrayList<>();
+        final List<Long> windowSequences = new ArrayList<>();
+        for (final int p : parts) {
+            long seq = before[p] + 1;
+            while (seq <= after[p]) {
+                final ReadResultSet<EventJournalMapEvent<Object, Object>> batch = join(
+                        journal.readFromEventJournal(seq, 0, MAX_BATCH, p, filter, FunctionEx.identity()));
+                for (int i = 0; i < batch.size(); i++) {
+                    if (batch.getSequence(i) <= after[p]) {
+                        window.add(batch.get(i));
+                        windowPartitions.add(p);
+                        windowSequences.add(batch.getSequence(i));
+                    }
+                }
+                if (batch.getNextSequenceToReadFrom() <= seq) {
+                    break;
+                }
+                seq = batch.getNextSequenceToReadFrom();
+            }
+        }
+        final Map<Object, Integer> cut = new HashMap<>();
+        for (int i = 0; i < window.size(); i++) {
+            final EventJournalMapEvent<Object, Object> event = window.get(i);
+            final Object state = where.test(event.getNewValue()) ? event.getNewValue() : ABSENT;
+            if (Objects.equals(state, current.getOrDefault(event.getKey(), ABSENT))) {
+                cut.put(event.getKey(), i);
+            }
+        }
+        if (initial) {
+            mirror.putAll(current);
+            listener.onSnapshot(Map.copyOf(current));
+        } else {
+            final List<Object> gone = new ArrayList<>();
+            for (final Map.Entry<Object, Object> known : mirror.entrySet()) {
+                if (parts.contains(partitionOf(known.getKey())) && !current.containsKey(known.getKey())) {
+                    gone.add(known.getKey());
+                }
+            }
+            for (final Object key : gone) {
+                apply(new Delta(Delta.Kind.LEAVE, key, mirror.get(key), partitionOf(key), -1));
+            }
+            for (final Map.Entry<Object, Object> entry : current.entrySet()) {
+                final boolean known = mirror.containsKey(entry.getKey());
+                apply(new Delta(known ? Delta.Kind.UPDATE : Delta.Kind.ENTER, entry.getKey(), entry.getValue(),
+                        partitionOf(entry.getKey()), -1));
+            }
+        }
+        for (int i = 0; i < window.size(); i++) {
+            final EventJournalMapEvent<Object, Object> event = window.get(i);
+            if (i > cut.getOrDefault(event.getKey(), -1)) {
+                final Delta delta = toDelta(event, windowPartitions.get(i), windowSequences.get(i));
+                if (delta != null) {
+                    apply(delta);
+                }
+            }
+        }
+        for (final int p : parts) {
+            appliedThrough[p] = after[p];
+        }
+        if (!initial) {
+            LOG.info(() -> "subscription to " + map.getName() + " resynchronised " + parts.size() + " partition(s): " + reason);
+        }
+        return after;
+    }
+
+    /**
+     * Applies a delta to the mirror and tells the listener. Drops no-ops (replays of known state)
+     * and journal deltas the mirror already reflects — a read chain stopped by a resync may still
+     * have had a batch in flight.
+     */
+    private void apply(final Delta delta) {
+        if (delta.sequence() >= 0) {
+            if (delta.sequence() <= appliedThrough[delta.partition()]) {
+                return;
+            }
+            appliedThrough[delta.partition()] = delta.sequence();
+        }
+        final Object previous = mirror.get(delta.key());
+        if (delta.kind() == Delta.Kind.LEAVE) {
+            if (previous == null) {
+                return;
+            }
+            mirror.remove(delta.key());
+            listener.onDelta(new Delta(Delta.Kind.LEAVE, delta.key(), previous, delta.partition(), delta.sequence()));
+        } else {
+            if (Objects.equals(previous, delta.value())) {
+                return;
+            }
+            mirror.put(delta.key(), delta.value());
+            final Delta.Kind kind = previous == null ? Delta.Kind.ENTER : Delta.Kind.UPDATE;
+            listener.onDelta(kind == delta.kind() ? delta : new Delta(kind, delta.key(), delta.value(), delta.partition(), delta.sequence()));
+        }
+        delivered.incrementAndGet();
+    }
+
+    private Delta toDelta(final EventJournalMapEvent<Object, Object> event, final int partition, final long sequence) {
+        final boolean wasIn = where.test(event.getOldValue());
+        final boolean isIn = where.test(event.getNewValue());
+        if (isIn) {
+            return new Delta(wasIn ? Delta.Kind.UPDATE : Delta.Kind.ENTER, event.getKey(), event.getNewValue(), partition, sequence);
+        }
+        return wasIn ? new Delta(Delta.Kind.LEAVE, event.getKey(), event.getOldValue(), partition, sequence) : null;
+    }
+
+    // ---- reader chains (client executor threads) ----
+
+    private void read(final int partition, final int chain, final long sequence) {
+        if (closed || overflowed.get() || generation.get(partition) != chain) {
+            return;
+        }
+        final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
+        try {
+            reading = journal.readFromEventJournal(sequence, 1, MAX_BATCH, partition, filter, FunctionEx.identity());
+        } catch (final RuntimeException e) {
+            onReadFailure(partition, chain, sequence, e);
+            return;
+        }
+        reading.whenComplete((batch, error) -> {
+            if (error != null) {
+                onReadFailure(partition, chain, sequence, error);
+                return;
+            }
+            if (generation.get(partition) != chain) {
+                return;
+            }
+            final long lost = batch.getNextSequenceToReadFrom() - batch.readCount() - sequence;
+            if (lost > 0) {
+                requestResync(partition, lost + " journal events overwritten before they were read");
+                return;
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                final Delta delta = toDelta(batch.get(i), partition, batch.getSequence(i));
+                if (delta != null && !queue.offer(delta)) {
+                    overflow();
+                    return;
+                }
+            }
+            read(partition, chain, batch.getNextSequenceToReadFrom());
+        });
+    }
+
+    private void onReadFailure(final int partition, final int chain, final long sequence, final Throwable error) {
+        if (closed || !client.getLifecycleService().isRunning()) {
+            return;
+        }
+        final Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (isTransient(cause)) {
+            CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> read(partition, chain, sequence));
+        } else {
+            requestResync(partition, "journal read failed: " + cause);
+        }
+    }
+
+    private static boolean isTransient(final Throwable cause) {
+        final String name = cause.getClass().getSimpleName();
+        return cause instanceof com.hazelcast.spi.exception.RetryableException
+                || cause instanceof com.hazelcast.core.OperationTimeoutException
+                || cause instanceof java.io.IOException
+                || name.contains("TargetDisconnected") || name.contains("MemberLeft") || name.contains("TargetNotMember");
+    }
+
+    private void requestResync(final int partition, final String reason) {
+        if (!queue.offer(new Resync(partition, reason))) {
+            overflow();
+        }
+    }
+
+    private void overflow() {
+        if (overflowed.compareAndSet(false, true)) {
+            overflows.incrementAndGet();
+            LOG.warning(() -> "subscription to " + map.getName() + ": listener fell " + queue.size()
+                    + " deltas behind; reading paused, all partitions will be re-read when it catches up");
+        }
+    }
+
+    // ---- helpers ----
+
+    private long[] tails(final Set<Integer> parts) {
+        final long[] tails = new long[partitions];
+        final Map<Integer, CompletionStage<EventJournalInitialSubscriberState>> pending = new HashMap<>();
+        for (final int p : parts) {
+            pending.put(p, journal.subscribeToEventJournal(p));
+        }
+        pending.forEach((p, stage) -> tails[p] = join(stage).getNewestSequence());
+        return tails;
+    }
+
+    private int partitionOf(final Object key) {
+        return client.getPartitionService().getPartition(key).getPartitionId();
+    }
+
+    private Set<Integer> allPartitions() {
+        final Set<Integer> all = new TreeSet<>();
+        for (int p = 0; p < partitions; p++) {
+            all.add(p);
+        }
+        return all;
+    }
+
+    private static <T> T join(final CompletionStage<T> stage) {
+        return stage.toCompletableFuture().join();
+    }
+}

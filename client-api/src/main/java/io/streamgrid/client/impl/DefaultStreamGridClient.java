@@ -1,0 +1,86 @@
+package io.streamgrid.client.impl;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.NearCacheConfig;
+import com.hazelcast.core.HazelcastInstance;
+import io.streamgrid.client.ClientSettings;
+import io.streamgrid.client.DeltaListener;
+import io.streamgrid.client.LocalView;
+import io.streamgrid.client.StreamGridClient;
+import io.streamgrid.client.Subscription;
+import io.streamgrid.client.SubscriptionOptions;
+import io.streamgrid.cq.Where;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** The client over a Hazelcast Java client with smart routing. */
+public final class DefaultStreamGridClient implements StreamGridClient {
+    private final HazelcastInstance client;
+
+    private DefaultStreamGridClient(final HazelcastInstance client) {
+        this.client = client;
+    }
+
+    public static StreamGridClient connect(final ClientSettings settings) {
+        final ClientConfig config = new ClientConfig();
+        config.setClusterName(settings.clusterName());
+        config.setProperty("hazelcast.logging.type", "jdk");
+        config.getNetworkConfig().setAddresses(settings.addresses());
+        config.getConnectionStrategyConfig().getConnectionRetryConfig()
+                .setClusterConnectTimeoutMillis(settings.connectTimeout().toMillis());
+        for (final String map : settings.nearCacheMaps()) {
+            config.addNearCacheConfig(new NearCacheConfig(map).setInvalidateOnChange(true));
+        }
+        try {
+            return new DefaultStreamGridClient(HazelcastClient.newHazelcastClient(config));
+        } catch (final IllegalStateException e) {
+            throw new IllegalStateException("no member of cluster '" + settings.clusterName() + "' answered at "
+                    + settings.addresses() + " within " + settings.connectTimeout().toSeconds() + " s", e);
+        }
+    }
+
+    @Override
+    public Object get(final String map, final Object key) {
+        return client.getMap(map).get(key);
+    }
+
+    @Override
+    public Map<Object, Object> getAll(final String map, final Set<?> keys) {
+        return new HashMap<>(client.<Object, Object>getMap(map).getAll(Set.copyOf(keys)));
+    }
+
+    @Override
+    public Map<Object, Object> query(final String map, final String where) {
+        final Map<Object, Object> result = new HashMap<>();
+        for (final Map.Entry<Object, Object> entry : client.<Object, Object>getMap(map).entrySet(Where.parse(where))) {
+            result.put(entry.getKey(), entry.getValue());
+        }
+        return result;
+    }
+
+    @Override
+    public Subscription subscribe(final String map, final String where, final DeltaListener listener,
+                                  final SubscriptionOptions options) {
+        return new ContinuousSubscription(client, map, Where.parse(where), listener, options).start();
+    }
+
+    @Override
+    public LocalView localView(final String map, final String where) {
+        final MirrorView view = new MirrorView();
+        view.attach(subscribe(map, where, view, SubscriptionOptions.defaults()));
+        return view;
+    }
+
+    @Override
+    public HazelcastInstance hazelcast() {
+        return client;
+    }
+
+    @Override
+    public void close() {
+        client.shutdown();
+    }
+}

@@ -1,0 +1,73 @@
+package io.streamgrid.cq.impl;
+
+import com.hazelcast.nio.serialization.FieldKind;
+import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Reads a named field of a value: record component, Compact GenericRecord field, or map entry. */
+final class FieldAccess {
+    private static final Map<Class<?>, Map<String, Method>> ACCESSORS = new ConcurrentHashMap<>();
+
+    private FieldAccess() {
+    }
+
+    static Object read(final Object value, final String field) {
+        if (value == null) {
+            return null;
+        }
+        if ("this".equals(field)) {
+            return value;
+        }
+        if (value instanceof GenericRecord record) {
+            return readGeneric(record, field);
+        }
+        if (value instanceof Map<?, ?> map) {
+            return map.get(field);
+        }
+        final Method accessor = ACCESSORS.computeIfAbsent(value.getClass(), FieldAccess::accessorsOf).get(field);
+        if (accessor == null) {
+            return null;
+        }
+        try {
+            return accessor.invoke(value);
+        } catch (final ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read field " + field + " of " + value.getClass().getName(), e);
+        }
+    }
+
+    private static Map<String, Method> accessorsOf(final Class<?> type) {
+        final Map<String, Method> accessors = new ConcurrentHashMap<>();
+        if (type.isRecord()) {
+            for (final RecordComponent component : type.getRecordComponents()) {
+                final Method method = component.getAccessor();
+                method.setAccessible(true);
+                accessors.put(component.getName(), method);
+            }
+        }
+        return accessors;
+    }
+
+    private static Object readGeneric(final GenericRecord record, final String field) {
+        final FieldKind kind = record.getFieldKind(field);
+        return switch (kind) {
+            case NOT_AVAILABLE -> null;
+            case BOOLEAN -> record.getBoolean(field);
+            case INT8 -> record.getInt8(field);
+            case INT16 -> record.getInt16(field);
+            case INT32 -> record.getInt32(field);
+            case INT64 -> record.getInt64(field);
+            case FLOAT32 -> record.getFloat32(field);
+            case FLOAT64 -> record.getFloat64(field);
+            case STRING -> record.getString(field);
+            case NULLABLE_BOOLEAN -> record.getNullableBoolean(field);
+            case NULLABLE_INT32 -> record.getNullableInt32(field);
+            case NULLABLE_INT64 -> record.getNullableInt64(field);
+            case NULLABLE_FLOAT64 -> record.getNullableFloat64(field);
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,63 @@
+package io.streamgrid.cq;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WhereTest {
+    record Quote(String symbol, double price, long volume, String venue, Boolean halted) {
+    }
+
+    private final Quote ibm = new Quote("IBM", 101.5, 3_000, "XNYS", false);
+    private final Quote sap = new Quote("SAP", 99.0, 500, null, true);
+
+    @Test
+    void when_comparisonsAndLogic_then_evaluatedOnRecordFields() {
+        assertThat(Where.parse("price > 100 AND volume >= 3000").test(ibm)).isTrue();
+        assertThat(Where.parse("price > 100 AND volume >= 3000").test(sap)).isFalse();
+        assertThat(Where.parse("symbol = 'SAP' OR price > 1000").test(sap)).isTrue();
+        assertThat(Where.parse("NOT (symbol = 'SAP')").test(sap)).isFalse();
+        assertThat(Where.parse("price <> 99").test(sap)).isFalse();
+        assertThat(Where.parse("halted = TRUE").test(sap)).isTrue();
+    }
+
+    @Test
+    void when_inBetweenLikeIsNull_then_sqlSemantics() {
+        assertThat(Where.parse("symbol IN ('IBM', 'MSFT')").test(ibm)).isTrue();
+        assertThat(Where.parse("symbol NOT IN ('IBM')").test(sap)).isTrue();
+        assertThat(Where.parse("price BETWEEN 99 AND 100").test(sap)).isTrue();
+        assertThat(Where.parse("symbol LIKE 'I_M'").test(ibm)).isTrue();
+        assertThat(Where.parse("venue LIKE 'X%'").test(ibm)).isTrue();
+        assertThat(Where.parse("venue IS NULL").test(sap)).isTrue();
+        assertThat(Where.parse("venue IS NOT NULL").test(sap)).isFalse();
+        assertThat(Where.parse("venue = 'XNYS'").test(sap)).as("null compares false").isFalse();
+        assertThat(Where.parse("venue != 'XNYS'").test(sap)).as("null compares false").isFalse();
+    }
+
+    @Test
+    void when_valueIsScalarOrMap_then_thisAndKeysWork() {
+        assertThat(Where.parse("this > 10").test(11L)).isTrue();
+        assertThat(Where.parse("a = 1").test(Map.of("a", 1))).isTrue();
+        assertThat(Where.parse("").test(ibm)).isTrue();
+        assertThat(Where.parse("").test(null)).as("absent matches nothing").isFalse();
+    }
+
+    @Test
+    void when_textInvalid_then_exceptionNamesPositionAndToken() {
+        assertThatThrownBy(() -> Where.parse("price >> 3")).isInstanceOf(PredicateSyntaxException.class)
+                .hasMessageContaining("expected a literal").hasMessageContaining("position 8").hasMessageContaining("token '>'");
+        assertThatThrownBy(() -> Where.parse("price > 3 AND")).isInstanceOf(PredicateSyntaxException.class)
+                .hasMessageContaining("expected a field name").hasMessageContaining("position 14").hasMessageContaining("(end of text)");
+        assertThatThrownBy(() -> Where.parse("symbol = 'IBM")).isInstanceOf(PredicateSyntaxException.class)
+                .hasMessageContaining("unterminated string").hasMessageContaining("position 10");
+        assertThatThrownBy(() -> Where.parse("(price > 3")).isInstanceOf(PredicateSyntaxException.class)
+                .hasMessageContaining("expected ')'");
+        final PredicateSyntaxException e = (PredicateSyntaxException) org.assertj.core.api.Assertions.catchThrowable(
+                () -> Where.parse("price BETWEEN 1 OR 2"));
+        assertThat(e.position()).isEqualTo(17);
+        assertThat(e.token()).isEqualTo("OR");
+    }
+}

@@ -1,0 +1,203 @@
+package io.streamgrid.client;
+
+import com.hazelcast.map.IMap;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberProcess;
+import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.cq.PredicateSyntaxException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Design of these tests: three member processes; a writer makes 200,000 updates over 10,000 keys
+ * (each key's versions increase; bucket and tag change at random, so entries enter and leave the
+ * queries); three subscribers with different predicates — two listeners that record every key's
+ * versions, one LocalView. In the middle the test kills a member, or adds one, or does nothing. At
+ * the end each subscriber's view must equal the server's query result, and no subscriber may have
+ * seen a key's version go back. RESYNC signals are counted and printed.
+ */
+class ContinuousQueryTest {
+    private static final String MAP = "state.ticks";
+    private static final int KEYS = 10_000;
+    private static final int UPDATES = 200_000;
+    private static final List<String> WHERE = List.of("bucket < 3", "bucket BETWEEN 2 AND 6 AND tag LIKE 'a%'",
+            "version > 15 OR tag = 'zz'");
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_threeSubscribersFollowAWriter_then_viewsEqualServerAndWriteOrderHolds(final TestInfo test) throws Exception {
+        run(test, cluster -> { });
+    }
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_memberKilledMidStream_then_viewsStillEqualServer(final TestInfo test) throws Exception {
+        run(test, cluster -> cluster.kill(cluster.members().get(1)));
+    }
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_memberAddedMidStream_then_viewsStillEqualServer(final TestInfo test) throws Exception {
+        run(test, LocalCluster::addMember);
+    }
+
+    private static void run(final TestInfo test, final Consumer<LocalCluster> disruption) throws Exception {
+        try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(TestWorkDir.of(test)).start();
+             StreamGridClient client = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
+                     cluster.members().stream().map(MemberProcess::address).toList()))) {
+            final IMap<Long, Tick> map = client.hazelcast().getMap(MAP);
+            final Writer writer = new Writer(map);
+            writer.write(KEYS); // every key exists before anyone subscribes
+
+            final Recorder first = new Recorder();
+            final Recorder second = new Recorder();
+            final Subscription s1 = client.subscribe(MAP, WHERE.get(0), first, SubscriptionOptions.defaults());
+            final Subscription s2 = client.subscribe(MAP, WHERE.get(1), second, SubscriptionOptions.defaults());
+            final LocalView view = client.localView(MAP, WHERE.get(2));
+            final Recorder third = new Recorder();
+            view.forEach((k, v) -> third.versions.put(k, ((Tick) v).version()));
+            view.onChange(third::onDelta);
+
+            writer.write(UPDATES / 2);
+            disruption.accept(cluster);
+            writer.write(UPDATES / 2);
+
+            final List<Recorder> recorders = List.of(first, second, third);
+            final List<Subscription> subscriptions = List.of(s1, s2, view.subscription());
+            for (int n = 0; n < 3; n++) {
+                final int i = n;
+                final Recorder recorder = recorders.get(i);
+                final Map<Object, Long> expected = new HashMap<>();
+                client.query(MAP, WHERE.get(i)).forEach((k, v) -> expected.put(k, ((Tick) v).version()));
+                try {
+                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                            .until(() -> (i == 2 ? viewVersions(view) : recorder.view()).equals(expected));
+                } finally {
+                    final Map<Object, Long> actual = i == 2 ? viewVersions(view) : recorder.view();
+                    final long lost = expected.keySet().stream().filter(k -> !actual.containsKey(k)).count();
+                    final long extra = actual.keySet().stream().filter(k -> !expected.containsKey(k)).count();
+                    final long stale = expected.entrySet().stream().filter(e -> actual.containsKey(e.getKey())
+                            && !actual.get(e.getKey()).equals(e.getValue())).count();
+                    System.out.println("subscriber '" + WHERE.get(i) + "': " + expected.size() + " expected, " + actual.size()
+                            + " in view, " + lost + " lost, " + extra + " extra, " + stale + " stale; "
+                            + subscriptions.get(i).delivered() + " deltas, " + subscriptions.get(i).resyncs() + " RESYNC, "
+                            + recorder.backwards.get() + " went back");
+                }
+                assertThat(recorder.backwards.get()).as("versions that went back for '" + WHERE.get(i) + "'").isZero();
+            }
+            assertThat(view.get(-1L)).isNull();
+            subscriptions.forEach(Subscription::close);
+        }
+    }
+
+    private static Map<Object, Long> viewVersions(final LocalView view) {
+        final Map<Object, Long> versions = new HashMap<>();
+        view.forEach((k, v) -> versions.put(k, ((Tick) v).version()));
+        return versions;
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void when_predicateInvalidOrMapEmpty_then_clearErrorAndLaterWritesArrive(final TestInfo test) {
+        try (LocalCluster cluster = LocalCluster.builder().members(1).workDir(TestWorkDir.of(test)).start();
+             StreamGridClient client = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
+                     cluster.members().stream().map(MemberProcess::address).toList()))) {
+            assertThatThrownBy(() -> client.subscribe(MAP, "bucket <", new Recorder(), SubscriptionOptions.defaults()))
+                    .isInstanceOf(PredicateSyntaxException.class).hasMessageContaining("position 9");
+            assertThatThrownBy(() -> client.query(MAP, "tag LIKE 3")).isInstanceOf(PredicateSyntaxException.class)
+                    .hasMessageContaining("token '3'");
+
+            final Recorder recorder = new Recorder();
+            try (Subscription subscription = client.subscribe("state.empty", "bucket >= 0", recorder, SubscriptionOptions.defaults())) {
+                assertThat(recorder.snapshotSize).isZero();
+                client.hazelcast().getMap("state.empty").put(7L, new Tick(7, 1, 4, "a"));
+                await().atMost(Duration.ofSeconds(30)).until(() -> recorder.view().equals(Map.of(7L, 1L)));
+                assertThat(client.query("state.empty", "bucket = 4")).containsOnlyKeys(7L);
+                assertThat(subscription.delivered()).isEqualTo(1);
+            }
+        }
+    }
+
+    /** Writes versions in putAll batches: key i % KEYS, bucket and tag drawn from a seeded random. */
+    static final class Writer {
+        private final IMap<Long, Tick> map;
+        private final long[] versions = new long[KEYS];
+        private final SplittableRandom random = new SplittableRandom(5);
+        private long written;
+
+        Writer(final IMap<Long, Tick> map) {
+            this.map = map;
+        }
+
+        long write(final int updates) {
+            final long start = System.nanoTime();
+            final Map<Long, Tick> batch = new HashMap<>();
+            for (int i = 0; i < updates; i++) {
+                final int key = (int) (written++ % KEYS);
+                versions[key]++;
+                batch.put((long) key, new Tick(key, versions[key], random.nextInt(10), random.nextInt(4) == 0 ? "zz" : "a" + random.nextInt(3)));
+                if (batch.size() == 500) {
+                    map.putAll(batch);
+                    batch.clear();
+                }
+            }
+            if (!batch.isEmpty()) {
+                map.putAll(batch);
+            }
+            return System.nanoTime() - start;
+        }
+    }
+
+    /** Keeps a key → version view from snapshot and deltas; counts versions that go back. */
+    static final class Recorder implements DeltaListener {
+        final Map<Object, Long> versions = new ConcurrentHashMap<>();
+        final Map<Object, Long> highest = new ConcurrentHashMap<>();
+        final AtomicLong backwards = new AtomicLong();
+        volatile int snapshotSize = -1;
+        final Set<Object> present = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void onSnapshot(final Map<Object, Object> entries) {
+            snapshotSize = entries.size();
+            entries.forEach((k, v) -> {
+                versions.put(k, ((Tick) v).version());
+                highest.put(k, ((Tick) v).version());
+            });
+        }
+
+        @Override
+        public void onDelta(final Delta delta) {
+            final long version = ((Tick) delta.value()).version();
+            final Long before = highest.get(delta.key());
+            if (before != null && version < before) {
+                backwards.incrementAndGet();
+            }
+            highest.merge(delta.key(), version, Math::max);
+            if (delta.kind() == Delta.Kind.LEAVE) {
+                versions.remove(delta.key());
+            } else {
+                versions.put(delta.key(), version);
+            }
+        }
+
+        Map<Object, Long> view() {
+            return new HashMap<>(versions);
+        }
+    }
+}
