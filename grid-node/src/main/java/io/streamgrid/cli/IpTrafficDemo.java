@@ -4,7 +4,11 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.listener.EntryAddedListener;
+import io.streamgrid.client.Delta;
+import io.streamgrid.client.DeltaListener;
+import io.streamgrid.client.StreamGridClient;
+import io.streamgrid.client.Subscription;
+import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
@@ -58,7 +62,8 @@ final class IpTrafficDemo {
         this.cassandra = cassandra;
     }
 
-    boolean run(final HazelcastInstance client) throws InterruptedException {
+    boolean run(final StreamGridClient streamGrid) throws InterruptedException {
+        final HazelcastInstance client = streamGrid.hazelcast();
         final ConfigTree defaults = ConfigTree.load(Optional.empty());
         final WindowedJob<?> job = JobCatalog.job(IpTrafficJob.NAME, defaults);
         final JobOptions options = JobCatalog.options(defaults).withIngestDir(ingestDir);
@@ -69,14 +74,25 @@ final class IpTrafficDemo {
                 + " 0.5 % late; job exactly-once, snapshots every " + options.snapshotIntervalMs() + " ms");
 
         final AtomicInteger alerts = new AtomicInteger();
-        final IMap<String, TrafficAlert> alertMap = client.getMap(IpTrafficJob.ALERTS_MAP);
-        alertMap.addEntryListener((EntryAddedListener<String, TrafficAlert>) event -> {
-            final TrafficAlert alert = event.getValue();
-            alerts.incrementAndGet();
-            out.printf("   ALERT %-12s %s-%s  %5d requests, baseline %.0f ± %.0f%n", alert.ip(),
-                    TIME.format(Instant.ofEpochMilli(alert.windowStart())), TIME.format(Instant.ofEpochMilli(alert.windowEnd())),
-                    alert.count(), alert.baselineMean(), alert.baselineStdDev());
-        }, true);
+        // A continuous query: snapshot (empty), then every alert as it is written.
+        final Subscription alertFeed = streamGrid.subscribe(IpTrafficJob.ALERTS_MAP, "count >= 100", new DeltaListener() {
+            @Override
+            public void onSnapshot(final Map<Object, Object> entries) {
+                out.println("   subscribed to " + IpTrafficJob.ALERTS_MAP + " where count >= 100 (" + entries.size() + " so far)");
+            }
+
+            @Override
+            public void onDelta(final Delta delta) {
+                if (delta.kind() == Delta.Kind.LEAVE) {
+                    return;
+                }
+                final TrafficAlert alert = (TrafficAlert) delta.value();
+                alerts.incrementAndGet();
+                out.printf("   ALERT %-12s %s-%s  %5d requests, baseline %.0f ± %.0f%n", alert.ip(),
+                        TIME.format(Instant.ofEpochMilli(alert.windowStart())), TIME.format(Instant.ofEpochMilli(alert.windowEnd())),
+                        alert.count(), alert.baselineMean(), alert.baselineStdDev());
+            }
+        }, SubscriptionOptions.defaults());
 
         final CassandraTarget target = CassandraTarget.local(cassandra, "streamgrid_demo");
         final CassandraOutput output = IpTrafficJob.cassandraOutput(target, SinkOptions.defaults());
@@ -119,6 +135,7 @@ final class IpTrafficDemo {
             }
             out.println("== Cassandra " + countsTable.qualifiedName() + " (committed exactly-once) against the grid's windows: " + report);
             running.cancel();
+            alertFeed.close();
             return missing == 0 && alerts.get() > 0 && report.isExact();
         }
     }

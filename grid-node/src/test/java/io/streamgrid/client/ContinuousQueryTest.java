@@ -165,7 +165,7 @@ class ContinuousQueryTest {
     }
 
     /** Keeps a key → version view from snapshot and deltas; counts versions that go back. */
-    static final class Recorder implements DeltaListener {
+    static class Recorder implements DeltaListener {
         final Map<Object, Long> versions = new ConcurrentHashMap<>();
         final Map<Object, Long> highest = new ConcurrentHashMap<>();
         final AtomicLong backwards = new AtomicLong();

@@ -1,0 +1,71 @@
+package io.streamgrid.client;
+
+import com.hazelcast.map.IMap;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberProcess;
+import io.streamgrid.cluster.TestWorkDir;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Design of this test: a writer's time for 50,000 updates on three member processes is measured
+ * without subscribers, with a subscriber whose listener sleeps 1 ms per delta (buffer 1,000), and
+ * without again. Members keep no per-subscriber buffer (subscribers pull from the event journal),
+ * so the writer should barely notice; the slow subscriber overflows, pauses, resynchronises and
+ * still ends equal to the server. The ratio is a same-run comparison on a shared 2-core machine,
+ * so the bound is loose (1.3×) and the figure is printed.
+ */
+class SlowSubscriberTest {
+    private static final String MAP = "state.slow";
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_subscriberIsSlow_then_writerBarelySlowsAndSubscriberConverges(final TestInfo test) throws Exception {
+        try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(TestWorkDir.of(test)).start();
+             StreamGridClient client = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
+                     cluster.members().stream().map(MemberProcess::address).toList()))) {
+            final IMap<Long, Tick> map = client.hazelcast().getMap(MAP);
+            final ContinuousQueryTest.Writer writer = new ContinuousQueryTest.Writer(map);
+            writer.write(30_000); // warm-up, and every key exists
+
+            final long before = writer.write(50_000);
+            final ContinuousQueryTest.Recorder slow = new ContinuousQueryTest.Recorder() {
+                @Override
+                public void onDelta(final Delta delta) {
+                    super.onDelta(delta);
+                    try {
+                        Thread.sleep(1);
+                    } catch (final InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            };
+            final long withSlow;
+            try (Subscription subscription = client.subscribe(MAP, "bucket < 5", slow, new SubscriptionOptions(1_000))) {
+                withSlow = writer.write(50_000);
+                final long after = writer.write(50_000);
+                final double ratio = withSlow / ((before + after) / 2.0);
+                System.out.printf("writer: %.0f ms without subscriber, %.0f ms with a slow one, %.0f ms without again: ratio %.2f%n",
+                        before / 1e6, withSlow / 1e6, after / 1e6, ratio);
+
+                final Map<Object, Long> expected = new HashMap<>();
+                client.query(MAP, "bucket < 5").forEach((k, v) -> expected.put(k, ((Tick) v).version()));
+                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).until(() -> slow.view().equals(expected));
+                System.out.println("slow subscriber converged: " + expected.size() + " entries; " + subscription.overflows()
+                        + " overflows, " + subscription.resyncs() + " RESYNC, " + slow.backwards.get() + " went back");
+                assertThat(subscription.overflows()).as("the slow subscriber overflowed its buffer").isPositive();
+                assertThat(slow.backwards.get()).isZero();
+                assertThat(ratio).as("writer time with a slow subscriber / without").isLessThan(1.3);
+            }
+        }
+    }
+}
