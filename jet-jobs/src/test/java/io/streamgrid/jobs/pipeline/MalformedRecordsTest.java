@@ -1,8 +1,8 @@
 package io.streamgrid.jobs.pipeline;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.SensorKind;
@@ -12,10 +12,8 @@ import io.streamgrid.jobs.usecase.IpWindowCount;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,18 +30,7 @@ import static org.awaitility.Awaitility.await;
  * log that ip-traffic reads. The job must put each bad record in {@code rejected.ip-traffic} with
  * its reason and keep running: the valid requests around them are all counted.
  */
-class MalformedRecordsTest {
-    @TempDir
-    Path dir;
-    private HazelcastInstance member;
-
-    @AfterEach
-    void stop() {
-        if (member != null) {
-            member.shutdown();
-        }
-    }
-
+class MalformedRecordsTest extends EmbeddedMemberTest {
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void when_logHoldsMalformedRecords_then_theyAreRejectedWithReasonsAndTheJobKeepsCounting() {
@@ -66,7 +53,7 @@ class MalformedRecordsTest {
             log.appendEndOfStream(23);
         }
 
-        member = JobTestSupport.embeddedMember();
+        startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0), 3.0, 100, 3);
         final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
 

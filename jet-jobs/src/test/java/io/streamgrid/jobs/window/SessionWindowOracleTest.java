@@ -1,7 +1,7 @@
 package io.streamgrid.jobs.window;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.EventType;
@@ -12,10 +12,8 @@ import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.UserSession;
 import io.streamgrid.jobs.usecase.UserSessionsJob;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,18 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * retract under their old start) and some are too late. The job's sessions — start, end, event
  * count, distinct items — and its late side output must equal the brute-force oracle's.
  */
-class SessionWindowOracleTest {
-    @TempDir
-    Path dir;
-    private HazelcastInstance member;
-
-    @AfterEach
-    void stop() {
-        if (member != null) {
-            member.shutdown();
-        }
-    }
-
+class SessionWindowOracleTest extends EmbeddedMemberTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void when_outOfOrderStreamWithLateEvents_then_sessionsAndLateOutputEqualOracle() {
@@ -65,7 +52,7 @@ class SessionWindowOracleTest {
                 id.end(), (long) accepted.size(), accepted.stream().map(WindowOracle.Event::payload).distinct().count())));
         assertThat(oracle.lateSequences()).isNotEmpty();
 
-        member = JobTestSupport.embeddedMember();
+        startMember();
         final UserSessionsJob job = new UserSessionsJob(new WindowPolicy(WindowDefinition.session(gap), disorder, lateness));
         final Job running = WindowedJobs.submit(member.getJet(), job,
                 JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2));

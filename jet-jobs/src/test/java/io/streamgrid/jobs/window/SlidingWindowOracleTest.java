@@ -1,7 +1,7 @@
 package io.streamgrid.jobs.window;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.EventType;
@@ -12,10 +12,8 @@ import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.UserClicks;
 import io.streamgrid.jobs.usecase.UserClicksHourlyJob;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,18 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * brute-force oracle says which. The job's views/clicks/purchases per window and its late side
  * output must equal the oracle's.
  */
-class SlidingWindowOracleTest {
-    @TempDir
-    Path dir;
-    private HazelcastInstance member;
-
-    @AfterEach
-    void stop() {
-        if (member != null) {
-            member.shutdown();
-        }
-    }
-
+class SlidingWindowOracleTest extends EmbeddedMemberTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void when_outOfOrderStreamWithLateEvents_then_slidingSumsAndLateOutputEqualOracle() {
@@ -67,7 +54,7 @@ class SlidingWindowOracleTest {
                 count(accepted, EventRecord.ACTION_PURCHASE))));
         assertThat(oracle.lateSequences()).isNotEmpty();
 
-        member = JobTestSupport.embeddedMember();
+        startMember();
         final UserClicksHourlyJob job = new UserClicksHourlyJob(
                 new WindowPolicy(WindowDefinition.sliding(size, slide), disorder, lateness));
         final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200));

@@ -1,7 +1,7 @@
 package io.streamgrid.jobs.window;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
@@ -11,10 +11,8 @@ import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.IpWindowCount;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,18 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * lateness) over a 4-partition ingest log. The brute-force oracle applies the same rules; the job's
  * window counts and its late side output must equal the oracle's exactly.
  */
-class TumblingWindowOracleTest {
-    @TempDir
-    Path dir;
-    private HazelcastInstance member;
-
-    @AfterEach
-    void stop() {
-        if (member != null) {
-            member.shutdown();
-        }
-    }
-
+class TumblingWindowOracleTest extends EmbeddedMemberTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void when_outOfOrderStreamWithLateEvents_then_windowCountsAndLateOutputEqualOracle() {
@@ -63,7 +50,7 @@ class TumblingWindowOracleTest {
         oracle.windows().forEach((id, accepted) -> expected.put(IpTrafficJob.windowKey(id.key(), id.start()), (long) accepted.size()));
         assertThat(oracle.lateSequences()).as("the stream has late events beyond lateness").isNotEmpty();
 
-        member = JobTestSupport.embeddedMember();
+        startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(size), disorder, lateness), 3.0, 100, 3);
         final Job running = WindowedJobs.submit(member.getJet(), job,
                 JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2));
