@@ -2,7 +2,9 @@ package io.streamgrid.cluster;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /** Stops processes by PID, with everything they started: never by name. */
@@ -20,17 +22,22 @@ final class ProcessTree {
     /** SIGTERM, then SIGKILL after {@code grace}; returns true when the process has gone. */
     static boolean terminate(final ProcessHandle process, final Duration grace) {
         process.destroy();
-        try {
-            process.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
+        if (awaitExit(process, grace)) {
             return true;
-        } catch (final Exception notYet) {
-            kill(process);
-            try {
-                process.onExit().get(10, TimeUnit.SECONDS);
-                return true;
-            } catch (final Exception stillThere) {
-                return !process.isAlive();
-            }
+        }
+        kill(process);
+        return awaitExit(process, Duration.ofSeconds(10));
+    }
+
+    private static boolean awaitExit(final ProcessHandle process, final Duration wait) {
+        try {
+            process.onExit().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
+        } catch (final ExecutionException | TimeoutException stillRunning) {
+            return !process.isAlive();
         }
     }
 }
