@@ -1,7 +1,7 @@
 package io.streamgrid.cli;
 
 import com.hazelcast.client.HazelcastClient;
-import com.hazelcast.client.config.ClientConfig;
+import io.streamgrid.client.ClientSettings;
 import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.MemberAddress;
@@ -25,13 +25,8 @@ final class ClientConnector {
         final List<String> addresses = members == null || members.isEmpty()
                 ? SettingsLoader.members(config).stream().map(MemberAddress::toString).toList()
                 : members.stream().map(a -> MemberAddress.parse(a).toString()).toList();
-        final ClientConfig client = new ClientConfig();
-        client.setClusterName(config.string("cluster-name"));
-        client.setProperty("hazelcast.logging.type", "jdk");
-        client.getNetworkConfig().setAddresses(addresses);
-        client.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(30_000);
         try {
-            return HazelcastClient.newHazelcastClient(client);
+            return HazelcastClient.newHazelcastClient(ClientSettings.of(config.string("cluster-name"), addresses).toHazelcastConfig());
         } catch (final IllegalStateException e) {
             throw new ConfigException("no member of cluster '" + config.string("cluster-name") + "' answered at "
                     + addresses + " within 30 s: start one ('streamgrid cluster start') or name members with --member", e);

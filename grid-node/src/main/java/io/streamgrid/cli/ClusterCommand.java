@@ -1,5 +1,6 @@
 package io.streamgrid.cli;
 
+import io.streamgrid.client.ClientSettings;
 import io.streamgrid.cluster.DetachedCluster;
 import io.streamgrid.cluster.LocalCluster;
 import com.hazelcast.client.HazelcastClient;
@@ -138,11 +139,9 @@ final class ClusterCommand {
         }
 
         private static Map<String, Integer> partitionsPerMember(final String clusterName, final List<MemberAddress> addresses) {
-            final ClientConfig config = new ClientConfig();
-            config.setClusterName(clusterName);
-            config.setProperty("hazelcast.logging.type", "none");
-            config.getNetworkConfig().setAddresses(addresses.stream().map(MemberAddress::toString).toList());
-            config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(15_000);
+            final ClientConfig config = ClientSettings.of(clusterName, addresses.stream().map(MemberAddress::toString).toList())
+                    .withConnectTimeout(Duration.ofSeconds(15)).toHazelcastConfig();
+            config.setProperty("hazelcast.logging.type", "none"); // --json output must stay clean
             final HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
             try {
                 return PartitionTable.countByOwner(client);

@@ -3,10 +3,8 @@ package io.streamgrid.cli;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.streamgrid.cluster.AcknowledgedWriter;
-import io.streamgrid.client.ClientSettings;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.PartitionTable;
 import io.streamgrid.sink.CassandraServer;
 import picocli.CommandLine.Command;
@@ -96,8 +94,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println("== starting Apache Cassandra (a child JVM) for the job's exactly-once output");
             final boolean trafficOk;
             try (CassandraServer cassandra = CassandraServer.start(workDir.resolve("cassandra"), line -> out.println("   " + line))) {
-                try (StreamGridClient streamGrid = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
-                        cluster.members().stream().map(MemberProcess::address).toList()))) {
+                try (StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings())) {
                     trafficOk = new IpTrafficDemo(out, workDir.resolve("ingest"), requests, cassandra).run(streamGrid);
                 }
             }

@@ -9,6 +9,7 @@ import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.impl.ConfigTree;
 import io.streamgrid.node.impl.JobCatalog;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,7 +20,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code streamgrid ingest}: put events into the ingest log. */
@@ -75,8 +75,8 @@ final class IngestCommand {
         @Option(names = "--end", description = "Append END_OF_STREAM afterwards, so every window closes.")
         boolean end;
 
-        @Option(names = "--config", paramLabel = "FILE", description = "YAML overriding the defaults (ingest.dir, ingest.partitions).")
-        Path config;
+        @Mixin
+        ConfigOptions options;
 
         @Override
         public Integer call() {
@@ -94,7 +94,7 @@ final class IngestCommand {
                 throw new ConfigException(e.getMessage(), e);
             }
             final PrintWriter out = spec.commandLine().getOut();
-            try (IngestLog log = openLog(ConfigTree.load(Optional.ofNullable(config)))) {
+            try (IngestLog log = openLog(options.tree())) {
                 new EventGenerator(generatorSpec).appendTo(log, 100_000, out::println);
                 if (end) {
                     log.appendEndOfStream(events);
@@ -117,8 +117,8 @@ final class IngestCommand {
         @Option(names = "--rejected", paramLabel = "FILE", description = "Where rejected lines go (default: FILE.rejected).")
         Path rejected;
 
-        @Option(names = "--config", paramLabel = "FILE", description = "YAML overriding the defaults (ingest.dir, ingest.partitions).")
-        Path config;
+        @Mixin
+        ConfigOptions options;
 
         @Override
         public Integer call() throws IOException {
@@ -127,7 +127,7 @@ final class IngestCommand {
             }
             final Path rejectedFile = rejected != null ? rejected : Path.of(input + ".rejected");
             final PrintWriter out = spec.commandLine().getOut();
-            try (IngestLog log = openLog(ConfigTree.load(Optional.ofNullable(config)))) {
+            try (IngestLog log = openLog(options.tree())) {
                 final JsonLinesLoader.Report report = new JsonLinesLoader().load(input, log, rejectedFile, out::println);
                 out.println(report);
             }

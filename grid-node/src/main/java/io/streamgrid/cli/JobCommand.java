@@ -17,15 +17,13 @@ import io.streamgrid.sink.SchemaMismatchException;
 import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.node.impl.JobCatalog;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code streamgrid job}: submit and list the named jobs. */
@@ -42,27 +40,27 @@ final class JobCommand {
         @Parameters(paramLabel = "NAME", description = "The job.")
         String name;
 
-        @Option(names = "--config", paramLabel = "FILE", description = "YAML overriding the defaults (jobs, ingest, cluster).")
-        Path config;
+        @Mixin
+        ConfigOptions options;
 
-        @Option(names = "--member", paramLabel = "HOST:PORT", description = "Members to connect to (default: network.members).")
-        List<String> members;
+        @Mixin
+        ConfigOptions.Members members;
 
         @Option(names = "--cassandra", description = "Also write results to Cassandra (settings: the cassandra section); ip-traffic only.")
         boolean cassandra;
 
         @Override
         public Integer call() {
-            final ConfigTree tree = ConfigTree.load(Optional.ofNullable(config));
+            final ConfigTree tree = options.tree();
             final WindowedJob<?> job = JobCatalog.job(name, tree);
-            final JobOptions options = JobCatalog.options(tree);
+            final JobOptions jobOptions = JobCatalog.options(tree);
             final CassandraOutput output = cassandra ? cassandraOutput(job, tree) : null;
-            final HazelcastInstance client = ClientConnector.connect(tree, members);
+            final HazelcastInstance client = ClientConnector.connect(tree, members.addresses);
             try {
-                final Job submitted = WindowedJobs.submit(client.getJet(), job, options, output);
+                final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output);
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println("submitted " + job.name() + " (id " + submitted.getIdString() + "), exactly-once, snapshots every "
-                        + options.snapshotIntervalMs() + " ms, reading " + options.ingestDir());
+                        + jobOptions.snapshotIntervalMs() + " ms, reading " + jobOptions.ingestDir());
                 out.println("results in " + job.stateMap() + ", late events in " + job.lateMap() + ", rejected records in "
                         + job.rejectedMap() + (output == null ? "" : "; exactly-once into Cassandra tables "
                         + output.bindings().stream().map(b -> b.table().qualifiedName()).toList()));
@@ -98,15 +96,15 @@ final class JobCommand {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", paramLabel = "FILE", description = "YAML overriding the defaults.")
-        Path config;
+        @Mixin
+        ConfigOptions options;
 
-        @Option(names = "--member", paramLabel = "HOST:PORT", description = "Members to connect to (default: network.members).")
-        List<String> members;
+        @Mixin
+        ConfigOptions.Members members;
 
         @Override
         public Integer call() {
-            final HazelcastInstance client = ClientConnector.connect(ConfigTree.load(Optional.ofNullable(config)), members);
+            final HazelcastInstance client = ClientConnector.connect(options.tree(), members.addresses);
             try {
                 final PrintWriter out = spec.commandLine().getOut();
                 for (final Job job : client.getJet().getJobs()) {

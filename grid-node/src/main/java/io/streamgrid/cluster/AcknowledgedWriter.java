@@ -78,15 +78,6 @@ public final class AcknowledgedWriter implements AutoCloseable {
         return retries;
     }
 
-    /** The last acknowledged version of {@code key}; 0 if never written. */
-    public long acknowledged(final int key) {
-        return acknowledged.get(key);
-    }
-
-    public int keys() {
-        return acknowledged.length();
-    }
-
     /**
      * Stops the writer and waits for it.
      *

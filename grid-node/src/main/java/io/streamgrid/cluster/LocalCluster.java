@@ -3,6 +3,7 @@ package io.streamgrid.cluster;
 import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
+import io.streamgrid.client.ClientSettings;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -181,12 +182,13 @@ public final class LocalCluster implements AutoCloseable {
 
     /** A client configuration that reaches every live member (smart routing). */
     public ClientConfig clientConfig() {
-        final ClientConfig config = new ClientConfig();
-        config.setClusterName(spec.clusterName);
-        config.setProperty("hazelcast.logging.type", "jdk");
-        config.getNetworkConfig().setAddresses(members.stream().map(MemberProcess::address).collect(Collectors.toList()));
-        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(60_000);
-        return config;
+        return clientSettings().toHazelcastConfig();
+    }
+
+    /** Settings for a StreamGrid client of this cluster (live members, 60 s connect timeout). */
+    public ClientSettings clientSettings() {
+        return ClientSettings.of(spec.clusterName, members.stream().map(MemberProcess::address).toList())
+                .withConnectTimeout(Duration.ofSeconds(60));
     }
 
     /** A new client connected to this cluster; shut down by {@link #close()} if not before. */

@@ -2,7 +2,6 @@ package io.streamgrid.client;
 
 import com.hazelcast.map.IMap;
 import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.cq.PredicateSyntaxException;
 import org.junit.jupiter.api.Test;
@@ -59,8 +58,7 @@ class ContinuousQueryTest {
 
     private static void run(final TestInfo test, final Consumer<LocalCluster> disruption) throws Exception {
         try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(TestWorkDir.of(test)).start();
-             StreamGridClient client = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
-                     cluster.members().stream().map(MemberProcess::address).toList()))) {
+             StreamGridClient client = StreamGridClient.connect(cluster.clientSettings())) {
             final IMap<Long, Tick> map = client.hazelcast().getMap(MAP);
             final Writer writer = new Writer(map);
             writer.write(KEYS); // every key exists before anyone subscribes
@@ -116,8 +114,7 @@ class ContinuousQueryTest {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void when_predicateInvalidOrMapEmpty_then_clearErrorAndLaterWritesArrive(final TestInfo test) {
         try (LocalCluster cluster = LocalCluster.builder().members(1).workDir(TestWorkDir.of(test)).start();
-             StreamGridClient client = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
-                     cluster.members().stream().map(MemberProcess::address).toList()))) {
+             StreamGridClient client = StreamGridClient.connect(cluster.clientSettings())) {
             assertThatThrownBy(() -> client.subscribe(MAP, "bucket <", new Recorder(), SubscriptionOptions.defaults()))
                     .isInstanceOf(PredicateSyntaxException.class).hasMessageContaining("position 9");
             assertThatThrownBy(() -> client.query(MAP, "tag LIKE 3")).isInstanceOf(PredicateSyntaxException.class)

@@ -2,7 +2,6 @@ package io.streamgrid.client;
 
 import com.hazelcast.map.IMap;
 import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -31,8 +30,7 @@ class SlowSubscriberTest {
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_subscriberIsSlow_then_writerBarelySlowsAndSubscriberConverges(final TestInfo test) throws Exception {
         try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(TestWorkDir.of(test)).start();
-             StreamGridClient client = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
-                     cluster.members().stream().map(MemberProcess::address).toList()))) {
+             StreamGridClient client = StreamGridClient.connect(cluster.clientSettings())) {
             final IMap<Long, Tick> map = client.hazelcast().getMap(MAP);
             final ContinuousQueryTest.Writer writer = new ContinuousQueryTest.Writer(map);
             writer.write(30_000); // warm-up, and every key exists

@@ -1,9 +1,9 @@
 package io.streamgrid.ops;
 
 import com.hazelcast.client.HazelcastClient;
-import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.streamgrid.client.ClientSettings;
 import io.streamgrid.cluster.AcknowledgedWriter;
 import io.streamgrid.cluster.TestWorkDir;
 import org.junit.jupiter.api.Test;
@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -93,12 +94,8 @@ class AnsiblePlaybooksIT {
     }
 
     private HazelcastInstance client() {
-        final ClientConfig config = new ClientConfig();
-        config.setClusterName(clusterName);
-        config.setProperty("hazelcast.logging.type", "jdk");
-        config.getNetworkConfig().setAddresses(List.of("127.0.0.1:5801", "127.0.0.1:5802", "127.0.0.1:5803"));
-        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(60_000);
-        return HazelcastClient.newHazelcastClient(config);
+        return HazelcastClient.newHazelcastClient(ClientSettings.of(clusterName,
+                List.of("127.0.0.1:5801", "127.0.0.1:5802", "127.0.0.1:5803")).withConnectTimeout(Duration.ofSeconds(60)).toHazelcastConfig());
     }
 
     private int playbook(final String playbook, final String... extra) throws IOException, InterruptedException {

@@ -11,7 +11,6 @@ import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.IngestLog;
 import io.streamgrid.jobs.window.WindowOracle;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,9 +97,5 @@ public final class JobTestSupport {
 
     private static List<String> head(final List<String> items) {
         return items.subList(0, Math.min(5, items.size()));
-    }
-
-    public static Path dir(final Path base, final String name) {
-        return base.resolve(name);
     }
 }

@@ -3,7 +3,6 @@ package io.streamgrid.sink;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
-import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 
 import java.util.List;
@@ -55,11 +54,5 @@ public final class CassandraSchema {
             throw new SchemaMismatchException("table " + spec.qualifiedName() + " has " + what + " " + existing
                     + ", the sink needs " + wanted);
         }
-    }
-
-    /** Whether the keyspace exists (for diagnostics). */
-    public static boolean keyspaceExists(final CqlSession session, final String keyspace) {
-        final java.util.Optional<KeyspaceMetadata> metadata = session.getMetadata().getKeyspace(keyspace);
-        return metadata.isPresent();
     }
 }

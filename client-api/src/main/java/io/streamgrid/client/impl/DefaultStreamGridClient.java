@@ -1,8 +1,6 @@
 package io.streamgrid.client.impl;
 
 import com.hazelcast.client.HazelcastClient;
-import com.hazelcast.client.config.ClientConfig;
-import com.hazelcast.config.NearCacheConfig;
 import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.client.ClientSettings;
 import io.streamgrid.client.DeltaListener;
@@ -25,17 +23,8 @@ public final class DefaultStreamGridClient implements StreamGridClient {
     }
 
     public static StreamGridClient connect(final ClientSettings settings) {
-        final ClientConfig config = new ClientConfig();
-        config.setClusterName(settings.clusterName());
-        config.setProperty("hazelcast.logging.type", "jdk");
-        config.getNetworkConfig().setAddresses(settings.addresses());
-        config.getConnectionStrategyConfig().getConnectionRetryConfig()
-                .setClusterConnectTimeoutMillis(settings.connectTimeout().toMillis());
-        for (final String map : settings.nearCacheMaps()) {
-            config.addNearCacheConfig(new NearCacheConfig(map).setInvalidateOnChange(true));
-        }
         try {
-            return new DefaultStreamGridClient(HazelcastClient.newHazelcastClient(config));
+            return new DefaultStreamGridClient(HazelcastClient.newHazelcastClient(settings.toHazelcastConfig()));
         } catch (final IllegalStateException e) {
             throw new IllegalStateException("no member of cluster '" + settings.clusterName() + "' answered at "
                     + settings.addresses() + " within " + settings.connectTimeout().toSeconds() + " s", e);

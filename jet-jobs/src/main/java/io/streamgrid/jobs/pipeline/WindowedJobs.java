@@ -4,17 +4,11 @@ import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
-import com.hazelcast.jet.core.DAG;
 import io.streamgrid.jobs.pipeline.impl.WindowedDag;
 
 /** Submits {@link WindowedJob}s to a cluster, exactly-once. */
 public final class WindowedJobs {
     private WindowedJobs() {
-    }
-
-    /** The job's DAG: a fused ingest-and-window vertex, then a state writer per member. */
-    public static DAG dag(final WindowedJob<?> job, final JobOptions options) {
-        return WindowedDag.of(job, options.ingestDir().toAbsolutePath().toString(), options.localParallelism());
     }
 
     /**
