@@ -1,0 +1,153 @@
+package io.streamgrid.perf;
+
+import io.streamgrid.perf.report.BenchResult;
+import io.streamgrid.perf.report.PercentileChart;
+import io.streamgrid.perf.report.ResultsPage;
+import io.streamgrid.perf.report.ResultsStore;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code ./streamgrid bench [NAME...] [--quick]}: runs benchmarks one after the other, writes each
+ * result to {@code perf/results/NAME.json} with its chart, and regenerates {@code perf/RESULTS.md}
+ * from every result file there. A benchmark that fails is reported and the others still run; the
+ * exit code is then 1.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs StreamGrid's side-by-side benchmarks (ours vs plain Hazelcast / raw libraries, same run).",
+            "Results: perf/results/NAME.json and NAME-latency.png; summary: perf/RESULTS.md (generated)."},
+        footer = {"", "Exit: 0 all ran, 1 a benchmark failed, 2 usage error."})
+public final class BenchMain implements Callable<Integer> {
+    /** Held so the level sticks: Chronicle's start-up chatter would bury the progress lines. */
+    private static final java.util.logging.Logger CHRONICLE_LOG = java.util.logging.Logger.getLogger("net.openhft");
+
+    @Parameters(paramLabel = "NAME", arity = "0..*", description = "Benchmarks to run (default: all built). --list names them.")
+    private List<String> names = new ArrayList<>();
+
+    @Option(names = "--quick", description = "Short runs: the whole set in a few minutes, wider error bars.")
+    private boolean quick;
+
+    @Option(names = "--list", description = "List the benchmarks, built and pending, and exit.")
+    private boolean list;
+
+    @Option(names = "--render-only", description = "Only regenerate RESULTS.md and the charts from the result files.")
+    private boolean renderOnly;
+
+    @Option(names = "--perf-dir", paramLabel = "DIR",
+            description = "Where RESULTS.md and results/ go (default: the perf module of this checkout).")
+    private Path perfDir;
+
+    public static void main(final String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        CHRONICLE_LOG.setLevel(java.util.logging.Level.WARNING);
+        final CommandLine commandLine = new CommandLine(new BenchMain());
+        commandLine.setParameterExceptionHandler((e, a) -> {
+            System.err.println("bench: " + e.getMessage() + " (see ./streamgrid bench --help)");
+            return 2;
+        });
+        System.exit(commandLine.execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        final List<Benchmark> catalogue = Benchmarks.built();
+        if (list) {
+            catalogue.forEach(b -> System.out.printf("%-16s %s%n", b.name(), b.title()));
+            Benchmarks.pending().forEach(e -> System.out.printf("%-16s %s (pending: not built yet)%n", e.name(), e.title()));
+            return 0;
+        }
+        final Path perf = perfDir != null ? perfDir : defaultPerfDir();
+        final ResultsStore store = new ResultsStore(perf.resolve("results"));
+        if (renderOnly) {
+            render(perf, store);
+            return 0;
+        }
+        final List<Benchmark> selected = new ArrayList<>();
+        for (final String name : names) {
+            selected.add(catalogue.stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow(() ->
+                    new CommandLine.ParameterException(new CommandLine(this), "unknown benchmark '" + name + "'; known: "
+                            + catalogue.stream().map(Benchmark::name).toList()
+                            + (Benchmarks.pending().stream().anyMatch(e -> e.name().equals(name)) ? " ('" + name
+                            + "' is pending: not built yet)" : ""))));
+        }
+        if (selected.isEmpty()) {
+            selected.addAll(catalogue);
+        }
+        int failed = 0;
+        for (final Benchmark benchmark : selected) {
+            if (!runOne(benchmark, perf, store)) {
+                failed++;
+            }
+        }
+        render(perf, store);
+        System.out.println("bench: " + (selected.size() - failed) + " of " + selected.size() + " ran; see "
+                + perf.resolve("RESULTS.md"));
+        return failed == 0 ? 0 : 1;
+    }
+
+    private boolean runOne(final Benchmark benchmark, final Path perf, final ResultsStore store) {
+        final long start = System.nanoTime();
+        final BenchContext context = new BenchContext(quick, freshWorkDir(perf, benchmark.name()), line ->
+                System.out.printf(Locale.ROOT, "[%s +%.1fs] %s%n", benchmark.name(), (System.nanoTime() - start) / 1e9, line));
+        context.progress("start (" + (quick ? "quick" : "full") + "): " + benchmark.title());
+        try {
+            final BenchResult result = benchmark.run(context);
+            final Path file = store.write(result);
+            if (!result.latencies().isEmpty()) {
+                PercentileChart.draw(result.title(), result.latencies(),
+                        store.directory().resolve(ResultsPage.chartFileName(result.name())));
+            }
+            context.progress("done: " + file);
+            result.goals().forEach(g -> context.progress(g.verdict() + ": " + g.goal() + " — " + g.detail()));
+            return true;
+        } catch (final Exception | Error e) {
+            System.err.println("bench: " + benchmark.name() + " failed: " + e);
+            e.printStackTrace();
+            return false;
+        }
+    }
+
+    private static void render(final Path perf, final ResultsStore store) {
+        final List<BenchResult> results = store.readAll();
+        for (final BenchResult result : results) {
+            if (!result.latencies().isEmpty()) {
+                PercentileChart.draw(result.title(), result.latencies(),
+                        store.directory().resolve(ResultsPage.chartFileName(result.name())));
+            }
+        }
+        final List<ResultsPage.Entry> entries = new ArrayList<>();
+        Benchmarks.built().forEach(b -> entries.add(new ResultsPage.Entry(b.name(), b.title(), true)));
+        entries.addAll(Benchmarks.pending());
+        entries.sort(Comparator.comparingInt(e -> Benchmarks.order(e.name())));
+        try {
+            Files.writeString(perf.resolve("RESULTS.md"), ResultsPage.render(entries, results));
+        } catch (final IOException e) {
+            throw new UncheckedIOException("could not write " + perf.resolve("RESULTS.md"), e);
+        }
+    }
+
+    private static Path defaultPerfDir() {
+        final String root = System.getProperty("streamgrid.root");
+        if (root == null) {
+            throw new IllegalStateException("streamgrid.root is not set: run through ./streamgrid bench, or pass --perf-dir");
+        }
+        return Path.of(root, "perf");
+    }
+
+    private static Path freshWorkDir(final Path perf, final String name) {
+        return BenchContext.empty(perf.resolve("target").resolve("bench-work").resolve(name));
+    }
+
+}
