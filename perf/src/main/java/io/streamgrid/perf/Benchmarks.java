@@ -1,6 +1,7 @@
 package io.streamgrid.perf;
 
 import io.streamgrid.perf.bench.IngestBench;
+import io.streamgrid.perf.bench.PointReadsBench;
 import io.streamgrid.perf.report.ResultsPage;
 
 import java.util.List;
@@ -14,7 +15,7 @@ final class Benchmarks {
     }
 
     static List<Benchmark> built() {
-        return List.of(new IngestBench());
+        return List.of(new PointReadsBench(), new IngestBench());
     }
 
     /** Benchmarks the issue asks for that do not exist yet; RESULTS.md lists them as pending. */

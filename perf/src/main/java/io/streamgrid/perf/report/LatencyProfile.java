@@ -4,6 +4,7 @@ import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * A latency distribution of one subject in one phase, in microseconds, with the percentile curve
@@ -33,16 +34,19 @@ public record LatencyProfile(String subject, String phase, double rate, long cou
     /** From a histogram of nanoseconds. */
     public static LatencyProfile ofNanos(final String subject, final String phase, final double rate,
                                          final Histogram nanos, final long lost) {
-        final List<double[]> curve = new ArrayList<>();
-        for (final double p : CURVE_PERCENTILES) {
-            curve.add(new double[] {p, micros(nanos.getValueAtPercentile(p))});
-        }
-        return new LatencyProfile(subject, phase, rate, nanos.getTotalCount(), lost,
-                micros(nanos.getValueAtPercentile(50)), micros(nanos.getValueAtPercentile(99)),
-                micros(nanos.getValueAtPercentile(99.9)), micros(nanos.getMaxValue()), curve);
+        return ofPercentiles(subject, phase, rate, nanos.getTotalCount(), lost,
+                p -> p >= 100 ? nanos.getMaxValue() : nanos.getValueAtPercentile(p));
     }
 
-    private static double micros(final long nanos) {
-        return nanos / 1_000.0;
+    /** From a function of percentile (0 to 100) to nanoseconds; 100 is the maximum. */
+    public static LatencyProfile ofPercentiles(final String subject, final String phase, final double rate, final long count,
+                                               final long lost, final DoubleUnaryOperator nanosAtPercentile) {
+        final List<double[]> curve = new ArrayList<>();
+        for (final double p : CURVE_PERCENTILES) {
+            curve.add(new double[] {p, nanosAtPercentile.applyAsDouble(p) / 1_000});
+        }
+        return new LatencyProfile(subject, phase, rate, count, lost, nanosAtPercentile.applyAsDouble(50) / 1_000,
+                nanosAtPercentile.applyAsDouble(99) / 1_000, nanosAtPercentile.applyAsDouble(99.9) / 1_000,
+                nanosAtPercentile.applyAsDouble(100) / 1_000, curve);
     }
 }

@@ -117,7 +117,7 @@ public final class ResultsPage {
         if (!result.ratios().isEmpty()) {
             md.append("| ratio | value | reading |\n|---|---:|---|\n");
             for (final Ratio r : result.ratios()) {
-                md.append("| ").append(cell(r.label())).append(" | ").append(String.format(Locale.ROOT, "%.2f×", r.value()))
+                md.append("| ").append(cell(r.label())).append(" | ").append(number(r.value())).append("×")
                         .append(" | ").append(cell(r.meaning())).append(" |\n");
             }
             md.append("\n");
