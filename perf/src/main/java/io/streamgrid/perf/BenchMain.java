@@ -30,8 +30,9 @@ import java.util.concurrent.Callable;
             "Results: perf/results/NAME.json and NAME-latency.png; summary: perf/RESULTS.md (generated)."},
         footer = {"", "Exit: 0 all ran, 1 a benchmark failed, 2 usage error."})
 public final class BenchMain implements Callable<Integer> {
-    /** Held so the level sticks: Chronicle's start-up chatter would bury the progress lines. */
-    private static final java.util.logging.Logger CHRONICLE_LOG = java.util.logging.Logger.getLogger("net.openhft");
+    /** Held so the levels stick: Chronicle's and Hazelcast's INFO chatter would bury the progress lines. */
+    private static final List<java.util.logging.Logger> QUIETED = List.of(
+            java.util.logging.Logger.getLogger("net.openhft"), java.util.logging.Logger.getLogger("com.hazelcast"));
 
     @Parameters(paramLabel = "NAME", arity = "0..*", description = "Benchmarks to run (default: all built). --list names them.")
     private List<String> names = new ArrayList<>();
@@ -51,7 +52,7 @@ public final class BenchMain implements Callable<Integer> {
 
     public static void main(final String[] args) {
         System.setProperty("java.awt.headless", "true");
-        CHRONICLE_LOG.setLevel(java.util.logging.Level.WARNING);
+        QUIETED.forEach(logger -> logger.setLevel(java.util.logging.Level.WARNING));
         final CommandLine commandLine = new CommandLine(new BenchMain());
         commandLine.setParameterExceptionHandler((e, a) -> {
             System.err.println("bench: " + e.getMessage() + " (see ./streamgrid bench --help)");

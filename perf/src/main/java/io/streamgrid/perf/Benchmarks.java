@@ -2,6 +2,7 @@ package io.streamgrid.perf;
 
 import io.streamgrid.perf.bench.IngestBench;
 import io.streamgrid.perf.bench.PointReadsBench;
+import io.streamgrid.perf.bench.WindowingBench;
 import io.streamgrid.perf.report.ResultsPage;
 
 import java.util.List;
@@ -15,7 +16,7 @@ final class Benchmarks {
     }
 
     static List<Benchmark> built() {
-        return List.of(new PointReadsBench(), new IngestBench());
+        return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(), new IngestBench());
     }
 
     /** Benchmarks the issue asks for that do not exist yet; RESULTS.md lists them as pending. */
