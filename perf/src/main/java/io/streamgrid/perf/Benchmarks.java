@@ -1,6 +1,9 @@
 package io.streamgrid.perf;
 
+import io.streamgrid.perf.bench.CassandraSinkBench;
+import io.streamgrid.perf.bench.CqLatencyBench;
 import io.streamgrid.perf.bench.IngestBench;
+import io.streamgrid.perf.bench.MigrationBench;
 import io.streamgrid.perf.bench.PointReadsBench;
 import io.streamgrid.perf.bench.WindowingBench;
 import io.streamgrid.perf.report.ResultsPage;
@@ -16,7 +19,7 @@ final class Benchmarks {
     }
 
     static List<Benchmark> built() {
-        return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(), new IngestBench());
+        return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(), new CqLatencyBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench());
     }
 
     /** Benchmarks the issue asks for that do not exist yet; RESULTS.md lists them as pending. */

@@ -11,11 +11,17 @@ import java.util.concurrent.locks.LockSupport;
  * charged the waiting time too: there is no coordinated omission, a stall shows up in the
  * percentiles as it would for a client sending at that rate.
  *
- * <p>One call at a time on the calling thread. The wait before a call parks while more than
- * {@value #SPIN_NANOS} ns remain and spins after, so the schedule holds to a few microseconds.
+ * <p>One call at a time on the calling thread. Two ways to wait for a call's time:
+ * {@link Wait#SPIN} parks while more than {@value #SPIN_NANOS} ns remain and spins after, so the
+ * schedule holds to a few microseconds but the thread keeps most of a core busy at high rates;
+ * {@link Wait#PARK} only parks (Linux wakes a parked thread some 50–100 µs late), leaving the
+ * cores to the system under test. Either way the lateness is inside the recorded latency.
  */
 public final class OpenLoop {
     private static final long SPIN_NANOS = 60_000;
+
+    /** How to wait for the next call's scheduled time. */
+    public enum Wait { SPIN, PARK }
 
     /** A timed operation; {@code sequence} counts from 0 within one {@link #run}. */
     @FunctionalInterface
@@ -34,7 +40,7 @@ public final class OpenLoop {
      * @throws Exception the first failure of the operation; the run stops there
      */
     public static long run(final double ratePerSecond, final Duration duration, final Operation operation,
-                           final Histogram latencies) throws Exception {
+                           final Histogram latencies, final Wait wait) throws Exception {
         if (!(ratePerSecond > 0)) {
             throw new IllegalArgumentException("ratePerSecond must be positive, was " + ratePerSecond);
         }
@@ -43,7 +49,11 @@ public final class OpenLoop {
         final long start = System.nanoTime();
         for (long i = 0; i < calls; i++) {
             final long scheduled = start + (long) (i * intervalNanos);
-            waitUntil(scheduled);
+            if (wait == Wait.SPIN) {
+                waitUntil(scheduled);
+            } else {
+                parkUntil(scheduled);
+            }
             operation.call(i, scheduled);
             latencies.recordValue(Math.max(0, System.nanoTime() - scheduled));
         }
@@ -59,6 +69,14 @@ public final class OpenLoop {
             } else {
                 Thread.onSpinWait();
             }
+        }
+    }
+
+    /** Parks until {@link System#nanoTime()} reaches {@code deadline}; no spinning. */
+    public static void parkUntil(final long deadline) {
+        long remaining;
+        while ((remaining = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(remaining);
         }
     }
 

@@ -190,7 +190,7 @@ public final class IngestBench implements Benchmark {
             // The timestamp field carries the scheduled time: the tailer measures from it.
             event.request(scheduled, sequence, 0x0A000000, 0x0A000001, 512, (short) 200);
             log.append(record);
-        }, OpenLoop.newHistogram());
+        }, OpenLoop.newHistogram(), OpenLoop.Wait.SPIN);
         expected.set(calls);
         tailer.join(Duration.ofSeconds(30).toMillis());
         if (tailer.isAlive()) {
