@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,9 @@ public final class BenchMain implements Callable<Integer> {
     private static final List<java.util.logging.Logger> QUIETED = List.of(
             java.util.logging.Logger.getLogger("net.openhft"), java.util.logging.Logger.getLogger("com.hazelcast"));
 
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
     @Parameters(paramLabel = "NAME", arity = "0..*", description = "Benchmarks to run (default: all built). --list names them.")
     private List<String> names = new ArrayList<>();
 
@@ -53,20 +57,27 @@ public final class BenchMain implements Callable<Integer> {
     public static void main(final String[] args) {
         System.setProperty("java.awt.headless", "true");
         QUIETED.forEach(logger -> logger.setLevel(java.util.logging.Level.WARNING));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command with its error handling: a usage mistake is one line on standard error and exit 2. */
+    static CommandLine commandLine() {
         final CommandLine commandLine = new CommandLine(new BenchMain());
         commandLine.setParameterExceptionHandler((e, a) -> {
-            System.err.println("bench: " + e.getMessage() + " (see ./streamgrid bench --help)");
+            commandLine.getErr().println("bench: " + e.getMessage() + " (see ./streamgrid bench --help)");
             return 2;
         });
-        System.exit(commandLine.execute(args));
+        return commandLine;
     }
 
     @Override
     public Integer call() {
         final List<Benchmark> catalogue = Benchmarks.built();
         if (list) {
-            catalogue.forEach(b -> System.out.printf("%-16s %s%n", b.name(), b.title()));
-            Benchmarks.pending().forEach(e -> System.out.printf("%-16s %s (pending: not built yet)%n", e.name(), e.title()));
+            final PrintWriter out = spec.commandLine().getOut();
+            catalogue.forEach(b -> out.printf("%-16s %s%n", b.name(), b.title()));
+            Benchmarks.pending().forEach(e -> out.printf("%-16s %s (pending: not built yet)%n", e.name(), e.title()));
+            out.flush();
             return 0;
         }
         final Path perf = perfDir != null ? perfDir : defaultPerfDir();
@@ -77,11 +88,13 @@ public final class BenchMain implements Callable<Integer> {
         }
         final List<Benchmark> selected = new ArrayList<>();
         for (final String name : names) {
-            selected.add(catalogue.stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow(() ->
-                    new CommandLine.ParameterException(new CommandLine(this), "unknown benchmark '" + name + "'; known: "
-                            + catalogue.stream().map(Benchmark::name).toList()
-                            + (Benchmarks.pending().stream().anyMatch(e -> e.name().equals(name)) ? " ('" + name
-                            + "' is pending: not built yet)" : ""))));
+            final java.util.Optional<Benchmark> found = catalogue.stream().filter(b -> b.name().equals(name)).findFirst();
+            if (found.isEmpty()) {
+                spec.commandLine().getErr().println("bench: unknown benchmark '" + name + "'; known: "
+                        + catalogue.stream().map(Benchmark::name).toList() + " (see ./streamgrid bench --list)");
+                return 2;
+            }
+            selected.add(found.get());
         }
         if (selected.isEmpty()) {
             selected.addAll(catalogue);
