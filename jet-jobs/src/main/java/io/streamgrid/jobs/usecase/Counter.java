@@ -36,6 +36,16 @@ public final class Counter {
         }
 
         @Override
+        public boolean deducts() {
+            return true;
+        }
+
+        @Override
+        public void deduct(final Counter target, final Counter other) {
+            target.value -= other.value;
+        }
+
+        @Override
         public void write(final Counter accumulator, final DataOutput out) throws IOException {
             out.writeLong(accumulator.value);
         }

@@ -22,6 +22,20 @@ public interface WindowAggregation<A> {
     /** Adds {@code other} into {@code target}: slices into a sliding window, sessions that merge. */
     void combine(A target, A other);
 
+    /**
+     * Whether {@link #deduct} is supported. When it is, a sliding window's value is kept up to date
+     * incrementally — one combine and one deduct per slide — instead of being rebuilt from all its
+     * slices at every emission.
+     */
+    default boolean deducts() {
+        return false;
+    }
+
+    /** Removes {@code other}'s events from {@code target}: the inverse of {@link #combine}. */
+    default void deduct(final A target, final A other) {
+        throw new UnsupportedOperationException("bug: deduct called on an aggregation that does not deduct");
+    }
+
     /** Writes the accumulator to a snapshot; {@link #read} must restore an equal one. */
     void write(A accumulator, DataOutput out) throws IOException;
 

@@ -62,6 +62,15 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
         if (time <= watermark) {
             return; // already due: the caller handles it now
         }
+        scheduleDue(time, key);
+    }
+
+    /**
+     * Registers {@code key} at {@code time} even when {@code time} is not after the watermark: for
+     * a key re-registering itself while the watermark advances ({@link #onDue} at an earlier time),
+     * visited later in the same advance. {@code time} must be after the time being visited.
+     */
+    final void scheduleDue(final long time, final long key) {
         LongHashSet keys = dueKeysByTime.get(time);
         if (keys == null) {
             keys = new LongHashSet();

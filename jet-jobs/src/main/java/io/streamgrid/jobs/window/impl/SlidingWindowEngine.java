@@ -13,15 +13,25 @@ import java.io.DataOutput;
 import java.io.IOException;
 
 /**
- * Tumbling and sliding windows. Each key keeps one accumulator per slice of {@code slide} ms
- * (for tumbling windows a slice is the window); a window's value is the combination of its
- * {@code size / slide} slices, built when it is emitted. A slice is dropped once every window
- * containing it is past {@code end + allowed lateness}.
+ * Tumbling and sliding windows. Each key keeps one accumulator per slice of {@code slide} ms (for
+ * tumbling windows a slice is the window). A slice is dropped once every window containing it is
+ * past {@code end + allowed lateness}.
+ *
+ * <p>Cost per key, not per window: a key is registered in the timer wheel at one time only — its
+ * next window end, or when nothing is left to emit, the time its state expires — and re-registers
+ * itself when visited. When the aggregation {@linkplain WindowAggregation#deducts() deducts}, the
+ * next on-time window's value is kept up to date (events are added to it as they come, and moving
+ * it by one slide is one combine and one deduct), so emitting a window costs O(1) instead of
+ * combining its {@code size / slide} slices. Corrections by late data rebuild the corrected window
+ * from its slices; they are rare.
  */
 public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
+    private static final long NONE = Long.MIN_VALUE;
+
     private final long size;
     private final long slide;
     private final boolean tumbling;
+    private final boolean incremental;
     private final Long2ObjectHashMap<KeyState<A>> stateByKey = new Long2ObjectHashMap<>();
 
     public SlidingWindowEngine(final WindowDefinition.Sliding window, final WindowPolicy policy,
@@ -30,12 +40,23 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         this.size = window.size();
         this.slide = window.slide();
         this.tumbling = window.isTumbling();
+        this.incremental = !tumbling && aggregation.deducts();
     }
 
     private static final class KeyState<A> {
         final Long2ObjectHashMap<A> sliceByStart = new Long2ObjectHashMap<>();
         final Long2LongHashMap sequenceByWindowEnd = new Long2LongHashMap(0);
         long lastFiredEnd = Long.MIN_VALUE;
+        /** The one time this key is registered at in the wheel (older registrations are stale). */
+        long nextDue = Long.MAX_VALUE;
+        /** No slice starts below this; it rises as slices expire. */
+        long sliceFloor = Long.MAX_VALUE;
+        long newestSlice = Long.MIN_VALUE;
+        /** No sequence entry ends below this. */
+        long sequenceFloor = Long.MAX_VALUE;
+        /** The value of the window ending at {@code runningEnd}, or no value when it is {@link #NONE}. */
+        A running;
+        long runningEnd = NONE;
     }
 
     @Override
@@ -55,32 +76,35 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             stateByKey.put(key, state);
         }
         A slice = state.sliceByStart.get(sliceStart);
-        final boolean created = slice == null;
-        if (created) {
+        if (slice == null) {
             slice = aggregation.create();
             state.sliceByStart.put(sliceStart, slice);
+            state.sliceFloor = Math.min(state.sliceFloor, sliceStart);
+            state.newestSlice = Math.max(state.newestSlice, sliceStart);
         }
         aggregation.accumulate(slice, event);
+        if (state.runningEnd != NONE && sliceStart >= state.runningEnd - size && sliceStart < state.runningEnd) {
+            aggregation.accumulate(state.running, event);
+        }
 
         final long firstEnd = sliceStart + slide;
         if (firstEnd > watermark) {
             // The common case: every window of this event is still open.
-            if (created) {
-                registerSlice(key, sliceStart);
-            }
+            ensureDue(key, state, firstEnd);
             return;
         }
         int missed = 0;
+        long nextOpenEnd = Long.MAX_VALUE;
         for (long end = firstEnd; end <= lastEnd; end += slide) {
             if (end > watermark) {
-                registerDue(end, key);
+                nextOpenEnd = Math.min(nextOpenEnd, end);
             } else if (end + lateness > watermark) {
                 emit(key, state, end, true);
             } else {
                 missed++;
             }
         }
-        registerDue(lastEnd + lateness, key);
+        ensureDue(key, state, Math.min(nextOpenEnd, lastEnd + lateness));
         if (missed > 0) {
             lateEvents++;
             listener.onLate(event, watermark, "missed " + missed + " of its " + (size / slide)
@@ -89,27 +113,60 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         }
     }
 
-    private void registerSlice(final long key, final long sliceStart) {
-        for (long end = sliceStart + slide; end <= sliceStart + size; end += slide) {
-            registerDue(end, key);
+    /** Makes sure {@code key} is visited at {@code time} or earlier. */
+    private void ensureDue(final long key, final KeyState<A> state, final long time) {
+        if (time < state.nextDue) {
+            state.nextDue = time;
+            registerDue(time, key);
         }
-        registerDue(sliceStart + size + lateness, key);
     }
 
     @Override
     void onDue(final long key, final long time) {
         final KeyState<A> state = stateByKey.get(key);
-        if (state == null) {
-            return;
+        if (state == null || time != state.nextDue) {
+            return; // a stale registration: the key was re-registered earlier and has moved on
         }
-        if (time > state.lastFiredEnd && Math.floorMod(time, slide) == 0 && hasData(state, time)) {
+        state.nextDue = Long.MAX_VALUE;
+        if (time > state.lastFiredEnd && Math.floorMod(time, slide) == 0 && hasSliceIn(state, time)) {
             emit(key, state, time, false);
         }
-        dropExpired(key, state, time);
+        dropExpired(state, time);
+        if (state.sliceByStart.isEmpty()) {
+            stateByKey.remove(key);
+            return;
+        }
+        // Next: the following window end while the newest slice is still in a window, or expiry if sooner.
+        final long nextEnd = time - Math.floorMod(time, slide) + slide;
+        final long expiry = expiryAfter(state, time);
+        final long next = state.newestSlice + size >= nextEnd ? Math.min(nextEnd, expiry) : expiry;
+        if (next == Long.MAX_VALUE) {
+            throw new IllegalStateException("bug: key " + key + " holds state but has nothing due after " + time);
+        }
+        state.nextDue = next;
+        scheduleDue(next, key);
     }
 
-    private boolean hasData(final KeyState<A> state, final long end) {
-        for (long start = end - size; start < end; start += slide) {
+    /**
+     * When the oldest slice or window-sequence entry of {@code state} expires, if after {@code time}.
+     * One that expired by then is still held only for the running window, and goes at a later window
+     * end.
+     */
+    private long expiryAfter(final KeyState<A> state, final long time) {
+        long expiry = Long.MAX_VALUE;
+        if (state.sliceFloor != Long.MAX_VALUE && state.sliceFloor + size + lateness > time) {
+            expiry = state.sliceFloor + size + lateness;
+        }
+        if (state.sequenceFloor != Long.MAX_VALUE && state.sequenceFloor + lateness > time) {
+            expiry = Math.min(expiry, state.sequenceFloor + lateness);
+        }
+        return expiry;
+    }
+
+    private boolean hasSliceIn(final KeyState<A> state, final long end) {
+        final long from = Math.max(end - size, state.sliceFloor);
+        final long to = Math.min(end - slide, state.newestSlice);
+        for (long start = from; start <= to; start += slide) {
             if (state.sliceByStart.containsKey(start)) {
                 return true;
             }
@@ -121,43 +178,102 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         final A value;
         if (tumbling) {
             value = state.sliceByStart.get(end - size);
+        } else if (incremental && !afterWatermark) {
+            value = runningValue(state, end);
         } else {
-            value = aggregation.create();
-            for (long start = end - size; start < end; start += slide) {
-                final A slice = state.sliceByStart.get(start);
-                if (slice != null) {
-                    aggregation.combine(value, slice);
-                }
-            }
+            value = combineSlices(state, end);
         }
         final int sequence = (int) state.sequenceByWindowEnd.get(end) + 1;
         state.sequenceByWindowEnd.put(end, sequence);
+        state.sequenceFloor = Math.min(state.sequenceFloor, end);
         state.lastFiredEnd = Math.max(state.lastFiredEnd, end);
         listener.onWindow(key, end - size, end, value, sequence, afterWatermark);
     }
 
+    private A combineSlices(final KeyState<A> state, final long end) {
+        final A value = aggregation.create();
+        final long from = Math.max(end - size, state.sliceFloor);
+        final long to = Math.min(end - slide, state.newestSlice);
+        for (long start = from; start <= to; start += slide) {
+            final A slice = state.sliceByStart.get(start);
+            if (slice != null) {
+                aggregation.combine(value, slice);
+            }
+        }
+        return value;
+    }
+
+    /** The value of the window ending at {@code end}, moving the running window there. */
+    private A runningValue(final KeyState<A> state, final long end) {
+        if (state.runningEnd == NONE || end < state.runningEnd || end - state.runningEnd >= size) {
+            state.running = combineSlices(state, end);
+        } else {
+            for (long moving = state.runningEnd; moving < end; moving += slide) {
+                final A leaving = state.sliceByStart.get(moving - size);
+                if (leaving != null) {
+                    aggregation.deduct(state.running, leaving);
+                }
+                final A entering = state.sliceByStart.get(moving);
+                if (entering != null) {
+                    aggregation.combine(state.running, entering);
+                }
+            }
+        }
+        state.runningEnd = end;
+        return state.running;
+    }
+
     /**
      * Drops what expired by {@code time}, not by the watermark: after a jump of the watermark, windows
-     * due between {@code time} and the watermark still need their slices; each slice has its own
-     * registration at its expiry time, visited in time order after those windows.
+     * due between {@code time} and the watermark still need their slices.
      */
-    private void dropExpired(final long key, final KeyState<A> state, final long time) {
-        final Long2ObjectHashMap<A>.EntryIterator slices = state.sliceByStart.entrySet().iterator();
-        while (slices.hasNext()) {
-            slices.next();
-            if (slices.getLongKey() + size + lateness <= time) {
-                slices.remove();
+    private void dropExpired(final KeyState<A> state, final long time) {
+        if (state.runningEnd != NONE && state.runningEnd >= state.newestSlice + size) {
+            state.runningEnd = NONE; // the last window with data has been emitted: nothing to move to
+            state.running = null;
+        }
+        long sliceCutoff = time - size - lateness; // slices starting at or before it are expired
+        if (state.runningEnd != NONE) {
+            // Keep the slice the running window deducts when it next moves.
+            sliceCutoff = Math.min(sliceCutoff, state.runningEnd - size - slide);
+        }
+        if (sliceCutoff - state.sliceFloor >= (long) state.sliceByStart.size() * slide) {
+            // Far behind (an idle key): visiting the slices is cheaper than stepping through the gap.
+            final Long2ObjectHashMap<A>.EntryIterator slices = state.sliceByStart.entrySet().iterator();
+            long floor = Long.MAX_VALUE;
+            while (slices.hasNext()) {
+                slices.next();
+                if (slices.getLongKey() <= sliceCutoff) {
+                    slices.remove();
+                } else {
+                    floor = Math.min(floor, slices.getLongKey());
+                }
+            }
+            state.sliceFloor = floor;
+        } else {
+            while (state.sliceFloor <= sliceCutoff) {
+                state.sliceByStart.remove(state.sliceFloor);
+                state.sliceFloor += slide;
             }
         }
-        final Long2LongHashMap.EntryIterator sequences = state.sequenceByWindowEnd.entrySet().iterator();
-        while (sequences.hasNext()) {
-            sequences.next();
-            if (sequences.getLongKey() + lateness <= time) {
-                sequences.remove();
+        final long sequenceCutoff = time - lateness; // windows ending at or before it take no more corrections
+        if (sequenceCutoff - state.sequenceFloor >= (long) state.sequenceByWindowEnd.size() * slide) {
+            final Long2LongHashMap.EntryIterator sequences = state.sequenceByWindowEnd.entrySet().iterator();
+            long floor = Long.MAX_VALUE;
+            while (sequences.hasNext()) {
+                sequences.next();
+                if (sequences.getLongKey() <= sequenceCutoff) {
+                    sequences.remove();
+                } else {
+                    floor = Math.min(floor, sequences.getLongKey());
+                }
             }
-        }
-        if (state.sliceByStart.isEmpty()) {
-            stateByKey.remove(key);
+            state.sequenceFloor = floor;
+        } else {
+            while (state.sequenceFloor <= sequenceCutoff) {
+                state.sequenceByWindowEnd.remove(state.sequenceFloor);
+                state.sequenceFloor += slide;
+            }
         }
     }
 
@@ -204,18 +320,24 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             for (int s = 0; s < slices; s++) {
                 final long start = in.readLong();
                 state.sliceByStart.put(start, aggregation.read(in));
-                for (long end = start + slide; end <= start + size; end += slide) {
-                    if (end > state.lastFiredEnd) {
-                        registerDue(end, key);
-                    }
-                }
-                registerDue(start + size + lateness, key);
+                state.sliceFloor = Math.min(state.sliceFloor, start);
+                state.newestSlice = Math.max(state.newestSlice, start);
             }
             final int sequences = in.readInt();
             for (int s = 0; s < sequences; s++) {
-                state.sequenceByWindowEnd.put(in.readLong(), in.readInt());
+                final long end = in.readLong();
+                state.sequenceByWindowEnd.put(end, in.readInt());
+                state.sequenceFloor = Math.min(state.sequenceFloor, end);
             }
             stateByKey.put(key, state);
+            // Due next: the first window end after the watermark (and after what fired), else expiry.
+            final long afterWatermark = watermark == Long.MIN_VALUE ? Long.MIN_VALUE
+                    : watermark - Math.floorMod(watermark, slide) + slide;
+            final long firstUnfired = Math.max(afterWatermark, state.lastFiredEnd == Long.MIN_VALUE
+                    ? state.sliceFloor + slide : state.lastFiredEnd + slide);
+            final long expiry = expiryAfter(state, Long.MIN_VALUE);
+            state.nextDue = state.newestSlice + size >= firstUnfired ? Math.min(firstUnfired, expiry) : expiry;
+            scheduleDue(state.nextDue, key);
         }
     }
 }
