@@ -94,7 +94,7 @@ public final class WindowingBench implements Benchmark {
 
     @Override
     public BenchResult run(final BenchContext context) throws Exception {
-        final int events = context.pick(1_000_000, 5_000_000);
+        final int events = context.pick(2_000_000, 10_000_000);
         final int runs = context.pick(3, 5);
         final Path logDir = context.workDir().resolve("ingest-log");
         context.progress("generating " + events + " events over " + KEYS + " keys into " + logDir);
@@ -284,10 +284,14 @@ public final class WindowingBench implements Benchmark {
         final Job job = submit.apply(jet);
         final long deadline = start + Duration.ofSeconds(120 + events / 20_000).toNanos();
         long nextReport = start + Duration.ofSeconds(10).toNanos();
+        long firstResult = 0;
         try {
             long sum;
             while ((sum = tally.sum()) < expectedTally) {
                 final long now = System.nanoTime();
+                if (firstResult == 0 && sum > 0) {
+                    firstResult = now;
+                }
                 if (now > deadline) {
                     throw new IllegalStateException(String.format(Locale.ROOT, "%s did not finish in time: %,d of %,d "
                             + "window counts tallied", job.getName(), sum, expectedTally));
@@ -308,6 +312,8 @@ public final class WindowingBench implements Benchmark {
                 throw new IllegalStateException(String.format(Locale.ROOT, "%s tallied %,d window counts, the oracle "
                         + "expects %,d: counted twice", job.getName(), tally.sum(), expectedTally));
             }
+            context.progress(String.format(Locale.ROOT, "  %s: first window result %.0f ms after submission, last "
+                    + "after %.0f ms", job.getName(), (firstResult - start) / 1e6, elapsed / 1e6));
             return events / (elapsed / 1e9);
         } finally {
             cancelAndWait(job);

@@ -10,6 +10,7 @@ import org.agrona.collections.LongHashSet;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,6 +25,8 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     protected final long disorder;
     protected final long lateness;
     private final TreeMap<Long, LongHashSet> dueKeysByTime = new TreeMap<>();
+    /** Emptied key sets kept for reuse: a set grows to the number of keys once, not at every due time. */
+    private final ArrayDeque<LongHashSet> spareKeySets = new ArrayDeque<>();
     protected long watermark = Long.MIN_VALUE;
     protected long lateEvents;
 
@@ -73,7 +76,7 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     final void scheduleDue(final long time, final long key) {
         LongHashSet keys = dueKeysByTime.get(time);
         if (keys == null) {
-            keys = new LongHashSet();
+            keys = spareKeySets.isEmpty() ? new LongHashSet() : spareKeySets.poll();
             dueKeysByTime.put(time, keys);
         }
         keys.add(key);
@@ -91,6 +94,8 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
             while (keys.hasNext()) {
                 onDue(keys.nextValue(), due.getKey());
             }
+            due.getValue().clear();
+            spareKeySets.push(due.getValue());
         }
     }
 
@@ -112,6 +117,10 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
 
     @Override
     public final void readState(final DataInput in) throws IOException {
+        dueKeysByTime.values().forEach(keys -> {
+            keys.clear();
+            spareKeySets.push(keys);
+        });
         dueKeysByTime.clear();
         watermark = in.readLong();
         restoreKeys(in);

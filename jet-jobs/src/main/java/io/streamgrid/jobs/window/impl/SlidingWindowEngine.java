@@ -44,14 +44,21 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
     }
 
     private static final class KeyState<A> {
-        final Long2ObjectHashMap<A> sliceByStart = new Long2ObjectHashMap<>();
-        final Long2LongHashMap sequenceByWindowEnd = new Long2LongHashMap(0);
+        /*
+         * Keyed by start / slide and end / slide, not by the times themselves: Agrona's maps hash a
+         * long by multiplying it by 31, and times that are all multiples of the slide would crowd
+         * into a fraction of the buckets (long probe chains); consecutive indexes spread evenly.
+         */
+        final Long2ObjectHashMap<A> sliceByIndex = new Long2ObjectHashMap<>();
+        final Long2LongHashMap sequenceByEndIndex = new Long2LongHashMap(0);
         long lastFiredEnd = Long.MIN_VALUE;
         /** The one time this key is registered at in the wheel (older registrations are stale). */
         long nextDue = Long.MAX_VALUE;
         /** No slice starts below this; it rises as slices expire. */
         long sliceFloor = Long.MAX_VALUE;
         long newestSlice = Long.MIN_VALUE;
+        /** The newest slice start before {@link #newestSlice}: with it, most windows are known to hold data without a lookup. */
+        long previousSlice = Long.MIN_VALUE;
         /** No sequence entry ends below this. */
         long sequenceFloor = Long.MAX_VALUE;
         /** The value of the window ending at {@code runningEnd}, or no value when it is {@link #NONE}. */
@@ -75,12 +82,12 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             state = new KeyState<>();
             stateByKey.put(key, state);
         }
-        A slice = state.sliceByStart.get(sliceStart);
+        A slice = state.sliceByIndex.get(sliceStart / slide);
         if (slice == null) {
             slice = aggregation.create();
-            state.sliceByStart.put(sliceStart, slice);
+            state.sliceByIndex.put(sliceStart / slide, slice);
             state.sliceFloor = Math.min(state.sliceFloor, sliceStart);
-            state.newestSlice = Math.max(state.newestSlice, sliceStart);
+            noteSlice(state, sliceStart);
         }
         aggregation.accumulate(slice, event);
         if (state.runningEnd != NONE && sliceStart >= state.runningEnd - size && sliceStart < state.runningEnd) {
@@ -132,7 +139,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             emit(key, state, time, false);
         }
         dropExpired(state, time);
-        if (state.sliceByStart.isEmpty()) {
+        if (state.sliceByIndex.isEmpty()) {
             stateByKey.remove(key);
             return;
         }
@@ -163,11 +170,25 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         return expiry;
     }
 
+    private static void noteSlice(final KeyState<?> state, final long start) {
+        if (start > state.newestSlice) {
+            state.previousSlice = state.newestSlice;
+            state.newestSlice = start;
+        } else if (start > state.previousSlice && start != state.newestSlice) {
+            state.previousSlice = start;
+        }
+    }
+
     private boolean hasSliceIn(final KeyState<A> state, final long end) {
+        // Slices never go while a window holding them can still be emitted, so these two need no lookup.
+        if (state.newestSlice >= end - size && state.newestSlice < end
+                || state.previousSlice >= end - size && state.previousSlice < end) {
+            return true;
+        }
         final long from = Math.max(end - size, state.sliceFloor);
         final long to = Math.min(end - slide, state.newestSlice);
         for (long start = from; start <= to; start += slide) {
-            if (state.sliceByStart.containsKey(start)) {
+            if (state.sliceByIndex.containsKey(start / slide)) {
                 return true;
             }
         }
@@ -177,15 +198,20 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
     private void emit(final long key, final KeyState<A> state, final long end, final boolean afterWatermark) {
         final A value;
         if (tumbling) {
-            value = state.sliceByStart.get(end - size);
+            value = state.sliceByIndex.get((end - size) / slide);
         } else if (incremental && !afterWatermark) {
             value = runningValue(state, end);
         } else {
             value = combineSlices(state, end);
         }
-        final int sequence = (int) state.sequenceByWindowEnd.get(end) + 1;
-        state.sequenceByWindowEnd.put(end, sequence);
-        state.sequenceFloor = Math.min(state.sequenceFloor, end);
+        final int sequence;
+        if (lateness > 0) {
+            sequence = (int) state.sequenceByEndIndex.get(end / slide) + 1;
+            state.sequenceByEndIndex.put(end / slide, sequence);
+            state.sequenceFloor = Math.min(state.sequenceFloor, end);
+        } else {
+            sequence = 1; // without lateness a window is emitted once, on time: nothing to count
+        }
         state.lastFiredEnd = Math.max(state.lastFiredEnd, end);
         listener.onWindow(key, end - size, end, value, sequence, afterWatermark);
     }
@@ -195,7 +221,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         final long from = Math.max(end - size, state.sliceFloor);
         final long to = Math.min(end - slide, state.newestSlice);
         for (long start = from; start <= to; start += slide) {
-            final A slice = state.sliceByStart.get(start);
+            final A slice = state.sliceByIndex.get(start / slide);
             if (slice != null) {
                 aggregation.combine(value, slice);
             }
@@ -209,11 +235,11 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             state.running = combineSlices(state, end);
         } else {
             for (long moving = state.runningEnd; moving < end; moving += slide) {
-                final A leaving = state.sliceByStart.get(moving - size);
+                final A leaving = state.sliceByIndex.get((moving - size) / slide);
                 if (leaving != null) {
                     aggregation.deduct(state.running, leaving);
                 }
-                final A entering = state.sliceByStart.get(moving);
+                final A entering = state.sliceByIndex.get(moving / slide);
                 if (entering != null) {
                     aggregation.combine(state.running, entering);
                 }
@@ -237,41 +263,43 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             // Keep the slice the running window deducts when it next moves.
             sliceCutoff = Math.min(sliceCutoff, state.runningEnd - size - slide);
         }
-        if (sliceCutoff - state.sliceFloor >= (long) state.sliceByStart.size() * slide) {
+        if (sliceCutoff - state.sliceFloor >= (long) state.sliceByIndex.size() * slide) {
             // Far behind (an idle key): visiting the slices is cheaper than stepping through the gap.
-            final Long2ObjectHashMap<A>.EntryIterator slices = state.sliceByStart.entrySet().iterator();
+            final Long2ObjectHashMap<A>.EntryIterator slices = state.sliceByIndex.entrySet().iterator();
             long floor = Long.MAX_VALUE;
             while (slices.hasNext()) {
                 slices.next();
-                if (slices.getLongKey() <= sliceCutoff) {
+                final long start = slices.getLongKey() * slide;
+                if (start <= sliceCutoff) {
                     slices.remove();
                 } else {
-                    floor = Math.min(floor, slices.getLongKey());
+                    floor = Math.min(floor, start);
                 }
             }
             state.sliceFloor = floor;
         } else {
             while (state.sliceFloor <= sliceCutoff) {
-                state.sliceByStart.remove(state.sliceFloor);
+                state.sliceByIndex.remove(state.sliceFloor / slide);
                 state.sliceFloor += slide;
             }
         }
         final long sequenceCutoff = time - lateness; // windows ending at or before it take no more corrections
-        if (sequenceCutoff - state.sequenceFloor >= (long) state.sequenceByWindowEnd.size() * slide) {
-            final Long2LongHashMap.EntryIterator sequences = state.sequenceByWindowEnd.entrySet().iterator();
+        if (sequenceCutoff - state.sequenceFloor >= (long) state.sequenceByEndIndex.size() * slide) {
+            final Long2LongHashMap.EntryIterator sequences = state.sequenceByEndIndex.entrySet().iterator();
             long floor = Long.MAX_VALUE;
             while (sequences.hasNext()) {
                 sequences.next();
-                if (sequences.getLongKey() <= sequenceCutoff) {
+                final long end = sequences.getLongKey() * slide;
+                if (end <= sequenceCutoff) {
                     sequences.remove();
                 } else {
-                    floor = Math.min(floor, sequences.getLongKey());
+                    floor = Math.min(floor, end);
                 }
             }
             state.sequenceFloor = floor;
         } else {
             while (state.sequenceFloor <= sequenceCutoff) {
-                state.sequenceByWindowEnd.remove(state.sequenceFloor);
+                state.sequenceByEndIndex.remove(state.sequenceFloor / slide);
                 state.sequenceFloor += slide;
             }
         }
@@ -291,18 +319,18 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             final KeyState<A> state = keys.getValue();
             out.writeLong(keys.getLongKey());
             out.writeLong(state.lastFiredEnd);
-            out.writeInt(state.sliceByStart.size());
-            final Long2ObjectHashMap<A>.EntryIterator slices = state.sliceByStart.entrySet().iterator();
+            out.writeInt(state.sliceByIndex.size());
+            final Long2ObjectHashMap<A>.EntryIterator slices = state.sliceByIndex.entrySet().iterator();
             while (slices.hasNext()) {
                 slices.next();
-                out.writeLong(slices.getLongKey());
+                out.writeLong(slices.getLongKey() * slide); // the snapshot holds start times
                 aggregation.write(slices.getValue(), out);
             }
-            out.writeInt(state.sequenceByWindowEnd.size());
-            final Long2LongHashMap.EntryIterator sequences = state.sequenceByWindowEnd.entrySet().iterator();
+            out.writeInt(state.sequenceByEndIndex.size());
+            final Long2LongHashMap.EntryIterator sequences = state.sequenceByEndIndex.entrySet().iterator();
             while (sequences.hasNext()) {
                 sequences.next();
-                out.writeLong(sequences.getLongKey());
+                out.writeLong(sequences.getLongKey() * slide); // the snapshot holds end times
                 out.writeInt((int) sequences.getLongValue());
             }
         }
@@ -319,14 +347,14 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             final int slices = in.readInt();
             for (int s = 0; s < slices; s++) {
                 final long start = in.readLong();
-                state.sliceByStart.put(start, aggregation.read(in));
+                state.sliceByIndex.put(start / slide, aggregation.read(in));
                 state.sliceFloor = Math.min(state.sliceFloor, start);
-                state.newestSlice = Math.max(state.newestSlice, start);
+                noteSlice(state, start);
             }
             final int sequences = in.readInt();
             for (int s = 0; s < sequences; s++) {
                 final long end = in.readLong();
-                state.sequenceByWindowEnd.put(end, in.readInt());
+                state.sequenceByEndIndex.put(end / slide, in.readInt());
                 state.sequenceFloor = Math.min(state.sequenceFloor, end);
             }
             stateByKey.put(key, state);
