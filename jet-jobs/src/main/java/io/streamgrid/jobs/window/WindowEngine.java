@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.window;
 
 import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.window.impl.IncrementalSlidingWindowEngine;
 import io.streamgrid.jobs.window.impl.SessionWindowEngine;
 import io.streamgrid.jobs.window.impl.SlidingWindowEngine;
 
@@ -23,6 +24,9 @@ public interface WindowEngine<A> {
     static <A> WindowEngine<A> create(final WindowPolicy policy, final WindowAggregation<A> aggregation,
                                       final WindowListener<A> listener) {
         if (policy.window() instanceof WindowDefinition.Sliding sliding) {
+            if (!sliding.isTumbling() && aggregation.deducts()) {
+                return new IncrementalSlidingWindowEngine<>(sliding, policy, aggregation, listener);
+            }
             return new SlidingWindowEngine<>(sliding, policy, aggregation, listener);
         }
         return new SessionWindowEngine<>((WindowDefinition.Session) policy.window(), policy, aggregation, listener);

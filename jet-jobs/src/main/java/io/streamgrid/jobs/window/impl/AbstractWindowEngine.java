@@ -97,6 +97,11 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
             due.getValue().clear();
             spareKeySets.push(due.getValue());
         }
+        onWatermark();
+    }
+
+    /** Called after the watermark advanced (and what was due was visited); for engines without a timer wheel. */
+    void onWatermark() {
     }
 
     @Override

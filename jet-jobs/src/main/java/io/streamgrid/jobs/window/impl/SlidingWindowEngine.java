@@ -17,21 +17,16 @@ import java.io.IOException;
  * tumbling windows a slice is the window). A slice is dropped once every window containing it is
  * past {@code end + allowed lateness}.
  *
- * <p>Cost per key, not per window: a key is registered in the timer wheel at one time only — its
- * next window end, or when nothing is left to emit, the time its state expires — and re-registers
- * itself when visited. When the aggregation {@linkplain WindowAggregation#deducts() deducts}, the
- * next on-time window's value is kept up to date (events are added to it as they come, and moving
- * it by one slide is one combine and one deduct), so emitting a window costs O(1) instead of
- * combining its {@code size / slide} slices. Corrections by late data rebuild the corrected window
- * from its slices; they are rare.
+ * <p>A key is registered in the timer wheel at one time only — its next window end, or when
+ * nothing is left to emit, the time its state expires — and re-registers itself when visited, so
+ * the wheel costs one registration per key and slide. A sliding window's value is its slices
+ * combined when it is emitted; aggregations that {@linkplain WindowAggregation#deducts() deduct}
+ * go to {@link IncrementalSlidingWindowEngine} instead, which keeps it current.
  */
 public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
-    private static final long NONE = Long.MIN_VALUE;
-
     private final long size;
     private final long slide;
     private final boolean tumbling;
-    private final boolean incremental;
     private final Long2ObjectHashMap<KeyState<A>> stateByKey = new Long2ObjectHashMap<>();
 
     public SlidingWindowEngine(final WindowDefinition.Sliding window, final WindowPolicy policy,
@@ -40,7 +35,6 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         this.size = window.size();
         this.slide = window.slide();
         this.tumbling = window.isTumbling();
-        this.incremental = !tumbling && aggregation.deducts();
     }
 
     private static final class KeyState<A> {
@@ -61,9 +55,6 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         long previousSlice = Long.MIN_VALUE;
         /** No sequence entry ends below this. */
         long sequenceFloor = Long.MAX_VALUE;
-        /** The value of the window ending at {@code runningEnd}, or no value when it is {@link #NONE}. */
-        A running;
-        long runningEnd = NONE;
     }
 
     @Override
@@ -90,9 +81,6 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             noteSlice(state, sliceStart);
         }
         aggregation.accumulate(slice, event);
-        if (state.runningEnd != NONE && sliceStart >= state.runningEnd - size && sliceStart < state.runningEnd) {
-            aggregation.accumulate(state.running, event);
-        }
 
         final long firstEnd = sliceStart + slide;
         if (firstEnd > watermark) {
@@ -154,18 +142,17 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         scheduleDue(next, key);
     }
 
-    /**
-     * When the oldest slice or window-sequence entry of {@code state} expires, if after {@code time}.
-     * One that expired by then is still held only for the running window, and goes at a later window
-     * end.
-     */
+    /** When the oldest slice or window-sequence entry of {@code state} expires (after {@code time}: those are dropped). */
     private long expiryAfter(final KeyState<A> state, final long time) {
         long expiry = Long.MAX_VALUE;
-        if (state.sliceFloor != Long.MAX_VALUE && state.sliceFloor + size + lateness > time) {
+        if (state.sliceFloor != Long.MAX_VALUE) {
             expiry = state.sliceFloor + size + lateness;
         }
-        if (state.sequenceFloor != Long.MAX_VALUE && state.sequenceFloor + lateness > time) {
+        if (state.sequenceFloor != Long.MAX_VALUE) {
             expiry = Math.min(expiry, state.sequenceFloor + lateness);
+        }
+        if (expiry <= time) {
+            throw new IllegalStateException("bug: state expiring at " + expiry + " outlived its drop at " + time);
         }
         return expiry;
     }
@@ -199,8 +186,6 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         final A value;
         if (tumbling) {
             value = state.sliceByIndex.get((end - size) / slide);
-        } else if (incremental && !afterWatermark) {
-            value = runningValue(state, end);
         } else {
             value = combineSlices(state, end);
         }
@@ -229,40 +214,12 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         return value;
     }
 
-    /** The value of the window ending at {@code end}, moving the running window there. */
-    private A runningValue(final KeyState<A> state, final long end) {
-        if (state.runningEnd == NONE || end < state.runningEnd || end - state.runningEnd >= size) {
-            state.running = combineSlices(state, end);
-        } else {
-            for (long moving = state.runningEnd; moving < end; moving += slide) {
-                final A leaving = state.sliceByIndex.get((moving - size) / slide);
-                if (leaving != null) {
-                    aggregation.deduct(state.running, leaving);
-                }
-                final A entering = state.sliceByIndex.get(moving / slide);
-                if (entering != null) {
-                    aggregation.combine(state.running, entering);
-                }
-            }
-        }
-        state.runningEnd = end;
-        return state.running;
-    }
-
     /**
      * Drops what expired by {@code time}, not by the watermark: after a jump of the watermark, windows
      * due between {@code time} and the watermark still need their slices.
      */
     private void dropExpired(final KeyState<A> state, final long time) {
-        if (state.runningEnd != NONE && state.runningEnd >= state.newestSlice + size) {
-            state.runningEnd = NONE; // the last window with data has been emitted: nothing to move to
-            state.running = null;
-        }
-        long sliceCutoff = time - size - lateness; // slices starting at or before it are expired
-        if (state.runningEnd != NONE) {
-            // Keep the slice the running window deducts when it next moves.
-            sliceCutoff = Math.min(sliceCutoff, state.runningEnd - size - slide);
-        }
+        final long sliceCutoff = time - size - lateness; // slices starting at or before it are expired
         if (sliceCutoff - state.sliceFloor >= (long) state.sliceByIndex.size() * slide) {
             // Far behind (an idle key): visiting the slices is cheaper than stepping through the gap.
             final Long2ObjectHashMap<A>.EntryIterator slices = state.sliceByIndex.entrySet().iterator();

@@ -1,0 +1,391 @@
+package io.streamgrid.jobs.window.impl;
+
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.window.WindowAggregation;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowListener;
+import io.streamgrid.jobs.window.WindowPolicy;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Sliding windows for aggregations that {@linkplain WindowAggregation#deducts() deduct}, laid out by
+ * slice rather than by key: one map of key → accumulator per slice of {@code slide} ms, and per key a
+ * running accumulator holding the window that ends at {@link #emittedEnd}. When the watermark passes
+ * the next window end, the window moves by one slide for every key at once — the slice leaving it
+ * is deducted and the slice entering it combined, each by one pass over that slice's map — and every
+ * key with data in the window is emitted. The maps touched per event and per slide are small and
+ * visited in order, which keeps the working set in cache; the per-key layout of
+ * {@link SlidingWindowEngine} visits a key's own slice map at every slide instead.
+ *
+ * <p>Same contract as {@link SlidingWindowEngine}: a key's window is emitted on time when the
+ * watermark reaches its end and it holds data; late events within the allowed lateness emit
+ * corrected windows at once (rebuilt from the slices), later ones go to the late output. Results of
+ * one key come in window order; the order across keys within one window end may differ from the
+ * per-key engine's (and between a restored and an uninterrupted run), which no sink depends on.
+ */
+public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngine<A> {
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final long size;
+    private final long slide;
+    /** Slice start → (key → accumulator); only slices some window may still need. */
+    private final TreeMap<Long, Long2ObjectHashMap<A>> slices = new TreeMap<>();
+    private final Long2ObjectHashMap<KeyState<A>> stateByKey = new Long2ObjectHashMap<>();
+    /** Every window ending at or before this has been emitted on time; {@link #NONE} before the first. */
+    private long emittedEnd = NONE;
+    /** Keys with at least one slice in the running window (the one ending at {@link #emittedEnd}). */
+    private int keysInWindow;
+    private long cachedSliceStart = NONE;
+    private Long2ObjectHashMap<A> cachedSlice;
+
+    public IncrementalSlidingWindowEngine(final WindowDefinition.Sliding window, final WindowPolicy policy,
+                                          final WindowAggregation<A> aggregation, final WindowListener<A> listener) {
+        super(policy, aggregation, listener);
+        if (window.isTumbling() || !aggregation.deducts()) {
+            throw new IllegalArgumentException("bug: the incremental engine needs sliding windows and a deducting "
+                    + "aggregation, got " + window + " and deducts=" + aggregation.deducts());
+        }
+        this.size = window.size();
+        this.slide = window.slide();
+    }
+
+    private static final class KeyState<A> {
+        /** The running window's value, null when no slice of the key is in it. */
+        A running;
+        int slicesInWindow;
+        /** Slices holding this key: the key's state goes when none is left (and no sequence). */
+        int retainedSlices;
+        /** Update sequence by window end / slide, for corrections; only with allowed lateness. */
+        Long2LongHashMap sequenceByEndIndex;
+    }
+
+    @Override
+    void process(final EventRecord event, final long timestamp) {
+        final long key = event.key();
+        final long sliceStart = Math.floorDiv(timestamp, slide) * slide;
+        final long lastEnd = sliceStart + size;
+        if (lastEnd + lateness <= watermark) {
+            lateEvents++;
+            listener.onLate(event, watermark, "every window containing it ended by " + lastEnd
+                    + " and closed at watermark " + watermark + " (allowed lateness " + lateness + " ms)");
+            return;
+        }
+        final Long2ObjectHashMap<A> slice = slice(sliceStart);
+        A accumulator = slice.get(key);
+        KeyState<A> state = null;
+        final boolean inRunningWindow = emittedEnd != NONE && sliceStart < emittedEnd && sliceStart >= emittedEnd - size;
+        if (accumulator == null) {
+            accumulator = aggregation.create();
+            slice.put(key, accumulator);
+            state = keyState(key);
+            state.retainedSlices++;
+            if (inRunningWindow && state.slicesInWindow++ == 0) {
+                keysInWindow++;
+            }
+        }
+        aggregation.accumulate(accumulator, event);
+        if (inRunningWindow) {
+            if (state == null) {
+                state = stateByKey.get(key);
+            }
+            if (state.running == null) {
+                state.running = aggregation.create();
+            }
+            aggregation.accumulate(state.running, event);
+        }
+
+        final long firstEnd = sliceStart + slide;
+        if (firstEnd > watermark) {
+            return; // the common case: every window of this event is still open
+        }
+        int missed = 0;
+        for (long end = firstEnd; end <= lastEnd; end += slide) {
+            if (end <= watermark) {
+                if (end + lateness > watermark) {
+                    emitCorrection(key, end);
+                } else {
+                    missed++;
+                }
+            }
+        }
+        if (missed > 0) {
+            lateEvents++;
+            listener.onLate(event, watermark, "missed " + missed + " of its " + (size / slide)
+                    + " windows, closed beyond allowed lateness " + lateness + " ms at watermark " + watermark
+                    + "; counted in the others");
+        }
+    }
+
+    private Long2ObjectHashMap<A> slice(final long start) {
+        if (start == cachedSliceStart) {
+            return cachedSlice;
+        }
+        Long2ObjectHashMap<A> slice = slices.get(start);
+        if (slice == null) {
+            slice = new Long2ObjectHashMap<>();
+            slices.put(start, slice);
+        }
+        cachedSliceStart = start;
+        cachedSlice = slice;
+        return slice;
+    }
+
+    private KeyState<A> keyState(final long key) {
+        KeyState<A> state = stateByKey.get(key);
+        if (state == null) {
+            state = new KeyState<>();
+            stateByKey.put(key, state);
+        }
+        return state;
+    }
+
+    /** A window the watermark has passed, updated by a late event: rebuilt from its slices. */
+    private void emitCorrection(final long key, final long end) {
+        final A value = aggregation.create();
+        for (final Long2ObjectHashMap<A> slice : slices.subMap(end - size, end).values()) {
+            final A accumulator = slice.get(key);
+            if (accumulator != null) {
+                aggregation.combine(value, accumulator);
+            }
+        }
+        listener.onWindow(key, end - size, end, value, nextSequence(stateByKey.get(key), end), true);
+    }
+
+    private int nextSequence(final KeyState<A> state, final long end) {
+        if (lateness == 0) {
+            return 1; // without lateness a window is emitted once, on time: nothing to count
+        }
+        if (state.sequenceByEndIndex == null) {
+            state.sequenceByEndIndex = new Long2LongHashMap(0);
+        }
+        final int sequence = (int) state.sequenceByEndIndex.get(end / slide) + 1;
+        state.sequenceByEndIndex.put(end / slide, sequence);
+        return sequence;
+    }
+
+    @Override
+    void onDue(final long key, final long time) {
+        throw new IllegalStateException("bug: the incremental sliding engine registers no due times, yet key " + key
+                + " came due at " + time);
+    }
+
+    @Override
+    void onWatermark() {
+        if (slices.isEmpty() && emittedEnd == NONE) {
+            return;
+        }
+        final long target = Math.floorDiv(watermark, slide) * slide;
+        if (emittedEnd == NONE) {
+            // The window ending at the oldest slice holds nothing: start there, empty.
+            emittedEnd = Math.min(slices.firstKey(), target);
+        }
+        boolean moved = false;
+        while (emittedEnd < target) {
+            moved = true;
+            if (keysInWindow == 0) {
+                // Nothing in the running window: skip the empty windows up to the next slice.
+                final Long next = slices.ceilingKey(emittedEnd);
+                final long jumpTo = next == null ? target : Math.min(next, target);
+                if (jumpTo > emittedEnd) {
+                    emittedEnd = jumpTo;
+                    dropExpired();
+                    continue;
+                }
+            }
+            step();
+            dropExpired();
+        }
+        if (moved && lateness > 0) {
+            dropExpiredSequences();
+        }
+    }
+
+    /** Moves the running window by one slide for every key and emits every key with data in it. */
+    private void step() {
+        final Long2ObjectHashMap<A> leaving = slices.get(emittedEnd - size);
+        if (leaving != null) {
+            final Long2ObjectHashMap<A>.EntryIterator entries = leaving.entrySet().iterator();
+            while (entries.hasNext()) {
+                entries.next();
+                final KeyState<A> state = stateByKey.get(entries.getLongKey());
+                aggregation.deduct(state.running, entries.getValue());
+                if (--state.slicesInWindow == 0) {
+                    state.running = null; // nothing left in it: start afresh rather than from a deducted zero
+                    keysInWindow--;
+                }
+            }
+        }
+        final Long2ObjectHashMap<A> entering = slices.get(emittedEnd);
+        if (entering != null) {
+            final Long2ObjectHashMap<A>.EntryIterator entries = entering.entrySet().iterator();
+            while (entries.hasNext()) {
+                entries.next();
+                final KeyState<A> state = stateByKey.get(entries.getLongKey());
+                if (state.running == null) {
+                    state.running = aggregation.create();
+                }
+                aggregation.combine(state.running, entries.getValue());
+                if (state.slicesInWindow++ == 0) {
+                    keysInWindow++;
+                }
+            }
+        }
+        emittedEnd += slide;
+        if (keysInWindow == 0) {
+            return;
+        }
+        final long end = emittedEnd;
+        final Long2ObjectHashMap<KeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
+        while (keys.hasNext()) {
+            keys.next();
+            final KeyState<A> state = keys.getValue();
+            if (state.slicesInWindow > 0) {
+                listener.onWindow(keys.getLongKey(), end - size, end, state.running, nextSequence(state, end), false);
+            }
+        }
+    }
+
+    /**
+     * Drops the slices no window can still use: those past {@code end + allowed lateness} for every
+     * window containing them, except the one the running window deducts when it next moves.
+     */
+    private void dropExpired() {
+        final long cutoff = Math.min(watermark - size - lateness, emittedEnd - size - slide);
+        Map.Entry<Long, Long2ObjectHashMap<A>> oldest;
+        while ((oldest = slices.firstEntry()) != null && oldest.getKey() <= cutoff) {
+            slices.pollFirstEntry();
+            if (oldest.getKey() == cachedSliceStart) {
+                cachedSliceStart = NONE;
+                cachedSlice = null;
+            }
+            final Long2ObjectHashMap<A>.KeyIterator keys = oldest.getValue().keySet().iterator();
+            while (keys.hasNext()) {
+                final long key = keys.nextLong();
+                final KeyState<A> state = stateByKey.get(key);
+                if (--state.retainedSlices == 0 && isEmpty(state.sequenceByEndIndex)) {
+                    stateByKey.remove(key);
+                }
+            }
+        }
+    }
+
+    /** Forgets the update sequences of windows that can take no more corrections. */
+    private void dropExpiredSequences() {
+        final long cutoffIndex = Math.floorDiv(watermark - lateness, slide); // ends at or before it are closed
+        final Long2ObjectHashMap<KeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
+        while (keys.hasNext()) {
+            keys.next();
+            final KeyState<A> state = keys.getValue();
+            if (state.sequenceByEndIndex == null) {
+                continue;
+            }
+            final Long2LongHashMap.KeyIterator ends = state.sequenceByEndIndex.keySet().iterator();
+            while (ends.hasNext()) {
+                if (ends.nextValue() <= cutoffIndex) {
+                    ends.remove();
+                }
+            }
+            if (state.retainedSlices == 0 && state.sequenceByEndIndex.isEmpty()) {
+                keys.remove();
+            }
+        }
+    }
+
+    private static boolean isEmpty(final Long2LongHashMap map) {
+        return map == null || map.isEmpty();
+    }
+
+    @Override
+    public int keyCount() {
+        return stateByKey.size();
+    }
+
+    @Override
+    void writeKeys(final DataOutput out) throws IOException {
+        out.writeLong(emittedEnd);
+        out.writeInt(slices.size());
+        for (final Map.Entry<Long, Long2ObjectHashMap<A>> slice : slices.entrySet()) {
+            out.writeLong(slice.getKey());
+            out.writeInt(slice.getValue().size());
+            final Long2ObjectHashMap<A>.EntryIterator entries = slice.getValue().entrySet().iterator();
+            while (entries.hasNext()) {
+                entries.next();
+                out.writeLong(entries.getLongKey());
+                aggregation.write(entries.getValue(), out);
+            }
+        }
+        int withSequences = 0;
+        for (final KeyState<A> state : stateByKey.values()) {
+            if (!isEmpty(state.sequenceByEndIndex)) {
+                withSequences++;
+            }
+        }
+        out.writeInt(withSequences);
+        final Long2ObjectHashMap<KeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
+        while (keys.hasNext()) {
+            keys.next();
+            final Long2LongHashMap sequences = keys.getValue().sequenceByEndIndex;
+            if (isEmpty(sequences)) {
+                continue;
+            }
+            out.writeLong(keys.getLongKey());
+            out.writeInt(sequences.size());
+            final Long2LongHashMap.EntryIterator entries = sequences.entrySet().iterator();
+            while (entries.hasNext()) {
+                entries.next();
+                out.writeLong(entries.getLongKey());
+                out.writeInt((int) entries.getLongValue());
+            }
+        }
+    }
+
+    @Override
+    void restoreKeys(final DataInput in) throws IOException {
+        slices.clear();
+        stateByKey.clear();
+        keysInWindow = 0;
+        cachedSliceStart = NONE;
+        cachedSlice = null;
+        emittedEnd = in.readLong();
+        final int sliceCount = in.readInt();
+        for (int s = 0; s < sliceCount; s++) {
+            final long start = in.readLong();
+            final boolean inRunningWindow = emittedEnd != NONE && start < emittedEnd && start >= emittedEnd - size;
+            final Long2ObjectHashMap<A> slice = new Long2ObjectHashMap<>();
+            final int entries = in.readInt();
+            for (int e = 0; e < entries; e++) {
+                final long key = in.readLong();
+                final A accumulator = aggregation.read(in);
+                slice.put(key, accumulator);
+                final KeyState<A> state = keyState(key);
+                state.retainedSlices++;
+                if (inRunningWindow) {
+                    if (state.running == null) {
+                        state.running = aggregation.create();
+                    }
+                    aggregation.combine(state.running, accumulator);
+                    if (state.slicesInWindow++ == 0) {
+                        keysInWindow++;
+                    }
+                }
+            }
+            slices.put(start, slice);
+        }
+        final int withSequences = in.readInt();
+        for (int k = 0; k < withSequences; k++) {
+            final KeyState<A> state = keyState(in.readLong());
+            state.sequenceByEndIndex = new Long2LongHashMap(0);
+            final int sequences = in.readInt();
+            for (int s = 0; s < sequences; s++) {
+                state.sequenceByEndIndex.put(in.readLong(), in.readInt());
+            }
+        }
+    }
+}
