@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The reference: what a Jet user would write for the same count, reading the same ingest log —
@@ -26,9 +25,6 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code window(sliding(size, slide))}, {@code aggregate(counting())}, and a sink that tallies.
  */
 final class PlainJetSlidingCount {
-    static final LongAdder TALLY = new LongAdder();
-    static final LongAdder RESULTS = new LongAdder();
-
     private PlainJetSlidingCount() {
     }
 
@@ -60,11 +56,10 @@ final class PlainJetSlidingCount {
     }
 
     private static Sink<KeyedWindowResult<Long, Long>> tally(final long sentinelKey) {
-        return SinkBuilder.sinkBuilder("tally", context -> TALLY)
+        return SinkBuilder.sinkBuilder("tally", context -> ResultTally.PLAIN_JET)
                 .<KeyedWindowResult<Long, Long>>receiveFn((tally, result) -> {
                     if (result.key() != sentinelKey) {
-                        tally.add(result.result());
-                        RESULTS.increment();
+                        tally.onResult(result.end(), result.result());
                     }
                 })
                 .build();

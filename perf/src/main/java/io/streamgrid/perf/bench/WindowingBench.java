@@ -15,8 +15,10 @@ import io.streamgrid.perf.Benchmark;
 import io.streamgrid.perf.report.BenchResult;
 import io.streamgrid.perf.report.Environment;
 import io.streamgrid.perf.report.GoalCheck;
+import io.streamgrid.perf.report.LatencyProfile;
 import io.streamgrid.perf.report.Measurement;
 import io.streamgrid.perf.report.Ratio;
+import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.file.Path;
@@ -39,6 +41,10 @@ import java.util.function.Function;
  * finishes (the run fails after a timeout instead of reporting a figure). A last event of a
  * sentinel key per partition, {@code size} after the last real one, moves the watermark past
  * every real window in both engines; its own windows are not counted.
+ *
+ * <p>Latency: each job then runs over a live log that a writer fills at one rate for all (half the
+ * lowest maximum), event time on the wall clock; every window result's latency is the time from its
+ * window's end to its emission.
  *
  * <ul>
  * <li>{@code windowing}: StreamGrid's fused ingest+window job vs the plain Jet pipeline, both
@@ -104,78 +110,150 @@ public final class WindowingBench implements Benchmark {
         generate(logDir, keys, timestamps);
         final long expectedTally = (long) events * (SIZE_MS / SLIDE_MS);
 
+        final List<JobSubject> jobs = new ArrayList<>();
+        jobs.add(new JobSubject("StreamGrid windowing (no guarantee)", "ours",
+                dir -> ours(dir, ProcessingGuarantee.NONE), ResultTally.STREAMGRID));
+        if (exactlyOnceCost) {
+            jobs.add(new JobSubject("StreamGrid windowing (exactly-once, 1 s snapshots)", "ours",
+                    dir -> ours(dir, ProcessingGuarantee.EXACTLY_ONCE), ResultTally.STREAMGRID));
+        }
+        jobs.add(new JobSubject("plain Jet window(sliding).aggregate(counting()) (no guarantee)", "reference",
+                dir -> plainJet(dir, ProcessingGuarantee.NONE), ResultTally.PLAIN_JET));
+        if (exactlyOnceCost) {
+            jobs.add(new JobSubject("plain Jet (exactly-once, 1 s snapshots)", "reference",
+                    dir -> plainJet(dir, ProcessingGuarantee.EXACTLY_ONCE), ResultTally.PLAIN_JET));
+        }
         final List<Measurement> measurements = new ArrayList<>();
+        final List<LatencyProfile> latencies = new ArrayList<>();
+        final double liveRate;
         try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
             final JetService jet = grid.member().getJet();
-            final List<String> labels = new ArrayList<>();
             final List<Subject> subjects = new ArrayList<>();
-            final List<String> roles = new ArrayList<>();
-            labels.add("StreamGrid windowing (no guarantee)");
-            roles.add("ours");
-            subjects.add(() -> drain(context, jet, ours(logDir, ProcessingGuarantee.NONE), events, expectedTally,
-                    SlidingCountJob.TALLY, SlidingCountJob.RESULTS));
-            if (exactlyOnceCost) {
-                labels.add("StreamGrid windowing (exactly-once, 1 s snapshots)");
-                roles.add("ours");
-                subjects.add(() -> drain(context, jet, ours(logDir, ProcessingGuarantee.EXACTLY_ONCE), events, expectedTally,
-                        SlidingCountJob.TALLY, SlidingCountJob.RESULTS));
+            for (final JobSubject job : jobs) {
+                subjects.add(() -> drain(context, jet, job.submit().apply(logDir), events, expectedTally, job.tally()));
             }
-            labels.add("plain Jet window(sliding).aggregate(counting()) (no guarantee)");
-            roles.add("reference");
-            subjects.add(() -> drain(context, jet, plainJet(logDir, ProcessingGuarantee.NONE), events, expectedTally,
-                    PlainJetSlidingCount.TALLY, PlainJetSlidingCount.RESULTS));
-            if (exactlyOnceCost) {
-                labels.add("plain Jet (exactly-once, 1 s snapshots)");
-                roles.add("reference");
-                subjects.add(() -> drain(context, jet, plainJet(logDir, ProcessingGuarantee.EXACTLY_ONCE), events,
-                        expectedTally, PlainJetSlidingCount.TALLY, PlainJetSlidingCount.RESULTS));
-            } else {
-                labels.add("hand-written loop (Agrona map + ring of slices, 1 thread, in memory)");
-                roles.add("limit");
+            if (!exactlyOnceCost) {
                 subjects.add(() -> handWritten(keys, timestamps, expectedTally));
             }
             final double[][] rates = new double[subjects.size()][runs];
             for (int s = 0; s < subjects.size(); s++) {
-                context.progress("warm-up: " + labels.get(s));
+                context.progress("warm-up: " + label(jobs, s));
                 subjects.get(s).run();
             }
             for (int run = 0; run < runs; run++) {
                 for (int s = 0; s < subjects.size(); s++) {
                     rates[s][run] = subjects.get(s).run();
                     context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f events/s", run + 1, runs,
-                            labels.get(s), rates[s][run]));
+                            label(jobs, s), rates[s][run]));
                 }
             }
             for (int s = 0; s < subjects.size(); s++) {
-                measurements.add(Measurement.of(labels.get(s), roles.get(s), "events/s", rates[s]));
+                measurements.add(Measurement.of(label(jobs, s), s < jobs.size() ? jobs.get(s).role() : "limit",
+                        "events/s", rates[s]));
+            }
+            // Latency: every job at the same live rate, half the lowest job maximum, so all can sustain it.
+            double lowest = Double.MAX_VALUE;
+            for (int s = 0; s < jobs.size(); s++) {
+                lowest = Math.min(lowest, measurements.get(s).median());
+            }
+            liveRate = Math.floor(lowest / 2 / 1_000) * 1_000;
+            final Duration warmUp = context.pick(Duration.ofSeconds(5), Duration.ofSeconds(10));
+            final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(30));
+            for (final JobSubject job : jobs) {
+                latencies.add(liveLatency(context, jet, job, liveRate, warmUp, measured));
             }
         }
         context.emptyWorkDir();
-        return exactlyOnceCost ? exactlyOnceResult(context, events, runs, measurements)
-                : throughputResult(context, events, runs, measurements);
+        return exactlyOnceCost ? exactlyOnceResult(context, events, runs, measurements, latencies, liveRate)
+                : throughputResult(context, events, runs, measurements, latencies, liveRate);
+    }
+
+    /** A job subject: how to submit it over a given log, and where its results go. */
+    private record JobSubject(String label, String role, Function<Path, Function<JetService, Job>> submit,
+                              ResultTally tally) {
+    }
+
+    private static String label(final List<JobSubject> jobs, final int subject) {
+        return subject < jobs.size() ? jobs.get(subject).label()
+                : "hand-written loop (Agrona map + ring of slices, 1 thread, in memory)";
+    }
+
+    /**
+     * Runs {@code job} over a live log that a writer fills at {@code rate} events/s, event time on the
+     * wall clock; returns the latency of every window result measured: from the window's end to its
+     * emission. The writer appends each millisecond's events when that millisecond has come (open
+     * loop at millisecond grain); if the job falls behind, the latency shows it.
+     */
+    private static LatencyProfile liveLatency(final BenchContext context, final JetService jet, final JobSubject job,
+                                              final double rate, final Duration warmUp, final Duration measured)
+            throws InterruptedException {
+        final Path dir = context.workDir().resolve("live-" + JOB_IDS.incrementAndGet());
+        try (IngestLog log = IngestLog.open(dir, PARTITIONS)) {
+            job.tally().reset();
+            ResultTally.startClock();
+            final Job running = job.submit().apply(dir).apply(jet);
+            try {
+                context.progress(String.format(Locale.ROOT, "latency of %s at %,.0f events/s: %d s warm-up, %d s measured",
+                        job.label(), rate, warmUp.toSeconds(), measured.toSeconds()));
+                final SplittableRandom random = new SplittableRandom(42);
+                final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
+                final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+                final long start = System.nanoTime();
+                final long warmUpEnd = start + warmUp.toNanos();
+                final long end = warmUpEnd + measured.toNanos();
+                long written = 0;
+                long now;
+                while ((now = System.nanoTime()) < end) {
+                    if (!job.tally().recording && now >= warmUpEnd) {
+                        job.tally().latency.reset();
+                        job.tally().recording = true;
+                    }
+                    final long due = (long) ((now - start) / 1e9 * rate);
+                    final long timestamp = ResultTally.eventTimeMillis(now);
+                    for (; written < due; written++) {
+                        log.append(record.request(timestamp, written, 0x0A00_0000 + random.nextInt(KEYS), 0x0A00_FFFF, 512, 200));
+                    }
+                    if (running.getStatus() == JobStatus.FAILED) {
+                        running.join();
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                }
+                job.tally().recording = false;
+                final Histogram latency = job.tally().latency.getIntervalHistogram();
+                final LatencyProfile profile = LatencyProfile.ofNanos(job.label(), "window end → result", rate, latency, 0);
+                context.progress(String.format(Locale.ROOT, "  %,d results: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms",
+                        profile.count(), profile.p50Us() / 1e3, profile.p99Us() / 1e3, profile.p999Us() / 1e3));
+                return profile;
+            } finally {
+                cancelAndWait(running);
+            }
+        }
     }
 
     private BenchResult throughputResult(final BenchContext context, final int events, final int runs,
-                                         final List<Measurement> m) {
+                                         final List<Measurement> m, final List<LatencyProfile> latencies,
+                                         final double liveRate) {
         final double ours = m.get(0).median();
         final double jet = m.get(1).median();
         final double limit = m.get(2).median();
-        return new BenchResult(name(), title(), setup(events, runs), context.pick("quick", "full"), Instant.now().toString(),
-                Environment.current(), m, List.of(),
+        return new BenchResult(name(), title(), setup(events, runs, liveRate), context.pick("quick", "full"),
+                Instant.now().toString(), Environment.current(), m, latencies,
                 List.of(Ratio.of("StreamGrid / plain Jet, events/s", ours, jet, "above 1: we are faster; the goal is ≥ 2"),
                         Ratio.of("StreamGrid / hand-written loop, events/s", ours, limit, "how close to the limit (1 = at it)"),
-                        Ratio.of("plain Jet / hand-written loop, events/s", jet, limit, "the same for plain Jet")),
+                        Ratio.of("plain Jet / hand-written loop, events/s", jet, limit, "the same for plain Jet"),
+                        Ratio.of("StreamGrid / plain Jet, result latency p99", latencies.get(0).p99Us(),
+                                latencies.get(1).p99Us(), "below 1: our results come sooner"),
+                        Ratio.of("StreamGrid / plain Jet, result latency p99.9", latencies.get(0).p999Us(),
+                                latencies.get(1).p999Us(), "below 1: our results come sooner")),
                 List.of(GoalCheck.of("Windowing ≥ 2× plain Jet's events/s", ours >= 2 * jet, String.format(Locale.ROOT,
                                 "%.2f× plain Jet (%,.0f vs %,.0f events/s); %.3f× the hand-written loop (%,.0f events/s)",
-                                ours / jet, ours, jet, ours / limit, limit)),
-                        GoalCheck.notMeasured("p99 and p99.9 latency at half the maximum sustainable rate",
-                                "not built yet: needs a live open-loop writer into the ingest log and result-emission "
-                                        + "timestamps in both jobs")),
+                                ours / jet, ours, jet, ours / limit, limit))),
                 notes());
     }
 
     private BenchResult exactlyOnceResult(final BenchContext context, final int events, final int runs,
-                                          final List<Measurement> m) {
+                                          final List<Measurement> m, final List<LatencyProfile> latencies,
+                                          final double liveRate) {
         final double oursNone = m.get(0).median();
         final double oursExactlyOnce = m.get(1).median();
         final double jetNone = m.get(2).median();
@@ -186,32 +264,37 @@ public final class WindowingBench implements Benchmark {
         notes.add(String.format(Locale.ROOT, "StreamGrid's exactly-once runs lasted %.1f s at the shortest: about %d "
                 + "snapshots at the 1 s interval, each holding the window state of 10,000 keys.", shortestRun,
                 (long) Math.floor(shortestRun * 1000 / SNAPSHOT_INTERVAL_MS)));
-        return new BenchResult(name(), title(), setup(events, runs), context.pick("quick", "full"), Instant.now().toString(),
-                Environment.current(), m, List.of(),
+        return new BenchResult(name(), title(), setup(events, runs, liveRate), context.pick("quick", "full"),
+                Instant.now().toString(), Environment.current(), m, latencies,
                 List.of(Ratio.of("StreamGrid exactly-once / none, events/s", oursExactlyOnce, oursNone,
                                 "1 = snapshots cost nothing; the goal is ≥ 0.9"),
                         Ratio.of("plain Jet exactly-once / none, events/s", jetExactlyOnce, jetNone,
                                 "the same for plain Jet (0.32 in ANCHORS.md)"),
                         Ratio.of("StreamGrid exactly-once / plain Jet exactly-once, events/s", oursExactlyOnce,
-                                jetExactlyOnce, "above 1: we are faster with the guarantee on")),
+                                jetExactlyOnce, "above 1: we are faster with the guarantee on"),
+                        Ratio.of("StreamGrid exactly-once / none, result latency p99", latencies.get(1).p99Us(),
+                                latencies.get(0).p99Us(), "1 = snapshots add no latency"),
+                        Ratio.of("plain Jet exactly-once / none, result latency p99", latencies.get(3).p99Us(),
+                                latencies.get(2).p99Us(), "the same for plain Jet")),
                 List.of(GoalCheck.of("Exactly-once (1 s snapshots) costs ≤ 10 % of throughput", cost <= 0.10,
                                 String.format(Locale.ROOT, "costs %.1f%% (%,.0f → %,.0f events/s); plain Jet loses %.1f%% "
                                         + "(%,.0f → %,.0f)", 100 * cost, oursNone, oursExactlyOnce,
-                                        100 * (1 - jetExactlyOnce / jetNone), jetNone, jetExactlyOnce)),
-                        GoalCheck.notMeasured("p99 ratio with and without snapshots",
-                                "not built yet: the latency run of the windowing benchmark is pending")),
+                                        100 * (1 - jetExactlyOnce / jetNone), jetNone, jetExactlyOnce))),
                 notes);
     }
 
-    private static String setup(final int events, final int runs) {
+    private static String setup(final int events, final int runs, final double liveRate) {
         return String.format(Locale.ROOT, "%,d REQUEST events, keys uniform over %,d source IPs (seeded), event time "
                         + "advancing %,d events per second, in an ingest log of %d partitions; sliding window %d s, slide "
                         + "%d ms (%d windows per event). One embedded member (Jet, %d cooperative threads), local "
                         + "parallelism %d, results tallied (not written to maps) by both jobs. Each subject drains the "
                         + "whole log; throughput = events / time from submission to the oracle's total "
                         + "(events × windows per event) being reached. One warm-up run per subject, then %d runs, "
-                        + "subjects alternating.", events, KEYS, EVENTS_PER_EVENT_SECOND, PARTITIONS, SIZE_MS / 1000,
-                SLIDE_MS, SIZE_MS / SLIDE_MS, 2, PARALLELISM, runs);
+                        + "subjects alternating. Latency: each job over a live log written at %,.0f events/s (half the "
+                        + "lowest job maximum above, so every job can sustain it; event time = wall clock, the writer "
+                        + "appending each millisecond's events when it comes), every window result's time from its "
+                        + "window's end to its emission.", events, KEYS, EVENTS_PER_EVENT_SECOND, PARTITIONS,
+                SIZE_MS / 1000, SLIDE_MS, SIZE_MS / SLIDE_MS, 2, PARALLELISM, runs, liveRate);
     }
 
     private static List<String> notes() {
@@ -282,10 +365,10 @@ public final class WindowingBench implements Benchmark {
      * tally must then stay there (nothing counted twice) for a moment, or the run fails.
      */
     private static double drain(final BenchContext context, final JetService jet, final Function<JetService, Job> submit,
-                                final int events, final long expectedTally, final LongAdder tally, final LongAdder results)
+                                final int events, final long expectedTally, final ResultTally results)
             throws InterruptedException {
-        tally.reset();
         results.reset();
+        final LongAdder tally = results.tally;
         final long start = System.nanoTime();
         final Job job = submit.apply(jet);
         final long deadline = start + Duration.ofSeconds(120 + events / 20_000).toNanos();
