@@ -12,7 +12,6 @@ import io.streamgrid.jobs.window.WindowEngine;
 import io.streamgrid.jobs.window.WindowListener;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -32,6 +31,7 @@ final class PartitionRun<A> implements WindowListener<A> {
     private final WindowEngine<A> engine;
     private final ResultHandler<A> handler;
     private final EventRecord record = new EventRecord();
+    private final SnapshotBuffer snapshotBuffer = new SnapshotBuffer();
     private IngestLog.PartitionReader reader;
     private long lastIndex = IngestLog.START;
     private boolean ended;
@@ -134,8 +134,9 @@ final class PartitionRun<A> implements WindowListener<A> {
 
     /** The run's whole state in compact binary form. */
     byte[] snapshot() {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream data = new DataOutputStream(bytes)) {
+        snapshotBuffer.reset();
+        final DataOutputStream data = new DataOutputStream(snapshotBuffer);
+        try {
             data.writeInt(SNAPSHOT_FORMAT);
             data.writeInt(partition);
             data.writeLong(lastIndex);
@@ -145,7 +146,7 @@ final class PartitionRun<A> implements WindowListener<A> {
         } catch (final IOException e) {
             throw new UncheckedIOException("bug: writing to memory failed", e);
         }
-        return bytes.toByteArray();
+        return snapshotBuffer.toByteArray();
     }
 
     /** Restores {@link #snapshot()}'s output; the reader resumes after the saved index. */
