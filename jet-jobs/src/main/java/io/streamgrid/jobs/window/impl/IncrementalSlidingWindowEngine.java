@@ -11,6 +11,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -32,12 +33,15 @@ import java.util.TreeMap;
  */
 public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngine<A> {
     private static final long NONE = Long.MIN_VALUE;
+    private static final int MAX_SPARE_SLICES = 4;
 
     private final long size;
     private final long slide;
     /** Slice start → (key → accumulator); only slices some window may still need. */
     private final TreeMap<Long, Long2ObjectHashMap<A>> slices = new TreeMap<>();
     private final Long2ObjectHashMap<KeyState<A>> stateByKey = new Long2ObjectHashMap<>();
+    /** Maps of dropped slices, emptied for reuse: a new slice's map starts at the size keys need. */
+    private final ArrayDeque<Long2ObjectHashMap<A>> spareSlices = new ArrayDeque<>();
     /** Every window ending at or before this has been emitted on time; {@link #NONE} before the first. */
     private long emittedEnd = NONE;
     /** Keys with at least one slice in the running window (the one ending at {@link #emittedEnd}). */
@@ -129,7 +133,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         }
         Long2ObjectHashMap<A> slice = slices.get(start);
         if (slice == null) {
-            slice = new Long2ObjectHashMap<>();
+            slice = spareSlices.isEmpty() ? new Long2ObjectHashMap<>() : spareSlices.poll();
             slices.put(start, slice);
         }
         cachedSliceStart = start;
@@ -272,6 +276,10 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 if (--state.retainedSlices == 0 && isEmpty(state.sequenceByEndIndex)) {
                     stateByKey.remove(key);
                 }
+            }
+            if (spareSlices.size() < MAX_SPARE_SLICES) {
+                oldest.getValue().clear();
+                spareSlices.push(oldest.getValue());
             }
         }
     }
