@@ -13,7 +13,6 @@ import io.streamgrid.jobs.window.WindowListener;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -31,7 +30,7 @@ final class PartitionRun<A> implements WindowListener<A> {
     private final WindowEngine<A> engine;
     private final ResultHandler<A> handler;
     private final EventRecord record = new EventRecord();
-    private final SnapshotBuffer snapshotBuffer = new SnapshotBuffer();
+    private final SnapshotOutput snapshotOutput = new SnapshotOutput();
     private IngestLog.PartitionReader reader;
     private long lastIndex = IngestLog.START;
     private boolean ended;
@@ -134,8 +133,8 @@ final class PartitionRun<A> implements WindowListener<A> {
 
     /** The run's whole state in compact binary form. */
     byte[] snapshot() {
-        snapshotBuffer.reset();
-        final DataOutputStream data = new DataOutputStream(snapshotBuffer);
+        snapshotOutput.reset();
+        final SnapshotOutput data = snapshotOutput;
         try {
             data.writeInt(SNAPSHOT_FORMAT);
             data.writeInt(partition);
@@ -146,7 +145,7 @@ final class PartitionRun<A> implements WindowListener<A> {
         } catch (final IOException e) {
             throw new UncheckedIOException("bug: writing to memory failed", e);
         }
-        return snapshotBuffer.toByteArray();
+        return snapshotOutput.toByteArray();
     }
 
     /** Restores {@link #snapshot()}'s output; the reader resumes after the saved index. */
