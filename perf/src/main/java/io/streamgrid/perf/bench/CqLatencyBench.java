@@ -140,7 +140,8 @@ public final class CqLatencyBench implements Benchmark {
                 List.of("Latency runs from the write's scheduled time: when the single writer thread cannot keep the "
                                 + "rate, the backlog is charged to every subject alike. How far behind the writer fell: "
                                 + String.join("; ", writerLag) + ".",
-                        "Lost counts matching writes never delivered as such. A StreamGrid subscription that falls behind "
+                        "Lost counts matching writes not delivered as such within " + DRAIN_SECONDS + " s after the last "
+                                + "write: a subject still that far behind then has its backlog counted as lost. A StreamGrid subscription that falls behind "
                                 + "its journal re-reads the partitions (a resync) and delivers the current values: the view "
                                 + "is right again, but the superseded intermediate updates are counted as lost here.",
                         "Lost and count are of matching writes in the measured phase; `count` is the deliveries recorded "

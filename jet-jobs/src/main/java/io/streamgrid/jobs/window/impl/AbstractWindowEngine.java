@@ -49,6 +49,28 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
         advanceWatermark(Long.MAX_VALUE);
     }
 
+    /**
+     * For slice-based windows: reports {@code event} late and returns true when every window holding
+     * it ({@code lastEnd} is the end of the last one) is past its allowed lateness.
+     */
+    final boolean lateForEveryWindow(final EventRecord event, final long lastEnd) {
+        if (lastEnd + lateness > watermark) {
+            return false;
+        }
+        lateEvents++;
+        listener.onLate(event, watermark, "every window containing it ended by " + lastEnd
+                + " and closed at watermark " + watermark + " (allowed lateness " + lateness + " ms)");
+        return true;
+    }
+
+    /** For slice-based windows: reports {@code event} late for {@code missed} of its windows. */
+    final void lateForSomeWindows(final EventRecord event, final int missed, final long windowsPerEvent) {
+        lateEvents++;
+        listener.onLate(event, watermark, "missed " + missed + " of its " + windowsPerEvent
+                + " windows, closed beyond allowed lateness " + lateness + " ms at watermark " + watermark
+                + "; counted in the others");
+    }
+
     /** Handles one event against the current watermark (which it does not change). */
     abstract void process(EventRecord event, long timestamp);
 

@@ -75,10 +75,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         final long key = event.key();
         final long sliceStart = Math.floorDiv(timestamp, slide) * slide;
         final long lastEnd = sliceStart + size;
-        if (lastEnd + lateness <= watermark) {
-            lateEvents++;
-            listener.onLate(event, watermark, "every window containing it ended by " + lastEnd
-                    + " and closed at watermark " + watermark + " (allowed lateness " + lateness + " ms)");
+        if (lateForEveryWindow(event, lastEnd)) {
             return;
         }
         final Long2ObjectHashMap<A> slice = slice(sliceStart);
@@ -120,10 +117,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             }
         }
         if (missed > 0) {
-            lateEvents++;
-            listener.onLate(event, watermark, "missed " + missed + " of its " + (size / slide)
-                    + " windows, closed beyond allowed lateness " + lateness + " ms at watermark " + watermark
-                    + "; counted in the others");
+            lateForSomeWindows(event, missed, size / slide);
         }
     }
 

@@ -62,10 +62,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         final long key = event.key();
         final long sliceStart = Math.floorDiv(timestamp, slide) * slide;
         final long lastEnd = sliceStart + size;
-        if (lastEnd + lateness <= watermark) {
-            lateEvents++;
-            listener.onLate(event, watermark, "every window containing it ended by " + lastEnd
-                    + " and closed at watermark " + watermark + " (allowed lateness " + lateness + " ms)");
+        if (lateForEveryWindow(event, lastEnd)) {
             return;
         }
         KeyState<A> state = stateByKey.get(key);
@@ -101,10 +98,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         }
         ensureDue(key, state, Math.min(nextOpenEnd, lastEnd + lateness));
         if (missed > 0) {
-            lateEvents++;
-            listener.onLate(event, watermark, "missed " + missed + " of its " + (size / slide)
-                    + " windows, closed beyond allowed lateness " + lateness + " ms at watermark " + watermark
-                    + "; counted in the others");
+            lateForSomeWindows(event, missed, size / slide);
         }
     }
 
