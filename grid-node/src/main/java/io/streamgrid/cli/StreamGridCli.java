@@ -16,6 +16,8 @@ import java.util.Arrays;
         mixinStandardHelpOptions = true,
         versionProvider = StreamGridCli.Version.class,
         description = "StreamGrid: a low-latency in-memory data grid for stateful stream processing.",
+        footer = {"", "Benchmarks: ./streamgrid bench [NAME...] [--quick] runs the perf module's side-by-side "
+                + "benchmarks (./streamgrid bench --help)."},
         subcommands = {NodeCommand.class, ClusterCommand.class, IngestCommand.class, JobCommand.class, CassandraCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class})

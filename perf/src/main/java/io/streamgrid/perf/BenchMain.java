@@ -41,7 +41,7 @@ public final class BenchMain implements Callable<Integer> {
     @Parameters(paramLabel = "NAME", arity = "0..*", description = "Benchmarks to run (default: all built). --list names them.")
     private List<String> names = new ArrayList<>();
 
-    @Option(names = "--quick", description = "Short runs: the whole set in a few minutes, wider error bars.")
+    @Option(names = "--quick", description = "Short runs: all seven in about 10 minutes (a full run about 30), wider ranges.")
     private boolean quick;
 
     @Option(names = "--list", description = "List the benchmarks, built and pending, and exit.")
