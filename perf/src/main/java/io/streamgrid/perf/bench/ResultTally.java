@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where a windowing benchmark job's results go instead of a map: the sum of all window counts
- * (the oracle checks it), the number of results, and — while {@link #recording} — each result's
+ * (the oracle checks it) and — while {@link #recording} — each result's
  * latency: the time from its window's end (event time, which live runs keep on the wall clock) to
  * its emission.
  *
@@ -22,7 +22,6 @@ final class ResultTally {
     private static volatile long nanoBase;
 
     final LongAdder tally = new LongAdder();
-    final LongAdder results = new LongAdder();
     final Recorder latency = new Recorder(3);
     volatile boolean recording;
 
@@ -41,14 +40,12 @@ final class ResultTally {
 
     void reset() {
         tally.reset();
-        results.reset();
         recording = false;
         latency.reset();
     }
 
     void onResult(final long windowEnd, final long count) {
         tally.add(count);
-        results.increment();
         if (recording) {
             final long nowEventNanos = wallBaseMillis * 1_000_000 + (System.nanoTime() - nanoBase);
             latency.recordValue(Math.max(0, nowEventNanos - windowEnd * 1_000_000));
