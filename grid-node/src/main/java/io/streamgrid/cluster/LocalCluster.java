@@ -298,7 +298,14 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    /** A port that is free now, outside the ephemeral range that outgoing connections use. */
+    /**
+     * A loopback port that is free now, outside the ephemeral range that outgoing connections use:
+     * for members started in-process (benchmarks) the same way as for member processes.
+     */
+    public static int freePort() {
+        return freePort(List.of());
+    }
+
     private static int freePort(final List<Integer> taken) {
         for (int attempt = 0; attempt < 200; attempt++) {
             final int candidate = ThreadLocalRandom.current().nextInt(20_000, 30_000);

@@ -15,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -44,7 +43,7 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--quick", description = "Short runs: all seven in about 10 minutes (a full run about 30), wider ranges.")
     private boolean quick;
 
-    @Option(names = "--list", description = "List the benchmarks, built and pending, and exit.")
+    @Option(names = "--list", description = "List the benchmarks and exit.")
     private boolean list;
 
     @Option(names = "--render-only", description = "Only regenerate RESULTS.md and the charts from the result files.")
@@ -72,11 +71,10 @@ public final class BenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        final List<Benchmark> catalogue = Benchmarks.built();
+        final List<Benchmark> catalogue = Benchmarks.all();
         if (list) {
             final PrintWriter out = spec.commandLine().getOut();
             catalogue.forEach(b -> out.printf("%-16s %s%n", b.name(), b.title()));
-            Benchmarks.pending().forEach(e -> out.printf("%-16s %s (pending: not built yet)%n", e.name(), e.title()));
             out.flush();
             return 0;
         }
@@ -141,10 +139,8 @@ public final class BenchMain implements Callable<Integer> {
                         store.directory().resolve(ResultsPage.chartFileName(result.name())));
             }
         }
-        final List<ResultsPage.Entry> entries = new ArrayList<>();
-        Benchmarks.built().forEach(b -> entries.add(new ResultsPage.Entry(b.name(), b.title(), true)));
-        entries.addAll(Benchmarks.pending());
-        entries.sort(Comparator.comparingInt(e -> Benchmarks.order(e.name())));
+        final List<ResultsPage.Entry> entries = Benchmarks.all().stream()
+                .map(b -> new ResultsPage.Entry(b.name(), b.title(), true)).toList();
         try {
             Files.writeString(perf.resolve("RESULTS.md"), ResultsPage.render(entries, results));
         } catch (final IOException e) {

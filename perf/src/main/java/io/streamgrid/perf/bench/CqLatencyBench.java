@@ -64,9 +64,15 @@ public final class CqLatencyBench implements Benchmark {
     }
 
     /** A way to listen; {@code onValue} gets each delivered matching value. */
-    private interface Subject {
-        String label();
+    private record Subject(String label, Listening listening) {
+        AutoCloseable listen(final LocalCluster cluster, final String map, final Consumer<IpWindowCount> onValue) {
+            return listening.listen(cluster, map, onValue);
+        }
+    }
 
+    /** Starts listening to {@code map}'s matching values; closing stops it. */
+    @FunctionalInterface
+    private interface Listening {
         AutoCloseable listen(LocalCluster cluster, String map, Consumer<IpWindowCount> onValue);
     }
 
@@ -198,74 +204,50 @@ public final class CqLatencyBench implements Benchmark {
     }
 
     private static Subject ours() {
-        return new Subject() {
-            @Override
-            public String label() {
-                return "StreamGrid subscription";
-            }
+        return new Subject("StreamGrid subscription", (cluster, map, onValue) -> {
+            final StreamGridClient client = StreamGridClient.connect(cluster.clientSettings());
+            final Subscription subscription = client.subscribe(map, WHERE, new DeltaListener() {
+                @Override
+                public void onSnapshot(final Map<Object, Object> entries) {
+                }
 
-            @Override
-            public AutoCloseable listen(final LocalCluster cluster, final String map, final Consumer<IpWindowCount> onValue) {
-                final StreamGridClient client = StreamGridClient.connect(cluster.clientSettings());
-                final Subscription subscription = client.subscribe(map, WHERE, new DeltaListener() {
-                    @Override
-                    public void onSnapshot(final Map<Object, Object> entries) {
+                @Override
+                public void onDelta(final Delta delta) {
+                    if (delta.value() instanceof IpWindowCount value) {
+                        onValue.accept(value);
                     }
-
-                    @Override
-                    public void onDelta(final Delta delta) {
-                        if (delta.value() instanceof IpWindowCount value) {
-                            onValue.accept(value);
-                        }
-                    }
-                }, SubscriptionOptions.defaults());
-                return () -> {
-                    subscription.close();
-                    client.close();
-                };
-            }
-        };
+                }
+            }, SubscriptionOptions.defaults());
+            return () -> {
+                subscription.close();
+                client.close();
+            };
+        });
     }
 
     private static Subject queryCache() {
-        return new Subject() {
-            @Override
-            public String label() {
-                return "Hazelcast QueryCache";
-            }
-
-            @Override
-            public AutoCloseable listen(final LocalCluster cluster, final String map, final Consumer<IpWindowCount> onValue) {
-                final ClientConfig config = cluster.clientConfig();
-                config.addQueryCacheConfig(map, new QueryCacheConfig("cq-" + map)
-                        .setPredicateConfig(new PredicateConfig(Where.parse(WHERE)))
-                        .setPopulate(true).setIncludeValue(true).setDelaySeconds(0).setBatchSize(1));
-                final HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
-                final IMap<Long, IpWindowCount> imap = client.getMap(map);
-                final QueryCache<Long, IpWindowCount> cache = imap.getQueryCache("cq-" + map);
-                cache.addEntryListener(new ValueListener(onValue), true);
-                return client::shutdown;
-            }
-        };
+        return new Subject("Hazelcast QueryCache", (cluster, map, onValue) -> {
+            final ClientConfig config = cluster.clientConfig();
+            config.addQueryCacheConfig(map, new QueryCacheConfig("cq-" + map)
+                    .setPredicateConfig(new PredicateConfig(Where.parse(WHERE)))
+                    .setPopulate(true).setIncludeValue(true).setDelaySeconds(0).setBatchSize(1));
+            final HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+            final IMap<Long, IpWindowCount> imap = client.getMap(map);
+            final QueryCache<Long, IpWindowCount> cache = imap.getQueryCache("cq-" + map);
+            cache.addEntryListener(new ValueListener(onValue), true);
+            return client::shutdown;
+        });
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private static Subject predicateListener() {
-        return new Subject() {
-            @Override
-            public String label() {
-                return "entry listener with predicate";
-            }
-
-            @Override
-            public AutoCloseable listen(final LocalCluster cluster, final String map, final Consumer<IpWindowCount> onValue) {
-                final HazelcastInstance client = HazelcastClient.newHazelcastClient(cluster.clientConfig());
-                final IMap<Long, IpWindowCount> imap = client.getMap(map);
-                @SuppressWarnings({"unchecked", "rawtypes"})
-                final com.hazelcast.query.Predicate<Long, IpWindowCount> where = (com.hazelcast.query.Predicate) Where.parse(WHERE);
-                imap.addEntryListener(new ValueListener(onValue), where, true);
-                return client::shutdown;
-            }
-        };
+        return new Subject("entry listener with predicate", (cluster, map, onValue) -> {
+            final HazelcastInstance client = HazelcastClient.newHazelcastClient(cluster.clientConfig());
+            final IMap<Long, IpWindowCount> imap = client.getMap(map);
+            final com.hazelcast.query.Predicate<Long, IpWindowCount> where = (com.hazelcast.query.Predicate) Where.parse(WHERE);
+            imap.addEntryListener(new ValueListener(onValue), where, true);
+            return client::shutdown;
+        });
     }
 
     /** Passes the value of every added or updated entry on. */

@@ -1,14 +1,11 @@
 package io.streamgrid.perf.bench;
 
 import io.streamgrid.client.ClientSettings;
+import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.node.GridNode;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -18,7 +15,7 @@ import java.util.UUID;
  * A one-member StreamGrid cluster inside the benchmark's JVM, configured from the same defaults
  * YAML as a deployed member (state maps with synchronous backup and event journal, Jet on), on a
  * free loopback port. For benchmarks about the in-process paths; failure and scale benchmarks use
- * {@link io.streamgrid.cluster.LocalCluster}'s member processes instead.
+ * {@link LocalCluster}'s member processes instead.
  */
 public final class EmbeddedGrid implements AutoCloseable {
     private final GridNode node;
@@ -30,7 +27,7 @@ public final class EmbeddedGrid implements AutoCloseable {
     }
 
     public static EmbeddedGrid start(final Path dataDir) {
-        final int port = freeLoopbackPort();
+        final int port = LocalCluster.freePort();
         final String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         final MemberAddress address = new MemberAddress("127.0.0.1", port);
         final NodeSettings settings = NodeSettings.load(Optional.empty(), new NodeSettings.Overrides(Optional.of(cluster),
@@ -50,13 +47,5 @@ public final class EmbeddedGrid implements AutoCloseable {
     @Override
     public void close() {
         node.close();
-    }
-
-    private static int freeLoopbackPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (final IOException e) {
-            throw new UncheckedIOException("no free loopback port for the benchmark member", e);
-        }
     }
 }
