@@ -2,6 +2,8 @@ package io.streamgrid.cli;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.core.JobSuspensionCause;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
@@ -27,8 +29,8 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /** {@code streamgrid job}: submit and list the named jobs. */
-@Command(name = "job", mixinStandardHelpOptions = true, description = "Submit and list the named Jet jobs.",
-        subcommands = {JobCommand.Submit.class, JobCommand.ListJobs.class})
+@Command(name = "job", mixinStandardHelpOptions = true, description = "Submit, list and resume the named Jet jobs.",
+        subcommands = {JobCommand.Submit.class, JobCommand.ListJobs.class, JobCommand.Resume.class})
 final class JobCommand {
 
     @Command(name = "submit", mixinStandardHelpOptions = true,
@@ -108,8 +110,57 @@ final class JobCommand {
             try {
                 final PrintWriter out = spec.commandLine().getOut();
                 for (final Job job : client.getJet().getJobs()) {
-                    out.println(job.getIdString() + "  " + job.getName() + "  " + job.getStatus());
+                    final JobStatus status = job.getStatus();
+                    out.println(job.getIdString() + "  " + job.getName() + "  " + status
+                            + (status == JobStatus.SUSPENDED ? "  (" + suspensionCause(job) + ")" : ""));
                 }
+                return 0;
+            } finally {
+                client.shutdown();
+            }
+        }
+    }
+
+    /** The first line of why a job was suspended. */
+    static String suspensionCause(final Job job) {
+        final JobSuspensionCause cause = job.getSuspensionCause();
+        final String text = cause.requestedByUser() ? "suspended by a user" : cause.errorCause();
+        return text.lines().filter(line -> !line.isBlank() && !line.startsWith("Execution failure")).findFirst().orElse(text)
+                .replaceFirst("^com\\.hazelcast\\.jet\\.JetException: ", "");
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = "Resume a suspended job from its last snapshot (after a failure was fixed, e.g. a Cassandra "
+                    + "transaction that was decided but not committed).")
+    static final class Resume implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(paramLabel = "NAME", description = "The job.")
+        String name;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Mixin
+        ConfigOptions.Members members;
+
+        @Override
+        public Integer call() {
+            final HazelcastInstance client = ClientConnector.connect(options.tree(), members.addresses);
+            try {
+                final Job job = client.getJet().getJob(name);
+                if (job == null) {
+                    throw new ConfigException("no job named '" + name + "' in the cluster: see 'streamgrid job list'");
+                }
+                final JobStatus status = job.getStatus();
+                if (status != JobStatus.SUSPENDED) {
+                    throw new ConfigException("job '" + name + "' is " + status + ", not SUSPENDED: only a suspended job can be resumed");
+                }
+                final String cause = suspensionCause(job);
+                job.resume();
+                spec.commandLine().getOut().println("resumed " + name + " (id " + job.getIdString()
+                        + ") from its last snapshot; it was suspended because: " + cause);
                 return 0;
             } finally {
                 client.shutdown();

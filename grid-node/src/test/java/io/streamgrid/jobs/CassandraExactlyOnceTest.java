@@ -211,7 +211,7 @@ class CassandraExactlyOnceTest {
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(TestWorkDir.of(test)).start()) {
             final HazelcastInstance client = cluster.newClient();
             final Job job = client.getJet().newJob(pipeline, new JobConfig()
-                    .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setSnapshotIntervalMillis(200));
+                    .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setSuspendOnFailure(true).setSnapshotIntervalMillis(200));
             final long finalProgress = LongStream.range(0, keys).map(k -> (total - 1 - k) / keys).sum();
             final TableReader reader = new TableReader();
             reader.start();

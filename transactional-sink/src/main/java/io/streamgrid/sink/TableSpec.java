@@ -86,6 +86,35 @@ public record TableSpec(String keyspace, String table, List<Column> columns, Lis
     }
 
     /**
+     * DELETE of one row by its whole primary key; with {@code explicitTimestamp}, the first bind
+     * value gives the write time, then the key values in {@link #primaryKey()} order.
+     */
+    public String deleteCql(final boolean explicitTimestamp) {
+        return "DELETE FROM " + qualifiedName() + (explicitTimestamp ? " USING TIMESTAMP ?" : "") + " WHERE "
+                + primaryKey().stream().map(c -> c + " = ?").collect(Collectors.joining(" AND "));
+    }
+
+    /**
+     * Checks that {@code key} is a whole primary key (values in {@link #primaryKey()} order, none
+     * null). Returns null when it is, else the reason.
+     */
+    public String checkKey(final Object[] key) {
+        final List<String> names = primaryKey();
+        if (key == null || key.length != names.size()) {
+            return "key has " + (key == null ? "no" : key.length) + " values, the primary key of " + qualifiedName()
+                    + " is " + names;
+        }
+        for (int i = 0; i < key.length; i++) {
+            final Column column = columns.get(position(names.get(i)));
+            if (!column.type().javaType().isInstance(key[i])) {
+                return "key column " + column.name() + " of " + qualifiedName() + " needs a " + column.type().javaType().getSimpleName()
+                        + ", got " + (key[i] == null ? "null" : key[i].getClass().getSimpleName() + " " + key[i]);
+            }
+        }
+        return null;
+    }
+
+    /**
      * Checks that {@code row} fits: length and value types. Returns null when it does, else the reason.
      */
     public String check(final Object[] row) {

@@ -4,7 +4,12 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
+import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.pipeline.Sink;
+import com.hazelcast.jet.pipeline.SourceBuilder;
+import com.hazelcast.jet.pipeline.StreamSource;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.test.TestSources;
@@ -14,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -110,7 +116,8 @@ class CassandraSinkTest {
         pipeline.readFrom(TestSources.items(IntStream.range(0, rows * 2).boxed().toList()))
                 .writeTo(CassandraSinks.<Integer>cassandra(target, spec,
                         i -> new Object[] {(long) (i % rows), "v" + i, i * 0.5}, i -> i % rows, SinkOptions.defaults()));
-        member.getJet().newJob(pipeline, new JobConfig().setProcessingGuarantee(guarantee).setSnapshotIntervalMillis(100)).join();
+        member.getJet().newJob(pipeline, new JobConfig().setProcessingGuarantee(guarantee).setSuspendOnFailure(true)
+                .setSnapshotIntervalMillis(100)).join();
 
         // Each id was written twice, the second (higher i) last: that value must win.
         final Map<List<Object>, List<Object>> expected = new HashMap<>();
@@ -121,5 +128,159 @@ class CassandraSinkTest {
         final TableVerifier.Report report = TableVerifier.verify(session, spec, expected);
         System.out.println(guarantee + ": " + report);
         assertThat(report.isExact()).as(report.toString()).isTrue();
+    }
+
+    /** Rows as {id, label, amount}; a null label deletes the row with that id. */
+    private static Sink<Object[]> upsertsAndDeletes(final TableSpec spec) {
+        return CassandraSinks.<Object[]>cassandra(CassandraTarget.local(server, "sink_test"), spec,
+                item -> item[1] == null ? null : item, item -> item[1] == null ? new Object[] {item[0]} : null,
+                item -> item[0], SinkOptions.defaults());
+    }
+
+    private static void runBatch(final Sink<Object[]> sink, final ProcessingGuarantee guarantee, final Object[]... items) {
+        final Pipeline pipeline = Pipeline.create();
+        pipeline.readFrom(TestSources.items(List.of(items))).writeTo(sink);
+        member.getJet().newJob(pipeline, new JobConfig().setProcessingGuarantee(guarantee).setSuspendOnFailure(true)).join();
+    }
+
+    private static Map<List<Object>, List<Object>> rows(final Object[]... rows) {
+        final Map<List<Object>, List<Object>> expected = new HashMap<>();
+        for (final Object[] row : rows) {
+            expected.put(List.of(row[0]), List.of(row));
+        }
+        return expected;
+    }
+
+    private static void assertTable(final TableSpec spec, final Map<List<Object>, List<Object>> expected) {
+        final TableVerifier.Report report = TableVerifier.verify(session, spec, expected);
+        System.out.println(spec.table() + ": " + report);
+        assertThat(report.isExact()).as(report.toString()).isTrue();
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void when_sameKeyTwiceInOneInboxAtLeastOnce_then_theLastRowWinsWhole() {
+        // Unlogged batch, one timestamp: without coalescing Cassandra keeps per cell the larger
+        // value — label "b" of the first row with amount 2.0 of the second, a row nobody wrote.
+        final TableSpec spec = table("coalesced");
+        CassandraSchema.ensure(session, CassandraTarget.local(server, "sink_test"), spec);
+
+        runBatch(upsertsAndDeletes(spec), ProcessingGuarantee.AT_LEAST_ONCE,
+                new Object[] {1L, "b", 1.0}, new Object[] {1L, "a", 2.0});
+
+        assertTable(spec, rows(new Object[] {1L, "a", 2.0}));
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void when_rowRemovedByALaterJob_then_itIsDeletedFromTheTable() {
+        final TableSpec spec = table("deleted");
+        CassandraSchema.ensure(session, CassandraTarget.local(server, "sink_test"), spec);
+        runBatch(upsertsAndDeletes(spec), ProcessingGuarantee.EXACTLY_ONCE,
+                new Object[] {1L, "a", 1.0}, new Object[] {2L, "b", 2.0});
+
+        runBatch(upsertsAndDeletes(spec), ProcessingGuarantee.EXACTLY_ONCE, new Object[] {1L, null, 0.0});
+
+        assertTable(spec, rows(new Object[] {2L, "b", 2.0}));
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void when_laterJobsSinkWasDefinedFirst_then_itsWritesStillWin() throws InterruptedException {
+        // The second job's sink is defined first, as on a client whose clock is behind: its write
+        // timestamps must still come out above the first job's.
+        final TableSpec spec = table("later_wins");
+        CassandraSchema.ensure(session, CassandraTarget.local(server, "sink_test"), spec);
+        final Sink<Object[]> definedEarly = upsertsAndDeletes(spec);
+        Thread.sleep(20);
+        runBatch(upsertsAndDeletes(spec), ProcessingGuarantee.EXACTLY_ONCE,
+                new Object[] {1L, "old", 1.0}, new Object[] {2L, "old", 2.0});
+
+        runBatch(definedEarly, ProcessingGuarantee.EXACTLY_ONCE, new Object[] {1L, "new", 3.0}, new Object[] {2L, null, 0.0});
+
+        assertTable(spec, rows(new Object[] {1L, "new", 3.0}));
+    }
+
+    /**
+     * Design of this test: a stream of ids 0, 1, 2, ... (a source that snapshots its position) goes
+     * into a table exactly-once. The first transaction is held at the commit barrier after its
+     * snapshot completed; the table is dropped under it, so the commit fails permanently. The job
+     * must be suspended (not failed, which would delete the snapshot with the decided transaction)
+     * with an error that names the transaction; after the table is recreated and the job resumed,
+     * every id from 0 up to the highest committed one must be in the table.
+     */
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void when_decidedCommitFailsPermanently_then_jobIsSuspendedAndResumeCommitsIt() throws Exception {
+        final CassandraTarget target = CassandraTarget.local(server, "sink_test");
+        final TableSpec spec = table("suspended");
+        CassandraSchema.ensure(session, target, spec);
+        final Path barrier = Files.createDirectories(dir.resolve("barrier-suspend"));
+        Files.writeString(barrier.resolve("pause"), "");
+        final StreamSource<Long> ids = SourceBuilder.stream("ids", context -> new long[1])
+                .<Long>fillBufferFn((next, buffer) -> {
+                    for (int i = 0; i < 20; i++) {
+                        buffer.add(next[0]++);
+                    }
+                    Thread.sleep(5);
+                })
+                .createSnapshotFn(next -> next[0])
+                .restoreSnapshotFn((next, saved) -> next[0] = saved.get(0))
+                .build();
+        final Pipeline pipeline = Pipeline.create();
+        pipeline.readFrom(ids).withoutTimestamps().writeTo(CassandraSinks.<Long>cassandra(target, spec,
+                id -> new Object[] {id, "v" + id, id * 0.5}, id -> id, SinkOptions.defaults().withCommitBarrier(barrier.toString())));
+        final Job job = member.getJet().newJob(pipeline, new JobConfig().setName("suspend-test")
+                .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setSuspendOnFailure(true).setSnapshotIntervalMillis(200));
+        try {
+            awaitFile(barrier.resolve("reached-0"));
+            session.execute("DROP TABLE sink_test.suspended");
+            Files.delete(barrier.resolve("pause"));
+
+            awaitStatus(job, JobStatus.SUSPENDED);
+            final String cause = job.getSuspensionCause().errorCause();
+            System.out.println("suspension cause: " + cause.lines().findFirst().orElse(""));
+            assertThat(cause).contains("is decided but not committed: its rows are kept in the suspended job's snapshot")
+                    .contains("resume with `streamgrid job resume suspend-test`");
+
+            CassandraSchema.ensure(session, target, spec);
+            job.resume();
+            awaitStatus(job, JobStatus.RUNNING);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (countRows(spec) < 2_000 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+        } finally {
+            job.cancel();
+        }
+        final long max = session.execute("SELECT max(id) FROM sink_test.suspended").one().getLong(0);
+        final Map<List<Object>, List<Object>> expected = new HashMap<>();
+        for (long id = 0; id <= max; id++) {
+            expected.put(List.of(id), List.of(id, "v" + id, id * 0.5));
+        }
+        assertThat(max).as("rows committed after the resume").isGreaterThan(0);
+        assertTable(spec, expected);
+    }
+
+    private static long countRows(final TableSpec spec) {
+        return session.execute("SELECT count(*) FROM " + spec.qualifiedName()).one().getLong(0);
+    }
+
+    private static void awaitFile(final Path file) throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(file)) {
+            assertThat(System.nanoTime()).as("waiting for " + file).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    private static void awaitStatus(final Job job, final JobStatus wanted) throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        JobStatus status;
+        while ((status = job.getStatus()) != wanted) {
+            assertThat(status).as("job status while waiting for " + wanted).isNotIn(JobStatus.FAILED, JobStatus.COMPLETED);
+            assertThat(System.nanoTime()).as("waiting for " + wanted + ", job is " + status).isLessThan(deadline);
+            Thread.sleep(50);
+        }
     }
 }

@@ -7,6 +7,7 @@ import io.streamgrid.sink.TableSpec;
 
 import java.io.Serializable;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Where a windowed job also writes its results, exactly-once: Cassandra tables fed from its state
@@ -20,7 +21,24 @@ public record CassandraOutput(CassandraTarget target, List<Binding> bindings, Si
         bindings = List.copyOf(bindings);
     }
 
-    /** Values put into map {@code map} become rows of {@code table} through {@code toRow}. */
-    public record Binding(String map, TableSpec table, FunctionEx<Object, Object[]> toRow) implements Serializable {
+    /**
+     * Values put into map {@code map} become rows of {@code table} through {@code toRow}; keys
+     * removed from the map delete the row whose primary key {@code keyToPrimaryKey} gives (values in
+     * {@link TableSpec#primaryKey()} order). {@code keyToPrimaryKey} may be null only for a map the
+     * job never removes from: a job that retracts (session windows) is refused without it, so that
+     * retracted rows never silently stay in the table.
+     */
+    public record Binding(String map, TableSpec table, FunctionEx<Object, Object[]> toRow,
+                          FunctionEx<Object, Object[]> keyToPrimaryKey) implements Serializable {
+        public Binding {
+            Objects.requireNonNull(map, "map");
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(toRow, "toRow");
+        }
+
+        /** A binding for a map the job only puts into. */
+        public Binding(final String map, final TableSpec table, final FunctionEx<Object, Object[]> toRow) {
+            this(map, table, toRow, null);
+        }
     }
 }

@@ -13,7 +13,8 @@ public final class WindowedJobs {
 
     /**
      * Submits {@code job} under its name with the EXACTLY_ONCE guarantee and the given snapshot
-     * interval. The job restarts from its last snapshot when a member leaves or joins.
+     * interval. The job restarts from its last snapshot when a member leaves or joins; when it
+     * fails it is suspended, keeping that snapshot, until resumed ({@code Job.resume()}).
      */
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options) {
         return submit(jet, job, options, null);
@@ -28,6 +29,9 @@ public final class WindowedJobs {
         final JobConfig config = new JobConfig()
                 .setName(job.name())
                 .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
+                // A failure suspends the job with its snapshot (decided sink transactions, window
+                // state) instead of deleting it; `streamgrid job resume NAME` continues it.
+                .setSuspendOnFailure(true)
                 .setSnapshotIntervalMillis(options.snapshotIntervalMs());
         return jet.newJob(WindowedDag.of(job, options.ingestDir().toAbsolutePath().toString(), options.localParallelism(),
                 cassandra), config);

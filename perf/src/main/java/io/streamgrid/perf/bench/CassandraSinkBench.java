@@ -151,7 +151,7 @@ public final class CassandraSinkBench implements Benchmark {
         final Pipeline pipeline = Pipeline.create();
         pipeline.readFrom(source).writeTo(CassandraSinks.<Long>cassandra(target, spec, CassandraSinkBench::row,
                 i -> i / ROWS_PER_PARTITION, SinkOptions.defaults()));
-        jet.newJob(pipeline, new JobConfig().setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
+        jet.newJob(pipeline, new JobConfig().setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setSuspendOnFailure(true)
                 .setSnapshotIntervalMillis(1_000)).join();
     }
 

@@ -10,8 +10,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-/** Rows of a transaction in the snapshot: a compact tagged binary form, no Java serialization. */
+/**
+ * Writes of a transaction in the snapshot: a compact tagged binary form, no Java serialization.
+ * Starts with a format number so that a snapshot of another layout is refused, not misread.
+ */
 final class RowCodec {
+    private static final int FORMAT = 2;
     private static final byte NULL = 0;
     private static final byte TEXT = 1;
     private static final byte LONG = 2;
@@ -22,16 +26,18 @@ final class RowCodec {
     private RowCodec() {
     }
 
-    static byte[] encode(final String txnId, final int processorIndex, final long epoch, final Collection<Object[]> rows) {
+    static byte[] encode(final String txnId, final int processorIndex, final long epoch, final Collection<RowWrite> rows) {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + rows.size() * 48);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(FORMAT);
             out.writeUTF(txnId);
             out.writeInt(processorIndex);
             out.writeLong(epoch);
             out.writeInt(rows.size());
-            for (final Object[] row : rows) {
-                out.writeShort(row.length);
-                for (final Object value : row) {
+            for (final RowWrite row : rows) {
+                out.writeBoolean(row.delete());
+                out.writeShort(row.values().length);
+                for (final Object value : row.values()) {
                     write(out, value);
                 }
             }
@@ -43,17 +49,23 @@ final class RowCodec {
 
     static Txn decode(final byte[] data) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+            final int format = in.readInt();
+            if (format != FORMAT) {
+                throw new IllegalStateException("a transaction in the snapshot has format " + format + ", this build reads "
+                        + FORMAT + ": resume the job with the build that wrote it");
+            }
             final String txnId = in.readUTF();
             final int processorIndex = in.readInt();
             final long epoch = in.readLong();
             final int count = in.readInt();
-            final List<Object[]> rows = new ArrayList<>(count);
+            final List<RowWrite> rows = new ArrayList<>(count);
             for (int r = 0; r < count; r++) {
-                final Object[] row = new Object[in.readShort()];
-                for (int i = 0; i < row.length; i++) {
-                    row[i] = read(in);
+                final boolean delete = in.readBoolean();
+                final Object[] values = new Object[in.readShort()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = read(in);
                 }
-                rows.add(row);
+                rows.add(new RowWrite(values, delete));
             }
             return new Txn(txnId, processorIndex, epoch, rows);
         } catch (final IOException e) {
@@ -97,7 +109,7 @@ final class RowCodec {
         };
     }
 
-    /** A prepared transaction: deterministic id, owner, epoch and rows. */
-    record Txn(String id, int processorIndex, long epoch, List<Object[]> rows) {
+    /** A prepared transaction: deterministic id, owner, epoch and writes. */
+    record Txn(String id, int processorIndex, long epoch, List<RowWrite> rows) {
     }
 }

@@ -1,0 +1,47 @@
+package io.streamgrid.sink.impl;
+
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
+import com.datastax.oss.driver.api.core.NoNodeAvailableException;
+import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
+import com.datastax.oss.driver.api.core.servererrors.FunctionFailureException;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
+import com.datastax.oss.driver.api.core.servererrors.ServerError;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CassandraErrorsTest {
+    @Test
+    void when_serverIsSlowOrUnreachable_then_transient() {
+        assertThat(CassandraErrors.isTransient(new DriverTimeoutException("slow"))).isTrue();
+        assertThat(CassandraErrors.isTransient(new UnavailableException(null, ConsistencyLevel.ONE, 1, 0))).isTrue();
+        assertThat(CassandraErrors.isTransient(new OverloadedException(null))).isTrue();
+        assertThat(CassandraErrors.isTransient(new WriteTimeoutException(null, ConsistencyLevel.ONE, 0, 1, DefaultWriteType.SIMPLE))).isTrue();
+        assertThat(CassandraErrors.isTransient(new CompletionException(new DriverTimeoutException("wrapped")))).isTrue();
+    }
+
+    @Test
+    void when_errorIsDeterministic_then_permanent() {
+        assertThat(CassandraErrors.isTransient(new InvalidQueryException(null, "unconfigured table t"))).isFalse();
+        assertThat(CassandraErrors.isTransient(new FunctionFailureException(null, "a function threw"))).isFalse();
+        assertThat(CassandraErrors.isTransient(new WriteFailureException(null, ConsistencyLevel.ONE, 0, 1,
+                DefaultWriteType.SIMPLE, 1, Map.of()))).isFalse();
+        assertThat(CassandraErrors.isTransient(new ServerError(null, "bug"))).isFalse();
+        assertThat(CassandraErrors.isTransient(new IllegalArgumentException("cannot bind"))).isFalse();
+    }
+
+    @Test
+    void when_noNodeAnswers_then_transient() {
+        assertThat(CassandraErrors.isTransient(new NoNodeAvailableException())).isTrue();
+        assertThat(CassandraErrors.isTransient(AllNodesFailedException.fromErrors(Map.of()))).isTrue();
+    }
+}

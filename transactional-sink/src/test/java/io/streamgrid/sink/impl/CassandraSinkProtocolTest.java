@@ -1,0 +1,254 @@
+package io.streamgrid.sink.impl;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import com.hazelcast.jet.JetException;
+import com.hazelcast.jet.RestartableException;
+import com.hazelcast.jet.config.JobConfig;
+import com.hazelcast.jet.config.ProcessingGuarantee;
+import com.hazelcast.jet.core.metrics.Metric;
+import com.hazelcast.jet.core.metrics.Unit;
+import com.hazelcast.jet.core.test.TestInbox;
+import com.hazelcast.jet.core.test.TestOutbox;
+import com.hazelcast.jet.core.test.TestProcessorContext;
+import io.streamgrid.sink.CqlType;
+import io.streamgrid.sink.SinkOptions;
+import io.streamgrid.sink.TableSpec;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The sink's protocol, step by step, against a recording store (no Cassandra): what reaches the
+ * table, when, and with which timestamp. Pins the order prepare → snapshot complete → commit, that a
+ * failed snapshot commits nothing, that a restore commits the restored transactions again, that
+ * writes are coalesced by key in every mode, that removals become deletes, and what a permanent or a
+ * transient error does.
+ */
+class CassandraSinkProtocolTest {
+    private static final long BASE = 1_000_000_000L;
+    private static final TableSpec TABLE = new TableSpec("ks", "t", List.of(new TableSpec.Column("id", CqlType.BIGINT),
+            new TableSpec.Column("label", CqlType.TEXT), new TableSpec.Column("amount", CqlType.DOUBLE)),
+            List.of("id"), List.of());
+
+    /** An item: a row to upsert, or (label null) the key of a row to delete. */
+    private record Item(long id, String label, double amount) {
+    }
+
+    /** Records what the processor asked of the table; fails writes as told. */
+    private static final class RecordingStore implements RowStore {
+        final List<String> log = new ArrayList<>();
+        Function<List<RowWrite>, Throwable> failure = rows -> null;
+
+        @Override
+        public CompletionStage<?> write(final List<RowWrite> partition, final long timestampMicros) {
+            final Throwable error = failure.apply(partition);
+            if (error != null) {
+                log.add("failed " + describe(partition));
+                return CompletableFuture.failedFuture(error);
+            }
+            log.add("write@" + timestampMicros + " " + describe(partition));
+            return CompletableFuture.completedFuture(null);
+        }
+
+        private static String describe(final List<RowWrite> rows) {
+            return rows.stream().map(r -> (r.delete() ? "delete" : "upsert") + Arrays.toString(r.values())).toList().toString();
+        }
+
+        @Override
+        public void reserve(final long timestampMicros) {
+            log.add("reserve@" + timestampMicros);
+        }
+
+        @Override
+        public String describe() {
+            return "INSERT/DELETE ks.t";
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Jet's metrics need a real job's thread; here they are plain values. */
+    private record LocalMetric(String name) implements Metric {
+        @Override
+        public Unit unit() {
+            return Unit.COUNT;
+        }
+
+        @Override
+        public void increment() {
+        }
+
+        @Override
+        public void increment(final long delta) {
+        }
+
+        @Override
+        public void decrement() {
+        }
+
+        @Override
+        public void decrement(final long delta) {
+        }
+
+        @Override
+        public void set(final long value) {
+        }
+    }
+
+    private final RecordingStore store = new RecordingStore();
+    private TestOutbox outbox;
+
+    private CassandraSinkP<Item> processor(final ProcessingGuarantee guarantee) throws Exception {
+        final CassandraSinkP<Item> p = new CassandraSinkP<>(TABLE,
+                item -> item.label() == null ? null : new Object[] {item.id(), item.label(), item.amount()},
+                item -> item.label() == null ? new Object[] {item.id()} : null,
+                new SinkOptions(8, null), BASE, context -> store, LocalMetric::new);
+        outbox = new TestOutbox(new int[] {16}, 16);
+        p.init(outbox, new TestProcessorContext().setProcessingGuarantee(guarantee)
+                .setJobConfig(new JobConfig().setName("job-x").setSuspendOnFailure(true)));
+        return p;
+    }
+
+    private static void process(final CassandraSinkP<Item> p, final Item... items) {
+        final TestInbox inbox = new TestInbox();
+        inbox.addAll(List.of(items));
+        p.process(0, inbox);
+        assertThat(inbox).as("the inbox is drained").isEmpty();
+    }
+
+    private List<Map.Entry<Object, Object>> prepare(final CassandraSinkP<Item> p) {
+        assertThat(p.snapshotCommitPrepare()).isTrue();
+        final List<Map.Entry<Object, Object>> snapshot = new ArrayList<>();
+        outbox.drainSnapshotQueueAndReset(snapshot, false);
+        return snapshot;
+    }
+
+    @Test
+    void when_snapshotCompletes_then_epochIsCommittedOnlyAfterIt() throws Exception {
+        final CassandraSinkP<Item> p = processor(ProcessingGuarantee.EXACTLY_ONCE);
+
+        process(p, new Item(1, "a", 1), new Item(2, "b", 2));
+        assertThat(store.log).as("nothing before the snapshot").isEmpty();
+        final List<Map.Entry<Object, Object>> snapshot = prepare(p);
+        assertThat(snapshot).as("the prepared transaction is in the snapshot").hasSize(1);
+        assertThat(store.log).as("nothing at prepare").isEmpty();
+
+        assertThat(p.snapshotCommitFinish(true)).isTrue();
+        assertThat(store.log).containsExactly("reserve@" + (BASE + 1_000),
+                "write@" + (BASE + 1_000) + " [upsert[1, a, 1.0]]", "write@" + (BASE + 1_000) + " [upsert[2, b, 2.0]]");
+    }
+
+    @Test
+    void when_snapshotFails_then_nothingIsCommittedAndTheJobRestarts() throws Exception {
+        final CassandraSinkP<Item> p = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        process(p, new Item(1, "a", 1));
+        prepare(p);
+
+        assertThatThrownBy(() -> p.snapshotCommitFinish(false)).isInstanceOf(RestartableException.class)
+                .hasMessageContaining("is aborted");
+        assertThat(store.log).isEmpty();
+    }
+
+    @Test
+    void when_restoredFromSnapshot_then_itsTransactionsAreCommittedAgainAndEpochsContinue() throws Exception {
+        final CassandraSinkP<Item> first = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        process(first, new Item(1, "a", 1));
+        final List<Map.Entry<Object, Object>> snapshot = prepare(first);
+        // The member dies here: the snapshot completed, the commit never ran.
+
+        final CassandraSinkP<Item> restored = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        final TestInbox inbox = new TestInbox();
+        inbox.addAll(snapshot);
+        restored.restoreFromSnapshot(inbox);
+        assertThat(store.log).as("nothing before the restore finished").isEmpty();
+        assertThat(restored.finishSnapshotRestore()).isTrue();
+        assertThat(store.log).containsExactly("reserve@" + (BASE + 1_000), "write@" + (BASE + 1_000) + " [upsert[1, a, 1.0]]");
+
+        store.log.clear();
+        process(restored, new Item(1, "z", 9));
+        prepare(restored);
+        restored.snapshotCommitFinish(true);
+        assertThat(store.log).as("the next epoch writes above the restored one")
+                .containsExactly("reserve@" + (BASE + 2_000), "write@" + (BASE + 2_000) + " [upsert[1, z, 9.0]]");
+    }
+
+    @Test
+    void when_sameKeyTwiceInOneInbox_then_onlyTheLastWriteGoesOut_inEveryMode() throws Exception {
+        for (final ProcessingGuarantee guarantee : ProcessingGuarantee.values()) {
+            store.log.clear();
+            final CassandraSinkP<Item> p = processor(guarantee);
+            process(p, new Item(7, "b", 5), new Item(7, "a", 3));
+            if (guarantee == ProcessingGuarantee.EXACTLY_ONCE) {
+                prepare(p);
+                p.snapshotCommitFinish(true);
+            }
+            assertThat(store.log).as(guarantee.toString()).filteredOn(line -> line.startsWith("write"))
+                    .singleElement().asString().endsWith(" [upsert[7, a, 3.0]]");
+        }
+    }
+
+    @Test
+    void when_rowRemoved_then_itIsDeletedWithTheEpochTimestamp() throws Exception {
+        final CassandraSinkP<Item> p = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        process(p, new Item(1, "a", 1));
+        prepare(p);
+        p.snapshotCommitFinish(true);
+        store.log.clear();
+
+        process(p, new Item(1, null, 0));
+        prepare(p);
+        p.snapshotCommitFinish(true);
+
+        assertThat(store.log).containsExactly("reserve@" + (BASE + 2_000), "write@" + (BASE + 2_000) + " [delete[1]]");
+    }
+
+    @Test
+    void when_decidedTransactionFailsPermanently_then_errorKeepsItForResumeAndNamesIt() throws Exception {
+        final CassandraSinkP<Item> p = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        store.failure = rows -> new InvalidQueryException(null, "unconfigured table t");
+        process(p, new Item(1, "a", 1));
+        prepare(p);
+
+        assertThatThrownBy(() -> p.snapshotCommitFinish(true)).isInstanceOf(JetException.class)
+                .hasMessageContaining("transaction ")
+                .hasMessageContaining("of ks.t is decided but not committed: its rows are kept in the suspended job's snapshot")
+                .hasMessageContaining("unconfigured table t")
+                .hasMessageContaining("resume with `streamgrid job resume job-x`");
+    }
+
+    @Test
+    void when_writeTimesOut_then_itIsRetriedUntilItPasses() throws Exception {
+        final CassandraSinkP<Item> p = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        final int[] attempts = {0};
+        store.failure = rows -> ++attempts[0] <= 2
+                ? new WriteTimeoutException(null, ConsistencyLevel.ONE, 0, 1, DefaultWriteType.BATCH) : null;
+        process(p, new Item(1, "a", 1));
+        prepare(p);
+
+        assertThat(p.snapshotCommitFinish(true)).isTrue();
+        assertThat(store.log).containsExactly("reserve@" + (BASE + 1_000), "failed [upsert[1, a, 1.0]]",
+                "failed [upsert[1, a, 1.0]]", "write@" + (BASE + 1_000) + " [upsert[1, a, 1.0]]");
+    }
+
+    @Test
+    void when_exactlyOnceJobWouldNotSuspendOnFailure_then_processorRefusesToStart() {
+        final CassandraSinkP<Item> p = new CassandraSinkP<>(TABLE, item -> null, null, SinkOptions.defaults(), BASE, context -> store, LocalMetric::new);
+        assertThatThrownBy(() -> p.init(new TestOutbox(1), new TestProcessorContext()
+                .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setJobConfig(new JobConfig())))
+                .hasMessageContaining("setSuspendOnFailure(true)");
+    }
+}
