@@ -25,8 +25,12 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     protected final long disorder;
     protected final long lateness;
     private final TreeMap<Long, LongHashSet> dueKeysByTime = new TreeMap<>();
-    /** Emptied key sets kept for reuse: a set grows to the number of keys once, not at every due time. */
+    /**
+     * Emptied key sets kept for reuse: a set grows to the number of keys once, not at every due time.
+     * At most {@value #MAX_SPARE_KEY_SETS}: after a burst of distinct due times the rest go to the GC.
+     */
     private final ArrayDeque<LongHashSet> spareKeySets = new ArrayDeque<>();
+    static final int MAX_SPARE_KEY_SETS = 64;
     protected long watermark = Long.MIN_VALUE;
     protected long lateEvents;
 
@@ -116,10 +120,29 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
             while (keys.hasNext()) {
                 onDue(keys.nextValue(), due.getKey());
             }
-            due.getValue().clear();
-            spareKeySets.push(due.getValue());
+            recycle(due.getValue());
         }
         onWatermark();
+    }
+
+    private void recycle(final LongHashSet keys) {
+        if (spareKeySets.size() < MAX_SPARE_KEY_SETS) {
+            keys.clear();
+            spareKeySets.push(keys);
+        }
+    }
+
+    /** Registrations in the timer wheel (stale ones included): for tests of the wheel's bound. */
+    final int wheelRegistrations() {
+        int count = 0;
+        for (final LongHashSet keys : dueKeysByTime.values()) {
+            count += keys.size();
+        }
+        return count;
+    }
+
+    final int spareKeySetCount() {
+        return spareKeySets.size();
     }
 
     /** Called after the watermark advanced (and what was due was visited); for engines without a timer wheel. */
@@ -144,10 +167,7 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
 
     @Override
     public final void readState(final DataInput in) throws IOException {
-        dueKeysByTime.values().forEach(keys -> {
-            keys.clear();
-            spareKeySets.push(keys);
-        });
+        dueKeysByTime.values().forEach(this::recycle);
         dueKeysByTime.clear();
         watermark = in.readLong();
         restoreKeys(in);

@@ -19,16 +19,31 @@ import java.util.List;
  * session that was reported under another start is retracted there ({@link WindowListener#onRetract})
  * and reported under its new start. A session is dropped once {@code end + allowed lateness} is
  * behind the watermark; an event that would only form a session that closed that long ago is late.
+ *
+ * <p>A key is registered in the timer wheel at one time only — the earliest time one of its sessions
+ * is due (its end while it has an unemitted change, else its end plus allowed lateness) — and
+ * re-registers itself when visited; an event that extends a session moves nothing. Registrations
+ * left behind when a key's due time moved earlier are stale and skipped when their time comes.
  */
 public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
     private static final long NOT_EMITTED = Long.MIN_VALUE;
     private final long gap;
-    private final Long2ObjectHashMap<List<Session<A>>> sessionsByKey = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<KeySessions<A>> sessionsByKey = new Long2ObjectHashMap<>();
 
     public SessionWindowEngine(final WindowDefinition.Session window, final WindowPolicy policy,
                                final WindowAggregation<A> aggregation, final WindowListener<A> listener) {
         super(policy, aggregation, listener);
         this.gap = window.gap();
+    }
+
+    /** A key's sessions, sorted by start and never overlapping, and the one time the key is registered at. */
+    private static final class KeySessions<A> {
+        final List<Session<A>> sessions;
+        long nextDue = Long.MAX_VALUE;
+
+        KeySessions(final int capacity) {
+            sessions = new ArrayList<>(capacity);
+        }
     }
 
     private static final class Session<A> {
@@ -43,7 +58,8 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
     @Override
     void process(final EventRecord event, final long timestamp) {
         final long key = event.key();
-        List<Session<A>> sessions = sessionsByKey.get(key);
+        KeySessions<A> keySessions = sessionsByKey.get(key);
+        final List<Session<A>> sessions = keySessions == null ? null : keySessions.sessions;
         Session<A> target = null;
         if (sessions != null) {
             // Sessions are sorted by start and never overlap; the ones this event touches are adjacent.
@@ -67,15 +83,15 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
                         + " and closed at watermark " + watermark + " (allowed lateness " + lateness + " ms)");
                 return;
             }
-            if (sessions == null) {
-                sessions = new ArrayList<>(2);
-                sessionsByKey.put(key, sessions);
+            if (keySessions == null) {
+                keySessions = new KeySessions<>(2);
+                sessionsByKey.put(key, keySessions);
             }
             target = new Session<>();
             target.start = timestamp;
             target.end = end;
             target.accumulator = aggregation.create();
-            insertSorted(sessions, target);
+            insertSorted(keySessions.sessions, target);
         }
         aggregation.accumulate(target.accumulator, event);
         target.start = Math.min(target.start, timestamp);
@@ -84,9 +100,21 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
             emit(key, target, true);
         } else {
             target.dirty = true;
-            registerDue(target.end, key);
         }
-        registerDue(target.end + lateness, key);
+        ensureDue(key, keySessions, dueTime(target));
+    }
+
+    /** When {@code session} next needs a visit: its end to emit a change, else its end plus lateness to drop it. */
+    private long dueTime(final Session<A> session) {
+        return session.dirty ? session.end : session.end + lateness;
+    }
+
+    /** Makes sure {@code key} is visited at {@code time} or earlier; one registration per key. */
+    private void ensureDue(final long key, final KeySessions<A> keySessions, final long time) {
+        if (time < keySessions.nextDue) {
+            keySessions.nextDue = time;
+            scheduleDue(time, key); // a time at or below the watermark is visited at the next advance
+        }
     }
 
     private void merge(final long key, final Session<A> target, final Session<A> other) {
@@ -119,10 +147,12 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
 
     @Override
     void onDue(final long key, final long time) {
-        final List<Session<A>> sessions = sessionsByKey.get(key);
-        if (sessions == null) {
-            return;
+        final KeySessions<A> keySessions = sessionsByKey.get(key);
+        if (keySessions == null || time != keySessions.nextDue) {
+            return; // a stale registration: the key was re-registered earlier and has moved on
         }
+        final List<Session<A>> sessions = keySessions.sessions;
+        long next = Long.MAX_VALUE;
         for (int i = 0; i < sessions.size(); i++) {
             final Session<A> session = sessions.get(i);
             if (session.dirty && session.end <= watermark) {
@@ -130,11 +160,16 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
             }
             if (session.end + lateness <= watermark) {
                 sessions.remove(i--);
+            } else {
+                next = Math.min(next, dueTime(session));
             }
         }
         if (sessions.isEmpty()) {
             sessionsByKey.remove(key);
+            return;
         }
+        keySessions.nextDue = next;
+        scheduleDue(next, key);
     }
 
     @Override
@@ -145,11 +180,11 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
     @Override
     void writeKeys(final DataOutput out) throws IOException {
         out.writeInt(sessionsByKey.size());
-        final Long2ObjectHashMap<List<Session<A>>>.EntryIterator keys = sessionsByKey.entrySet().iterator();
+        final Long2ObjectHashMap<KeySessions<A>>.EntryIterator keys = sessionsByKey.entrySet().iterator();
         while (keys.hasNext()) {
             keys.next();
             out.writeLong(keys.getLongKey());
-            final List<Session<A>> sessions = keys.getValue();
+            final List<Session<A>> sessions = keys.getValue().sessions;
             out.writeInt(sessions.size());
             for (final Session<A> session : sessions) {
                 out.writeLong(session.start);
@@ -169,7 +204,8 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
         for (int k = 0; k < keys; k++) {
             final long key = in.readLong();
             final int count = in.readInt();
-            final List<Session<A>> sessions = new ArrayList<>(Math.max(2, count));
+            final KeySessions<A> keySessions = new KeySessions<>(Math.max(2, count));
+            long next = Long.MAX_VALUE;
             for (int s = 0; s < count; s++) {
                 final Session<A> session = new Session<>();
                 session.start = in.readLong();
@@ -178,13 +214,13 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
                 session.dirty = in.readBoolean();
                 session.emittedStart = in.readLong();
                 session.accumulator = aggregation.read(in);
-                sessions.add(session);
-                if (session.dirty) {
-                    registerDue(session.end, key);
-                }
-                registerDue(session.end + lateness, key);
+                keySessions.sessions.add(session);
+                next = Math.min(next, dueTime(session));
             }
-            sessionsByKey.put(key, sessions);
+            if (next != Long.MAX_VALUE) {
+                ensureDue(key, keySessions, next);
+            }
+            sessionsByKey.put(key, keySessions);
         }
     }
 }
