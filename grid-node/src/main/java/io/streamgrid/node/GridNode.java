@@ -2,6 +2,7 @@ package io.streamgrid.node;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.streamgrid.jobs.ingest.LocalFileSystemCheck;
 import com.hazelcast.core.LifecycleEvent;
 import io.streamgrid.node.impl.HazelcastConfigFactory;
 
@@ -36,7 +37,8 @@ public final class GridNode implements AutoCloseable {
      * Starts a member and returns once it has joined (or formed) its cluster. Logs one line when
      * ready: address, cluster name, member count and the health URL.
      *
-     * @throws ConfigException when the data directory cannot be created
+     * @throws ConfigException when the data directory cannot be created, or the ingest directory is
+     *                         on a network file system and that is not explicitly allowed
      */
     public static GridNode start(final NodeSettings settings) {
         try {
@@ -44,6 +46,13 @@ public final class GridNode implements AutoCloseable {
         } catch (final IOException e) {
             throw new ConfigException("cannot create data-dir " + settings.dataDir() + " (" + e.getMessage()
                     + "): choose a writable directory with --data-dir", e);
+        }
+        if (!settings.ingestAllowNetworkFileSystem()) {
+            try {
+                LocalFileSystemCheck.refuseNetworkFileSystem(settings.ingestDir(), "ingest.allow-network-file-system");
+            } catch (final IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage(), e);
+            }
         }
         final HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigFactory.memberConfig(settings));
         final GridNode node = new GridNode(instance);

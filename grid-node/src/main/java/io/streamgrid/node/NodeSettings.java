@@ -4,6 +4,7 @@ import io.streamgrid.node.impl.SettingsLoader;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -29,7 +30,12 @@ public record NodeSettings(
         int gracefulShutdownMaxWaitSeconds,
         boolean jetEnabled,
         int jetCooperativeThreadCount,
-        boolean healthCheckEnabled) {
+        boolean healthCheckEnabled,
+        Path ingestDir,
+        boolean ingestAllowNetworkFileSystem,
+        int sideMapTtlSeconds,
+        int sideMapMaxEntriesPerMember,
+        Map<String, Integer> stateTtlSecondsByMap) {
 
     /** Hazelcast's partition count; the event journal needs at least one slot per partition. */
     public static final int PARTITION_COUNT = 271;
@@ -55,6 +61,11 @@ public record NodeSettings(
         checkRange(splitBrainMinimumClusterSize, 2, 1000, "split-brain-protection.minimum-cluster-size");
         checkRange(gracefulShutdownMaxWaitSeconds, 1, 86_400, "shutdown.graceful-max-wait-seconds");
         checkRange(jetCooperativeThreadCount, 0, 1024, "jet.cooperative-thread-count");
+        Objects.requireNonNull(ingestDir, "ingestDir");
+        checkRange(sideMapTtlSeconds, 0, Integer.MAX_VALUE, "side-maps.ttl-seconds");
+        checkRange(sideMapMaxEntriesPerMember, 0, Integer.MAX_VALUE, "side-maps.max-entries-per-member");
+        stateTtlSecondsByMap = Map.copyOf(stateTtlSecondsByMap);
+        stateTtlSecondsByMap.forEach((map, ttl) -> checkRange(ttl, 0, Integer.MAX_VALUE, "state-ttl-seconds of " + map));
     }
 
     /** Command-line values that replace file values; an empty field leaves the file's value. */

@@ -1,8 +1,12 @@
 package io.streamgrid.node.impl;
 
+import java.util.List;
+
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.RestApiConfig;
 import com.hazelcast.config.RestEndpointGroup;
@@ -14,6 +18,8 @@ import io.streamgrid.node.NodeSettings;
 public final class HazelcastConfigFactory {
     /** Every map whose name matches holds keyed state and gets the state-map settings. */
     public static final String STATE_MAP_PATTERN = "state.*";
+    /** Jobs' side outputs: events too late for their windows, records that are not valid events. */
+    public static final List<String> SIDE_MAP_PATTERNS = List.of("late.*", "rejected.*");
     static final String STATE_SPLIT_BRAIN_PROTECTION = "state-maps-minimum-size";
 
     private HazelcastConfigFactory() {
@@ -58,6 +64,19 @@ public final class HazelcastConfigFactory {
             stateMaps.setSplitBrainProtectionName(STATE_SPLIT_BRAIN_PROTECTION);
         }
         config.addMapConfig(stateMaps);
+        // A job's state maps with a TTL: the same settings plus expiry (an exact name beats the pattern).
+        settings.stateTtlSecondsByMap().forEach((name, ttl) ->
+                config.addMapConfig(new MapConfig(stateMaps).setName(name).setTimeToLiveSeconds(ttl)));
+
+        // Side outputs are bounded, so that a stream of late or bad input cannot fill the heap.
+        for (final String pattern : SIDE_MAP_PATTERNS) {
+            final MapConfig side = new MapConfig(pattern).setTimeToLiveSeconds(settings.sideMapTtlSeconds());
+            if (settings.sideMapMaxEntriesPerMember() > 0) {
+                side.getEvictionConfig().setEvictionPolicy(EvictionPolicy.LRU).setMaxSizePolicy(MaxSizePolicy.PER_NODE)
+                        .setSize(settings.sideMapMaxEntriesPerMember());
+            }
+            config.addMapConfig(side);
+        }
 
         config.getJetConfig().setEnabled(settings.jetEnabled());
         if (settings.jetCooperativeThreadCount() > 0) {

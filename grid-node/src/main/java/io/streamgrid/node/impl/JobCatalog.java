@@ -32,7 +32,8 @@ public final class JobCatalog {
         try {
             return switch (name) {
                 case IpTrafficJob.NAME -> new IpTrafficJob(policy(config, at, WindowDefinition.tumbling(config.wholeNumber(at + "window-ms"))),
-                        config.decimal(at + "alert-factor"), config.wholeNumber(at + "alert-floor"), config.integer(at + "baseline-min-windows"));
+                        config.decimal(at + "alert-factor"), config.wholeNumber(at + "alert-floor"), config.integer(at + "baseline-min-windows"),
+                        config.wholeNumber(at + "baseline-expiry-ms"));
                 case UserClicksHourlyJob.NAME -> new UserClicksHourlyJob(policy(config, at, sliding(config, at)));
                 case UserSessionsJob.NAME -> new UserSessionsJob(policy(config, at, WindowDefinition.session(config.wholeNumber(at + "gap-ms"))));
                 case MachineHealthJob.NAME -> new MachineHealthJob(policy(config, at, sliding(config, at)));
@@ -73,6 +74,7 @@ public final class JobCatalog {
     }
 
     private static WindowPolicy policy(final ConfigTree config, final String at, final WindowDefinition window) {
-        return new WindowPolicy(window, config.wholeNumber(at + "allowed-disorder-ms"), config.wholeNumber(at + "allowed-lateness-ms"));
+        return new WindowPolicy(window, config.wholeNumber(at + "allowed-disorder-ms"), config.wholeNumber(at + "allowed-lateness-ms"),
+                config.wholeNumber(at + "max-future-ms"), config.wholeNumber(at + "idle-timeout-ms"));
     }
 }

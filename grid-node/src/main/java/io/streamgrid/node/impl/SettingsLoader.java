@@ -128,7 +128,26 @@ public final class SettingsLoader {
                 tree.integer("shutdown.graceful-max-wait-seconds"),
                 tree.bool("jet.enabled"),
                 tree.integer("jet.cooperative-thread-count"),
-                tree.bool("health-check.enabled"));
+                tree.bool("health-check.enabled"),
+                JobCatalog.ingestDir(tree),
+                tree.bool("ingest.allow-network-file-system"),
+                tree.integer("side-maps.ttl-seconds"),
+                tree.integer("side-maps.max-entries-per-member"),
+                stateTtls(tree));
+    }
+
+    /** {@code jobs.<name>.state-ttl-seconds} of each named job, for each state map it writes; 0 (keep) left out. */
+    private static Map<String, Integer> stateTtls(final ConfigTree tree) {
+        final Map<String, Integer> ttlByMap = new LinkedHashMap<>();
+        for (final String name : JobCatalog.NAMES) {
+            final int ttl = tree.integer("jobs." + name + ".state-ttl-seconds");
+            if (ttl > 0) {
+                for (final String map : JobCatalog.job(name, tree).stateMaps()) {
+                    ttlByMap.merge(map, ttl, Math::max);
+                }
+            }
+        }
+        return ttlByMap;
     }
 
     /** The members of the TCP/IP join list in {@code tree}. */

@@ -145,6 +145,7 @@ public final class EventRecord {
             return "negative event timestamp " + timestamp();
         }
         return switch (type) {
+            case HEARTBEAT -> null;
             case REQUEST -> requestBytes() < 0 ? "negative request bytes " + requestBytes()
                     : requestStatus() < 100 || requestStatus() > 599 ? "HTTP status out of range: " + requestStatus() : null;
             case SENSOR -> sensorKind() == null ? "unknown sensor kind code " + buffer.getByte(offset + PAYLOAD + 8)
@@ -197,6 +198,11 @@ public final class EventRecord {
         header(EventType.TRANSACTION, userId, timestamp, sequence);
         mutable.putLong(offset + PAYLOAD, amountCents, ORDER);
         return this;
+    }
+
+    /** An idle partition's heartbeat: its event-time clock stands at {@code eventTime}. */
+    public EventRecord heartbeat(final long eventTime) {
+        return header(EventType.HEARTBEAT, 0, eventTime, 0);
     }
 
     public EventRecord endOfStream(final long sequence) {

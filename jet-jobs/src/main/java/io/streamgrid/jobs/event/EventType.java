@@ -10,6 +10,12 @@ public enum EventType {
     CLICK(3),
     /** A payment: key = user id, amount in cents. */
     TRANSACTION(4),
+    /**
+     * Control record: the partition was idle; its event-time clock stands at the record's timestamp
+     * (each job's watermark moves to it minus the job's allowed disorder). Written by jobs, never by
+     * loaders; see {@code IngestLog.appendHeartbeat}.
+     */
+    HEARTBEAT(126),
     /** Control record: no more events in this partition; the watermark jumps to the end of time. */
     END_OF_STREAM(127);
 

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -55,7 +57,8 @@ public final class IngestLog implements AutoCloseable {
      * Opens the log in {@code dir}, creating it with {@code partitions} partitions if it does not
      * exist.
      *
-     * @throws IllegalArgumentException if it exists with another partition count or layout
+     * @throws IllegalArgumentException if it exists with another partition count, record length or
+     *                                  layout version
      * @throws UncheckedIOException     if the directory cannot be created or read
      */
     public static IngestLog open(final Path dir, final int partitions) {
@@ -65,25 +68,51 @@ public final class IngestLog implements AutoCloseable {
         final Path meta = dir.resolve(META_FILE);
         try {
             Files.createDirectories(dir);
-            if (Files.exists(meta)) {
-                final int existing = readPartitionCount(dir);
-                if (existing != partitions) {
-                    throw new IllegalArgumentException("ingest log " + dir + " has " + existing
-                            + " partitions, asked for " + partitions + ": use " + existing + " or a new directory");
-                }
-            } else {
-                final Properties properties = new Properties();
-                properties.setProperty("partitions", Integer.toString(partitions));
-                properties.setProperty("record-length", Integer.toString(EventRecord.LENGTH));
-                properties.setProperty("layout-version", Byte.toString(EventRecord.VERSION));
-                try (Writer out = Files.newBufferedWriter(meta)) {
-                    properties.store(out, "StreamGrid ingest log: one Chronicle Queue per partition");
-                }
+            if (!Files.exists(meta)) {
+                createMeta(dir, partitions);
             }
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot open ingest log in " + dir, e);
         }
+        final int existing = readPartitionCount(dir);
+        if (existing != partitions) {
+            throw new IllegalArgumentException("ingest log " + dir + " has " + existing
+                    + " partitions, asked for " + partitions + ": use " + existing + " or a new directory");
+        }
         return new IngestLog(dir, partitions);
+    }
+
+    /**
+     * Writes the metadata atomically: complete in a file of its own, then linked under its name,
+     * which fails if another process got there first — that one's file is then the log's, and the
+     * caller checks it. A reader never sees a half-written file and two creators never both win.
+     */
+    private static void createMeta(final Path dir, final int partitions) throws IOException {
+        final Properties properties = new Properties();
+        properties.setProperty("partitions", Integer.toString(partitions));
+        properties.setProperty("record-length", Integer.toString(EventRecord.LENGTH));
+        properties.setProperty("layout-version", Byte.toString(EventRecord.VERSION));
+        final Path draft = Files.createTempFile(dir, META_FILE, ".draft");
+        try {
+            try (Writer out = Files.newBufferedWriter(draft)) {
+                properties.store(out, "StreamGrid ingest log: one Chronicle Queue per partition");
+            }
+            try {
+                Files.createLink(dir.resolve(META_FILE), draft);
+            } catch (final UnsupportedOperationException | FileSystemException noHardLinks) {
+                if (noHardLinks instanceof FileAlreadyExistsException) {
+                    return; // another process created it first
+                }
+                // A file system without hard links: a move that refuses to replace, nearly as good.
+                try {
+                    Files.move(draft, dir.resolve(META_FILE));
+                } catch (final FileAlreadyExistsException createdMeanwhile) {
+                    return;
+                }
+            }
+        } finally {
+            Files.deleteIfExists(draft);
+        }
     }
 
     /** Opens an existing log with the partition count it was created with. */
@@ -91,6 +120,7 @@ public final class IngestLog implements AutoCloseable {
         return open(dir, readPartitionCount(dir));
     }
 
+    /** Reads the metadata and refuses a layout this build cannot read; returns the partition count. */
     private static int readPartitionCount(final Path dir) {
         final Properties properties = new Properties();
         try (Reader in = Files.newBufferedReader(dir.resolve(META_FILE))) {
@@ -98,12 +128,24 @@ public final class IngestLog implements AutoCloseable {
         } catch (final IOException e) {
             throw new UncheckedIOException("no ingest log in " + dir + " (cannot read " + META_FILE + ")", e);
         }
+        final String version = properties.getProperty("layout-version");
+        if (!Byte.toString(EventRecord.VERSION).equals(version)) {
+            throw new IllegalArgumentException("ingest log " + dir + " has record layout version " + version
+                    + ", this build reads layout version " + EventRecord.VERSION
+                    + ": read it with the build that wrote it, or use a new directory");
+        }
         final String length = properties.getProperty("record-length");
         if (!Integer.toString(EventRecord.LENGTH).equals(length)) {
             throw new IllegalArgumentException("ingest log " + dir + " has record length " + length
                     + ", this build reads " + EventRecord.LENGTH);
         }
-        return Integer.parseInt(properties.getProperty("partitions"));
+        final String partitions = properties.getProperty("partitions");
+        try {
+            return Integer.parseInt(partitions);
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException("ingest log " + dir + " has no valid partition count in " + META_FILE
+                    + " (found " + partitions + ")", e);
+        }
     }
 
     public Path directory() {
@@ -172,6 +214,23 @@ public final class IngestLog implements AutoCloseable {
         final EventRecord record = new EventRecord().wrapForWrite(buffer, 0).endOfStream(sequence);
         for (int p = 0; p < queues.length; p++) {
             append(p, record.buffer(), 0, EventRecord.LENGTH);
+        }
+    }
+
+    /**
+     * Appends a HEARTBEAT record to {@code partition}: the partition was idle and its event-time
+     * clock stands at {@code eventTime}. Being in the log, the watermark move it causes happens at the
+     * same place in every replay. Any thread may call this (a fresh appender each time; heartbeats
+     * are rare).
+     */
+    public long appendHeartbeat(final int partition, final long eventTime) {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
+        new EventRecord().wrapForWrite(buffer, 0).heartbeat(eventTime);
+        try (ExcerptAppender appender = queues[partition].createAppender()) {
+            try (DocumentContext dc = appender.writingDocument()) {
+                dc.wire().bytes().write(buffer.byteArray(), 0, EventRecord.LENGTH);
+            }
+            return appender.lastIndexAppended();
         }
     }
 

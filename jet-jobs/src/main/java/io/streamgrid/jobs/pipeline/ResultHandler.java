@@ -20,6 +20,13 @@ public interface ResultHandler<A> {
         throw new UnsupportedOperationException("bug: this job has no session windows, yet a window was retracted");
     }
 
+    /**
+     * The partition's watermark moved to {@code watermark}: a place to expire the handler's own
+     * keyed state by event time (so that replays expire the same).
+     */
+    default void onWatermark(final long watermark, final StateWriter out) {
+    }
+
     /** Writes the handler's own state to a snapshot. */
     default void writeState(final DataOutput out) throws IOException {
     }

@@ -5,6 +5,7 @@ import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowPolicy;
 
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * A named job that windows one event type read from an ingest log. The definition travels to the
@@ -32,6 +33,11 @@ public interface WindowedJob<A> extends Serializable {
 
     default String stateMap() {
         return "state." + name();
+    }
+
+    /** Every {@code state.*} map the job writes; each gets {@code state-ttl-seconds} when the job's settings set one. */
+    default List<String> stateMaps() {
+        return List.of(stateMap());
     }
 
     default String lateMap() {

@@ -27,10 +27,12 @@ import java.util.List;
  * on-time count is at least {@code alertFloor} and above {@code alertFactor} times the baseline mean,
  * once the IP has {@code baselineMinWindows} windows of history. Corrections by late data update the
  * window's count but neither the baseline nor the alerts. An IP's quiet minutes (no requests) are
- * not windows and do not lower its baseline.
+ * not windows and do not lower its baseline. An IP's baseline is dropped once the partition's
+ * watermark is {@code baselineExpiryMs} past the start of its last window (event time, so replays
+ * drop the same), which bounds the state of a stream of ever-new IPs.
  */
-public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFloor, int baselineMinWindows)
-        implements WindowedJob<Counter> {
+public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFloor, int baselineMinWindows,
+                           long baselineExpiryMs) implements WindowedJob<Counter> {
     public static final String NAME = "ip-traffic";
     public static final String ALERTS_MAP = "state.alerts";
     private static final long serialVersionUID = 1L;
@@ -42,6 +44,9 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
         if (alertFactor <= 1) {
             throw new IllegalArgumentException("alertFactor must be above 1, was " + alertFactor);
         }
+        if (baselineExpiryMs < 1) {
+            throw new IllegalArgumentException("baselineExpiryMs must be positive, was " + baselineExpiryMs);
+        }
         if (alertFloor < 1 || baselineMinWindows < 1) {
             throw new IllegalArgumentException("alertFloor and baselineMinWindows must be positive, were "
                     + alertFloor + " and " + baselineMinWindows);
@@ -49,9 +54,19 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
     }
 
 
+    /** Baselines that never expire. */
+    public IpTrafficJob(final WindowPolicy policy, final double alertFactor, final long alertFloor, final int baselineMinWindows) {
+        this(policy, alertFactor, alertFloor, baselineMinWindows, Long.MAX_VALUE);
+    }
+
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public List<String> stateMaps() {
+        return List.of(stateMap(), ALERTS_MAP);
     }
 
     @Override
@@ -106,6 +121,7 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
     }
 
     private static final class Baseline {
+        long lastWindowStart;
         long windows;
         double mean;
         double sumOfSquares;
@@ -125,6 +141,8 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
     private static final class Handler implements ResultHandler<Counter> {
         private final IpTrafficJob job;
         private final Long2ObjectHashMap<Baseline> baselineByIp = new Long2ObjectHashMap<>();
+        /** The watermark at which expired baselines are next looked for; a sweep every window at most. */
+        private long nextSweep = Long.MIN_VALUE;
 
         Handler(final IpTrafficJob job) {
             this.job = job;
@@ -144,6 +162,7 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
                 baseline = new Baseline();
                 baselineByIp.put(ip, baseline);
             }
+            baseline.lastWindowStart = start;
             if (baseline.windows >= job.baselineMinWindows() && value.value >= job.alertFloor()
                     && value.value > job.alertFactor() * baseline.mean) {
                 out.put(ALERTS_MAP, key, new TrafficAlert(EventRecord.ipToString(ip), start, end, value.value,
@@ -153,13 +172,30 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
         }
 
         @Override
+        public void onWatermark(final long watermark, final StateWriter out) {
+            if (watermark < nextSweep || job.baselineExpiryMs() == Long.MAX_VALUE) {
+                return;
+            }
+            final long expiry = job.baselineExpiryMs();
+            baselineByIp.values().removeIf(baseline -> watermark - baseline.lastWindowStart > expiry);
+            final long window = ((WindowDefinition.Sliding) job.policy().window()).size();
+            nextSweep = watermark > Long.MAX_VALUE - window ? Long.MAX_VALUE : watermark + window;
+        }
+
+        int baselines() {
+            return baselineByIp.size();
+        }
+
+        @Override
         public void writeState(final DataOutput out) throws IOException {
+            out.writeLong(nextSweep);
             out.writeInt(baselineByIp.size());
             final Long2ObjectHashMap<Baseline>.EntryIterator entries = baselineByIp.entrySet().iterator();
             while (entries.hasNext()) {
                 entries.next();
                 final Baseline baseline = entries.getValue();
                 out.writeLong(entries.getLongKey());
+                out.writeLong(baseline.lastWindowStart);
                 out.writeLong(baseline.windows);
                 out.writeDouble(baseline.mean);
                 out.writeDouble(baseline.sumOfSquares);
@@ -169,10 +205,12 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
         @Override
         public void readState(final DataInput in) throws IOException {
             baselineByIp.clear();
+            nextSweep = in.readLong();
             final int count = in.readInt();
             for (int i = 0; i < count; i++) {
                 final long ip = in.readLong();
                 final Baseline baseline = new Baseline();
+                baseline.lastWindowStart = in.readLong();
                 baseline.windows = in.readLong();
                 baseline.mean = in.readDouble();
                 baseline.sumOfSquares = in.readDouble();

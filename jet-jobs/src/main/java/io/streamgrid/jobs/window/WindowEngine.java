@@ -35,6 +35,12 @@ public interface WindowEngine<A> {
     /** Processes one valid event (see {@link EventRecord#validate()}), then advances the watermark. */
     void onEvent(EventRecord event);
 
+    /**
+     * The partition was idle and its event-time clock stands at {@code eventTime}: the watermark
+     * moves to {@code eventTime} minus the allowed disorder if that is ahead, emitting what is due.
+     */
+    void onHeartbeat(long eventTime);
+
     /** The stream has ended: the watermark goes to the end of time, every window is emitted and dropped. */
     void onEndOfStream();
 

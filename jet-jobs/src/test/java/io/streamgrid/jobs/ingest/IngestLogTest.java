@@ -6,9 +6,15 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,6 +36,63 @@ class IngestLogTest {
                 final List<Long> expected = appended.stream().filter(a -> a[0] == partition).map(a -> a[1]).toList();
                 assertThat(readSequences(log, p, IngestLog.START)).isEqualTo(expected);
             }
+        }
+    }
+
+    @Test
+    void when_logHasAnotherLayoutVersion_then_openRefusesNamingBoth() throws Exception {
+        IngestLog.open(dir, 2).close();
+        final Path meta = dir.resolve(IngestLog.META_FILE);
+        Files.writeString(meta, Files.readString(meta).replace("layout-version=" + EventRecord.VERSION, "layout-version=99"));
+
+        assertThatThrownBy(() -> IngestLog.open(dir, 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has record layout version 99, this build reads layout version " + EventRecord.VERSION);
+        assertThatThrownBy(() -> IngestLog.openExisting(dir)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("layout version 99");
+    }
+
+    /**
+     * Design of this test: for each of many fresh directories, several threads released together
+     * open the same new log, half asking for 2 partitions and half for 3. Exactly one count must win
+     * per directory: every opener that asked for it succeeds, every other is refused naming both
+     * counts, and no opener ever sees a half-written metadata file.
+     */
+    @Test
+    void when_processesCreateTheSameLogAtOnce_then_oneLayoutWinsAndOthersAreRefused() throws Exception {
+        final int openers = 4;
+        final ExecutorService pool = Executors.newFixedThreadPool(openers);
+        try {
+            for (int round = 0; round < 25; round++) {
+                final Path logDir = dir.resolve("race-" + round);
+                final CyclicBarrier start = new CyclicBarrier(openers);
+                final List<Future<Integer>> results = new ArrayList<>();
+                for (int i = 0; i < openers; i++) {
+                    final int partitions = 2 + i % 2;
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        try (IngestLog log = IngestLog.open(logDir, partitions)) {
+                            return log.partitions();
+                        } catch (final IllegalArgumentException refused) {
+                            assertThat(refused).hasMessageContaining("partitions, asked for " + partitions);
+                            return -1;
+                        }
+                    }));
+                }
+                final List<Integer> opened = new ArrayList<>();
+                for (final Future<Integer> result : results) {
+                    opened.add(result.get(60, TimeUnit.SECONDS));
+                }
+                final int winner;
+                try (IngestLog log = IngestLog.openExisting(logDir)) {
+                    winner = log.partitions();
+                }
+                assertThat(opened).as("round " + round + ": each opener got the winning count or was refused")
+                        .allMatch(count -> count == winner || count == -1)
+                        .contains(winner);
+                assertThat(opened.stream().filter(count -> count == winner).count()).as("round " + round).isEqualTo(openers / 2);
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

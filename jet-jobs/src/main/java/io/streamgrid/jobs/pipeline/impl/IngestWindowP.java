@@ -11,7 +11,9 @@ import io.streamgrid.jobs.pipeline.WindowedJob;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Source and windowing fused in one cooperative processor: it reads the ingest-log partitions
@@ -43,6 +45,9 @@ final class IngestWindowP<A> extends AbstractProcessor {
         }
     };
     private final List<PartitionRun<A>> runs = new ArrayList<>();
+    /** Per run (same order): System.nanoTime() of its last record read, or of the start. */
+    private long[] lastRecordNanos;
+    private long idleTimeoutNanos;
     private IngestLog log;
     private int snapshotCursor;
     private Metric eventsMetric;
@@ -63,6 +68,9 @@ final class IngestWindowP<A> extends AbstractProcessor {
                 runs.add(new PartitionRun<>(job, p, writer));
             }
         }
+        lastRecordNanos = new long[runs.size()];
+        Arrays.fill(lastRecordNanos, System.nanoTime());
+        idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(job.policy().idleTimeoutMs());
         getLogger().info("job " + job.name() + ": processor " + context.globalProcessorIndex() + " of "
                 + context.totalParallelism() + " reads partitions " + runs.stream().map(PartitionRun::partition).toList()
                 + " of " + logDir);
@@ -85,16 +93,66 @@ final class IngestWindowP<A> extends AbstractProcessor {
         boolean read;
         do {
             read = false;
-            for (final PartitionRun<A> run : runs) {
-                read |= run.poll(log, BATCH) > 0;
+            for (int i = 0; i < runs.size(); i++) {
+                if (runs.get(i).poll(log, BATCH) > 0) {
+                    read = true;
+                    lastRecordNanos[i] = System.nanoTime();
+                }
                 if (!drain()) {
                     updateMetrics();
                     return false;
                 }
             }
         } while (read && System.nanoTime() - start < CALL_BUDGET_NANOS);
+        if (idleTimeoutNanos > 0) {
+            heartbeatIdlePartitions();
+        }
         updateMetrics();
         return false; // a stream never completes
+    }
+
+    static final long NO_HEARTBEAT = Long.MIN_VALUE;
+
+    /**
+     * The event time an idle partition's heartbeat carries: the newest event time of the other
+     * partitions when that is ahead of the partition's own, else the wall clock when that is; or
+     * {@link #NO_HEARTBEAT} when neither would move it.
+     */
+    static long heartbeatTime(final long ownNewest, final long othersNewest, final long wallClockMs) {
+        if (othersNewest > ownNewest) {
+            return othersNewest;
+        }
+        return wallClockMs > ownNewest ? wallClockMs : NO_HEARTBEAT;
+    }
+
+    /**
+     * A partition without records for the idle timeout gets a heartbeat in the log: its event-time
+     * clock moves to the newest event time of this processor's other partitions, or, when none is
+     * ahead of it, to the wall clock. Appended, not applied: the run reads it like any record, so a
+     * replay after a restore moves the watermark at exactly the same place.
+     */
+    private void heartbeatIdlePartitions() {
+        final long now = System.nanoTime();
+        final long disorder = job.policy().allowedDisorderMs();
+        for (int i = 0; i < runs.size(); i++) {
+            final PartitionRun<A> idle = runs.get(i);
+            if (now - lastRecordNanos[i] < idleTimeoutNanos || idle.ended() || idle.watermark() == Long.MIN_VALUE) {
+                continue; // active, ended, or never had an event (so no window to close)
+            }
+            long othersNewest = Long.MIN_VALUE;
+            for (final PartitionRun<A> other : runs) {
+                if (other != idle && !other.ended() && other.watermark() != Long.MIN_VALUE) {
+                    othersNewest = Math.max(othersNewest, other.watermark() + disorder);
+                }
+            }
+            final long eventTime = heartbeatTime(idle.watermark() + disorder, othersNewest, System.currentTimeMillis());
+            if (eventTime != NO_HEARTBEAT) {
+                log.appendHeartbeat(idle.partition(), eventTime);
+                getLogger().fine("job " + job.name() + ": partition " + idle.partition() + " idle for "
+                        + TimeUnit.NANOSECONDS.toMillis(now - lastRecordNanos[i]) + " ms, heartbeat at event time " + eventTime);
+            }
+            lastRecordNanos[i] = now;
+        }
     }
 
     private boolean drain() {
@@ -152,9 +210,10 @@ final class IngestWindowP<A> extends AbstractProcessor {
     @Override
     protected void restoreFromSnapshot(final Object key, final Object value) {
         final int partition = (Integer) ((BroadcastKey<?>) key).key();
-        for (final PartitionRun<A> run : runs) {
-            if (run.partition() == partition) {
-                run.restore((byte[]) value);
+        for (int i = 0; i < runs.size(); i++) {
+            if (runs.get(i).partition() == partition) {
+                runs.get(i).restore((byte[]) value);
+                lastRecordNanos[i] = System.nanoTime();
             }
         }
     }

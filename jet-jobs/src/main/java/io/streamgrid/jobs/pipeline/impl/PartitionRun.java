@@ -22,12 +22,14 @@ import java.io.UncheckedIOException;
  * replays to exactly the same state.
  */
 final class PartitionRun<A> implements WindowListener<A> {
-    private static final int SNAPSHOT_FORMAT = 1;
+    /** 2: ip-traffic baselines carry their last window start (baseline expiry). */
+    private static final int SNAPSHOT_FORMAT = 2;
 
     private final WindowedJob<A> job;
     private final int partition;
     private final StateWriter out;
     private final WindowEngine<A> engine;
+    private final long maxFutureMs;
     private final ResultHandler<A> handler;
     private final EventRecord record = new EventRecord();
     private final SnapshotOutput snapshotOutput = new SnapshotOutput();
@@ -43,6 +45,7 @@ final class PartitionRun<A> implements WindowListener<A> {
         this.partition = partition;
         this.out = out;
         this.engine = WindowEngine.create(job.policy(), job.aggregation(), this);
+        this.maxFutureMs = job.policy().maxFutureMs();
         this.handler = job.newResultHandler();
     }
 
@@ -89,14 +92,35 @@ final class PartitionRun<A> implements WindowListener<A> {
         if (type == EventType.END_OF_STREAM) {
             ended = true;
             engine.onEndOfStream();
+            handler.onWatermark(engine.watermark(), out);
+            return;
+        }
+        if (type == EventType.HEARTBEAT) {
+            engine.onHeartbeat(record.timestamp());
+            handler.onWatermark(engine.watermark(), out);
             return;
         }
         if (type != job.eventType()) {
             reject(length, "event type " + type + ", but job " + job.name() + " reads " + job.eventType());
             return;
         }
+        final long watermark = engine.watermark();
+        final long maxFuture = maxFutureMs;
+        if (watermark != Long.MIN_VALUE && record.timestamp() - watermark > maxFuture) {
+            reject(length, "event time " + record.timestamp() + " is " + (record.timestamp() - watermark)
+                    + " ms ahead of the partition's watermark " + watermark + ", more than max-future-ms " + maxFuture
+                    + "; the watermark was not moved");
+            return;
+        }
         events++;
         engine.onEvent(record);
+        if (engine.watermark() != watermark) {
+            handler.onWatermark(engine.watermark(), out);
+        }
+    }
+
+    long watermark() {
+        return engine.watermark();
     }
 
     private void reject(final int length, final String reason) {

@@ -49,6 +49,11 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     }
 
     @Override
+    public final void onHeartbeat(final long eventTime) {
+        advanceWatermark(eventTime - disorder);
+    }
+
+    @Override
     public final void onEndOfStream() {
         advanceWatermark(Long.MAX_VALUE);
     }

@@ -1,0 +1,120 @@
+package io.streamgrid.jobs.pipeline;
+
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.jobs.EmbeddedMemberTest;
+import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.usecase.IpTrafficJob;
+import io.streamgrid.jobs.usecase.IpWindowCount;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowPolicy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** One bad clock must not make a partition's later events late; a quiet partition must not hold its last windows forever. */
+class EventTimeGuardsTest extends EmbeddedMemberTest {
+    private static final long HOUR = 3_600_000;
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
+    private final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+
+    private void request(final IngestLog log, final int partition, final long ip, final long timestamp, final long sequence) {
+        record.request(timestamp, sequence, (int) ip, 0, 100, 200);
+        log.append(partition, buffer, 0, EventRecord.LENGTH);
+    }
+
+    @Test
+    void when_oneEventIsFarInTheFuture_then_itIsRejectedAndLaterOnTimeEventsCount() {
+        final long ip = 0x0a000001L;
+        try (IngestLog log = IngestLog.open(dir, 1)) {
+            for (int i = 0; i < 10; i++) {
+                request(log, 0, ip, 60_000 + i * 100L, i);
+            }
+            request(log, 0, ip, 60_000 + 10 * 365 * 24 * HOUR, 10); // a clock ten years ahead
+            for (int i = 11; i < 21; i++) {
+                request(log, 0, ip, 61_000 + i * 100L, i);
+            }
+            log.appendEndOfStream(21);
+        }
+        startMember();
+        final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0, HOUR, 0), 3.0, 100, 3);
+        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> member.getMap(job.stateMap()).size() == 1
+                && member.getMap(job.rejectedMap()).size() == 1);
+        assertThat(member.<String, IpWindowCount>getMap(job.stateMap()).get(IpTrafficJob.windowKey(ip, 60_000)).count())
+                .as("the 20 on-time events, in their window").isEqualTo(20);
+        assertThat(member.<String, RejectedRecord>getMap(job.rejectedMap()).values()).singleElement()
+                .extracting(RejectedRecord::reason).asString()
+                .contains("ms ahead of the partition's watermark 60900, more than max-future-ms 3600000");
+        assertThat(member.getMap(job.lateMap()).size()).as("events made late by the bad clock").isZero();
+        assertThat(running.getStatus()).isEqualTo(JobStatus.RUNNING);
+        running.cancel();
+    }
+
+    /**
+     * Design of this test: two partitions get ten and five minutes of requests, and then nothing —
+     * no END_OF_STREAM. Without idle handling the last window of each stays open forever. With a
+     * 500 ms idle timeout every window must be emitted with its full count, and the heartbeats that
+     * moved the watermarks must be in the log (so a replay decides the same).
+     */
+    @Test
+    void when_partitionsFallIdle_then_theirLastWindowsClose() {
+        final long ipA = 0x0a000001L;
+        final long ipB = 0x0a000002L;
+        final Map<String, Long> expected = new HashMap<>();
+        try (IngestLog log = IngestLog.open(dir, 2)) {
+            long sequence = 0;
+            for (long t = 0; t < 600_000; t += 1_000) {
+                request(log, 0, ipA, t, sequence++);
+                expected.merge(IpTrafficJob.windowKey(ipA, t - t % 60_000), 1L, Long::sum);
+                if (t < 300_000) {
+                    request(log, 1, ipB, t, sequence++);
+                    expected.merge(IpTrafficJob.windowKey(ipB, t - t % 60_000), 1L, Long::sum);
+                }
+            }
+        }
+        startMember();
+        final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0, HOUR, 500), 3.0, 100, 3);
+        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> counts(job).equals(expected));
+        assertThat(expected).hasSize(15);
+        running.cancel();
+        try (IngestLog log = IngestLog.openExisting(dir)) {
+            for (int p = 0; p < 2; p++) {
+                assertThat(heartbeats(log, p)).as("heartbeats in partition " + p).isNotEmpty();
+            }
+        }
+    }
+
+    private Map<String, Long> counts(final IpTrafficJob job) {
+        final Map<String, Long> counts = new HashMap<>();
+        member.<String, IpWindowCount>getMap(job.stateMap()).forEach((key, window) -> counts.put(key, window.count()));
+        return counts;
+    }
+
+    private static List<Long> heartbeats(final IngestLog log, final int partition) {
+        final List<Long> times = new ArrayList<>();
+        final EventRecord read = new EventRecord();
+        try (IngestLog.PartitionReader reader = log.reader(partition, IngestLog.START)) {
+            while (reader.next() >= 0) {
+                read.wrap(reader.buffer(), 0);
+                if (read.type() == EventType.HEARTBEAT) {
+                    times.add(read.timestamp());
+                }
+            }
+        }
+        return times;
+    }
+}
