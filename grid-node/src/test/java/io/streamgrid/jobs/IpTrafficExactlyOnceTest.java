@@ -13,6 +13,7 @@ import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.IpWindowCount;
+import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowOracle;
 import io.streamgrid.jobs.window.WindowPolicy;
@@ -37,10 +38,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * Design of these tests: the ip-traffic job runs exactly-once (snapshots every 200 ms) on three
  * member processes over 1,000,000 requests that the test appends to the ingest log while the job
- * runs — out of order, with late events. Mid-stream the test either kills a member with SIGKILL, or
- * restarts the job ten times at random moments. When the stream has ended, every window count in
- * {@code state.ip-traffic} and every entry of the late side output must equal the brute-force
- * oracle's: none lost, none counted twice.
+ * runs — out of order, with late events and spiking IPs. Mid-stream the test either kills a member
+ * with SIGKILL, or restarts the job ten times at random moments. When the stream has ended, every
+ * window count in {@code state.ip-traffic}, every entry of the late side output and every alert in
+ * {@code state.alerts} must equal the brute-force oracle's: none lost, none counted twice.
  */
 class IpTrafficExactlyOnceTest {
     private static final long EVENTS = 1_000_000;
@@ -81,12 +82,14 @@ class IpTrafficExactlyOnceTest {
         final Path workDir = TestWorkDir.of(test);
         final Path ingestDir = workDir.resolve("ingest");
         final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 99, EVENTS, 1_000).withRate(2_000)
-                .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000);
+                .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000).withHotKeys(0.05, 60_000);
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
 
         final WindowOracle.Result oracle = Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS);
         final Map<String, Long> expected = new HashMap<>();
         oracle.windows().forEach((id, accepted) -> expected.put(IpTrafficJob.windowKey(id.key(), id.start()), (long) accepted.size()));
+        final Map<String, Long> expectedAlerts = Scenario.alerts(spec, PARTITIONS, 60_000, DISORDER, LATENESS,
+                job.alertFactor(), job.alertFloor(), job.baselineMinWindows());
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
              IngestLog log = IngestLog.open(ingestDir, PARTITIONS)) {
@@ -124,6 +127,11 @@ class IpTrafficExactlyOnceTest {
             final TreeSet<Long> late = client.<String, LateEvent>getMap(job.lateMap()).values().stream()
                     .map(LateEvent::sequence).collect(Collectors.toCollection(TreeSet::new));
             assertThat(late).isEqualTo(new TreeSet<>(oracle.lateSequences()));
+            final Map<String, Long> alerts = client.<String, TrafficAlert>getMap(IpTrafficJob.ALERTS_MAP).entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().count()));
+            System.out.println("alerts: " + JobTestSupport.diff(expectedAlerts, alerts));
+            assertThat(expectedAlerts).as("the stream's spikes raise alerts").isNotEmpty();
+            assertThat(alerts).isEqualTo(expectedAlerts);
             running.cancel();
         }
     }

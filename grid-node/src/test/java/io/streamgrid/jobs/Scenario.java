@@ -6,11 +6,15 @@ import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.window.WindowOracle;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,6 +33,44 @@ final class Scenario {
         new EventGenerator(spec).generate(r -> events.add(new WindowOracle.Event(
                 IngestLog.partitionOf(r.key(), partitions), r.key(), r.timestamp(), r.sequence(), null)));
         return WindowOracle.sliding(events, size, slide, disorder, lateness);
+    }
+
+    /**
+     * The alerts ip-traffic must raise, derived apart from the job: per partition in log order, an
+     * event counts towards its window's on-time result when the window's end was still ahead of the
+     * watermark before it (the result is emitted once the watermark reaches the end); late and
+     * after-watermark events do not. Per IP, in window order, the on-time counts feed a Welford
+     * baseline; a count at least {@code floor} and above {@code factor} × the mean, after
+     * {@code minWindows} windows, is an alert. Returns alert key → window count.
+     */
+    static Map<String, Long> alerts(final GeneratorSpec spec, final int partitions, final long size, final long disorder,
+                                    final long lateness, final double factor, final long floor, final int minWindows) {
+        final Map<Integer, Long> maxTimestampByPartition = new HashMap<>();
+        final Map<Long, TreeMap<Long, Long>> onTimeCountByStartByIp = new HashMap<>();
+        new EventGenerator(spec).generate(r -> {
+            final int partition = IngestLog.partitionOf(r.key(), partitions);
+            final Long max = maxTimestampByPartition.get(partition);
+            final long watermark = max == null ? Long.MIN_VALUE : max - disorder;
+            final long start = Math.floorDiv(r.timestamp(), size) * size;
+            if (start + size > watermark) {
+                onTimeCountByStartByIp.computeIfAbsent(r.key(), ip -> new TreeMap<>()).merge(start, 1L, Long::sum);
+            }
+            maxTimestampByPartition.merge(partition, r.timestamp(), Math::max);
+        });
+        final Map<String, Long> alerts = new HashMap<>();
+        onTimeCountByStartByIp.forEach((ip, countByStart) -> {
+            long windows = 0;
+            double mean = 0;
+            for (final Map.Entry<Long, Long> window : countByStart.entrySet()) {
+                final long count = window.getValue();
+                if (windows >= minWindows && count >= floor && count > factor * mean) {
+                    alerts.put(IpTrafficJob.windowKey(ip, window.getKey()), count);
+                }
+                windows++;
+                mean += (count - mean) / windows;
+            }
+        });
+        return alerts;
     }
 
     /** A thread appending {@code spec}'s events over about {@code seconds}, counting into {@code appended}. */

@@ -141,6 +141,9 @@ public final class SettingsLoader {
         final Map<String, Integer> ttlByMap = new LinkedHashMap<>();
         for (final String name : JobCatalog.NAMES) {
             final int ttl = tree.integer("jobs." + name + ".state-ttl-seconds");
+            if (ttl < 0) {
+                throw new ConfigException("jobs." + name + ".state-ttl-seconds is " + ttl + ": it must be from 0 (keep) up");
+            }
             if (ttl > 0) {
                 for (final String map : JobCatalog.job(name, tree).stateMaps()) {
                     ttlByMap.merge(map, ttl, Math::max);
