@@ -37,9 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * second, one event-time minute per second, for 3 minutes: 360,000 distinct IPs. Without bounds
  * the window results and the baselines grow with every IP. Every 15 s the test measures the heap
  * after a full GC and the state map's size. After the bounds have taken hold (60 s), neither may
- * grow any more: the heap at the end at most 25 % (plus 32 MB of slack for the ingest log's
- * buffers and the GC's mood) above its level at 60 s, the state map at most the entries of the
- * last 30 s.
+ * grow any more: the heap at the end at most 10 % plus 4 MB above its level at 60 s (the 240,000
+ * baselines of the last two minutes alone would add about 14 MB), the state map at most the
+ * entries of the last 30 s. Measured: 52 MB and 46,000 entries from 45 s to the end.
  */
 @Tag("soak")
 class StateBoundSoakTest {
@@ -106,7 +106,7 @@ class StateBoundSoakTest {
             assertThat(stateAtEnd).as("state entries at the end, " + samples)
                     .isLessThanOrEqualTo((TTL_SECONDS + 10) * IPS_PER_MINUTE);
             assertThat(heapAtEnd).as("heap at the end vs at 60 s, " + samples)
-                    .isLessThanOrEqualTo(heapAt60 + heapAt60 / 4 + (32L << 20));
+                    .isLessThanOrEqualTo(heapAt60 + heapAt60 / 10 + (4L << 20));
         }
     }
 

@@ -138,7 +138,7 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
         }
     }
 
-    private static final class Handler implements ResultHandler<Counter> {
+    static final class Handler implements ResultHandler<Counter> {
         private final IpTrafficJob job;
         private final Long2ObjectHashMap<Baseline> baselineByIp = new Long2ObjectHashMap<>();
         /** The watermark at which expired baselines are next looked for; a sweep every window at most. */

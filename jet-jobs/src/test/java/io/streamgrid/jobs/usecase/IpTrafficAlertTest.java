@@ -83,6 +83,33 @@ class IpTrafficAlertTest {
         assertThat(((TrafficAlert) alerts.get(IpTrafficJob.windowKey(IP, 180_000))).baselineMean()).isEqualTo(100.0);
     }
 
+    @Test
+    void when_ipSilentLongerThanExpiry_then_itsBaselineIsDroppedAndItStartsAfresh() throws Exception {
+        final IpTrafficJob expiring = new IpTrafficJob(job.policy(), 3.0, 100, 3, 600_000);
+        final ResultHandler<Counter> handler = expiring.newResultHandler();
+        for (int minute = 0; minute < 5; minute++) {
+            handler.onWindow(IP, minute * 60_000L, (minute + 1) * 60_000L, count(100), 1, false, out);
+            handler.onWindow(IP + 1, minute * 60_000L, (minute + 1) * 60_000L, count(100), 1, false, out);
+        }
+        // IP + 1 keeps going; IP falls silent after the window starting at 240,000.
+        for (int minute = 5; minute < 16; minute++) {
+            handler.onWindow(IP + 1, minute * 60_000L, (minute + 1) * 60_000L, count(100), 1, false, out);
+            handler.onWatermark((minute + 1) * 60_000L, out);
+        }
+        assertThat(((IpTrafficJob.Handler) handler).baselines()).as("IP's baseline dropped, IP+1's kept").isEqualTo(1);
+
+        // Survives a snapshot: the restored handler holds the same baselines.
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        handler.writeState(new DataOutputStream(bytes));
+        final ResultHandler<Counter> restored = expiring.newResultHandler();
+        restored.readState(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(((IpTrafficJob.Handler) restored).baselines()).isEqualTo(1);
+
+        // Back with a spike: no history any more, so no alert (the old baseline would have raised one).
+        restored.onWindow(IP, 960_000, 1_020_000, count(1_000), 1, false, out);
+        assertThat(alerts).isEmpty();
+    }
+
     private static Counter count(final long value) {
         final Counter counter = new Counter();
         counter.value = value;
