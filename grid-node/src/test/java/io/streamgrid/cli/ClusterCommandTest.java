@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Design of this test: `cluster start` leaves member JVMs running after the command returns;
- * `cluster status --json` finds them through the state file and reports a safe cluster; `cluster
- * stop` ends every one of them by PID. The finally block stops anything a failure left behind.
+ * `cluster status --json` finds them through the state file and reports a safe cluster; `job resume`
+ * of a job the cluster does not have is a user mistake (exit 2, one line); `cluster stop` ends every
+ * one of them by PID. The finally block stops anything a failure left behind.
  */
 class ClusterCommandTest {
     @Test
@@ -39,6 +40,11 @@ class ClusterCommandTest {
             final String[] status = run("cluster", "status", "--json", "--work-dir", workDir.toString());
             assertThat(status[0]).isEqualTo("0");
             assertThat(status[1]).contains("\"answered\":2", "\"safe\":true", "\"clusterSize\":2");
+
+            final String firstMember = "127.0.0.1:" + members.get(0).port();
+            final String[] resumed = run("job", "resume", "no-such-job", "--member", firstMember);
+            assertThat(resumed[0]).as(resumed[2]).isEqualTo("2");
+            assertThat(resumed[2]).contains("no job named 'no-such-job' in the cluster: see 'streamgrid job list'");
 
             final String[] stopped = run("cluster", "stop", "--work-dir", workDir.toString());
             assertThat(stopped[0]).isEqualTo("0");

@@ -3,6 +3,7 @@ package io.streamgrid.sink.impl;
 import com.hazelcast.function.FunctionEx;
 import com.hazelcast.jet.JetException;
 import com.hazelcast.jet.RestartableException;
+import com.hazelcast.jet.Util;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.core.AbstractProcessor;
 import com.hazelcast.jet.core.BroadcastKey;
@@ -126,7 +127,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     @Override
     protected void init(final Context context) {
         exactlyOnce = context.processingGuarantee() == ProcessingGuarantee.EXACTLY_ONCE;
-        jobName = context.jobConfig().getName() != null ? context.jobConfig().getName() : context.jobId() + "";
+        jobName = context.jobConfig().getName() != null ? context.jobConfig().getName() : Util.idToString(context.jobId());
         if (exactlyOnce && !context.jobConfig().isSuspendOnFailure()) {
             throw new JetException("the exactly-once Cassandra sink of " + spec.qualifiedName() + " needs the job to run with "
                     + "JobConfig.setSuspendOnFailure(true): otherwise a failed commit makes Jet delete the snapshot that "
