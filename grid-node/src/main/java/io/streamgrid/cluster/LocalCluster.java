@@ -53,18 +53,7 @@ public final class LocalCluster implements AutoCloseable {
 
     private LocalCluster(final Builder spec) {
         this.spec = spec;
-        try {
-            Files.createDirectories(spec.workDir);
-            this.jvmOptionsFile = spec.workDir.resolve("jvm.options");
-            try (InputStream in = LocalCluster.class.getClassLoader().getResourceAsStream(JVM_OPTIONS_RESOURCE)) {
-                if (in == null) {
-                    throw new IllegalStateException("bug: " + JVM_OPTIONS_RESOURCE + " is not on the class path");
-                }
-                Files.write(jvmOptionsFile, in.readAllBytes());
-            }
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot prepare work directory " + spec.workDir, e);
-        }
+        this.jvmOptionsFile = writeJvmOptions(spec.workDir);
         this.shutdownHook = spec.detached ? null : new Thread(this::killAll, "local-cluster-cleanup");
         if (shutdownHook != null) {
             Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -229,21 +218,58 @@ public final class LocalCluster implements AutoCloseable {
         members.clear();
     }
 
+    /** Writes the JVM flags every StreamGrid JVM needs into {@code dir}/jvm.options (an @argfile); returns its path. */
+    public static Path writeJvmOptions(final Path dir) {
+        final Path file = dir.resolve("jvm.options");
+        try {
+            Files.createDirectories(dir);
+            try (InputStream in = LocalCluster.class.getClassLoader().getResourceAsStream(JVM_OPTIONS_RESOURCE)) {
+                if (in == null) {
+                    throw new IllegalStateException("bug: " + JVM_OPTIONS_RESOURCE + " is not on the class path");
+                }
+                Files.write(file, in.readAllBytes());
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot prepare work directory " + dir, e);
+        }
+        return file;
+    }
+
+    /**
+     * The command that runs the {@code streamgrid} CLI in a JVM of its own — {@code jvmOptions}
+     * from {@link #writeJvmOptions}, this JVM's class path — for tests that start processes their
+     * own way (inside a network namespace, say). {@code marker} (may be null) goes first.
+     */
+    public static List<String> cliCommand(final Path jvmOptions, final String heap, final String classPath,
+                                          final String marker, final List<String> args) {
+        return javaCommand(jvmOptions, heap, classPath, marker, MAIN_CLASS, args);
+    }
+
+    /** As {@link #cliCommand}, for any main class on the class path. */
+    public static List<String> javaCommand(final Path jvmOptions, final String heap, final String classPath,
+                                           final String marker, final String mainClass, final List<String> args) {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (marker != null) {
+            // First on the command line, so that a reader of a truncated command line still sees it.
+            command.add(marker);
+        }
+        command.add("@" + jvmOptions);
+        command.add("-Xmx" + heap);
+        command.add("-Xms" + heap);
+        command.add("-cp");
+        command.add(classPath);
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
+    }
+
     private MemberProcess launch(final int port, final String memberList) {
         final int index = nextIndex++;
         final Path dataDir = spec.workDir.resolve("member-" + index);
         final Path logFile = spec.workDir.resolve("member-" + index + ".log");
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // First on the command line, so that a reader of a truncated command line still sees it.
-        command.add(MEMBER_MARKER + spec.clusterName + ":" + port);
-        command.add("@" + jvmOptionsFile);
-        command.add("-Xmx" + spec.memberHeap);
-        command.add("-Xms" + spec.memberHeap);
-        command.add("-cp");
-        command.add(spec.classPath);
-        command.add(MAIN_CLASS);
-        command.add("node");
+        final List<String> command = cliCommand(jvmOptionsFile, spec.memberHeap, spec.classPath,
+                MEMBER_MARKER + spec.clusterName + ":" + port, List.of("node"));
         command.add("--cluster-name=" + spec.clusterName);
         command.add("--host=" + HOST);
         command.add("--port=" + port);

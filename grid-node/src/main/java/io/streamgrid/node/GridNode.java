@@ -56,6 +56,14 @@ public final class GridNode implements AutoCloseable {
         }
         final HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigFactory.memberConfig(settings));
         final GridNode node = new GridNode(instance);
+        if (settings.allowCodeUpload()) {
+            LOG.warning("jobs.allow-code-upload is true: any client that can reach " + settings.address()
+                    + " can send code that runs on every member of cluster " + settings.clusterName());
+        }
+        if (settings.bindAny()) {
+            LOG.warning("network.bind-any is true: the member listens on every interface of this host, port "
+                    + settings.port() + "; anyone who reaches any of them can read and write all data (no authentication in CE)");
+        }
         LOG.info(() -> "StreamGrid member ready: address=" + settings.address()
                 + " cluster=" + settings.clusterName()
                 + " members=" + instance.getCluster().getMembers().size()

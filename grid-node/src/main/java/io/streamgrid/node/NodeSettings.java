@@ -17,6 +17,7 @@ import java.util.Optional;
 public record NodeSettings(
         String clusterName,
         String host,
+        boolean bindAny,
         int port,
         List<MemberAddress> members,
         int joinWaitSeconds,
@@ -35,7 +36,8 @@ public record NodeSettings(
         boolean ingestAllowNetworkFileSystem,
         int sideMapTtlSeconds,
         int sideMapMaxEntriesPerMember,
-        Map<String, Integer> stateTtlSecondsByMap) {
+        Map<String, Integer> stateTtlSecondsByMap,
+        boolean allowCodeUpload) {
 
     /** Hazelcast's partition count; the event journal needs at least one slot per partition. */
     public static final int PARTITION_COUNT = 271;

@@ -32,6 +32,12 @@ public final class HazelcastConfigFactory {
         config.setProperty("hazelcast.logging.type", "jdk");
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.local.localAddress", settings.host());
+        // Listen where configured, not on every interface (Hazelcast's default): CE has no
+        // authentication, so an open interface is an open grid. Outgoing member connections
+        // leave from the same address.
+        config.setProperty("hazelcast.socket.bind.any", Boolean.toString(settings.bindAny()));
+        config.setProperty("hazelcast.socket.server.bind.any", Boolean.toString(settings.bindAny()));
+        config.setProperty("hazelcast.socket.client.bind.any", Boolean.toString(settings.bindAny()));
         config.setProperty("hazelcast.wait.seconds.before.join", Integer.toString(settings.joinWaitSeconds()));
         config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(settings.heartbeatTimeoutSeconds()));
         // SIGTERM (Ctrl-C, `cluster stop`, systemd) shuts down gracefully: partitions migrate first.
@@ -87,6 +93,9 @@ public final class HazelcastConfigFactory {
         }
 
         config.getJetConfig().setEnabled(settings.jetEnabled());
+        // Job code from clients (jars, classes, files) only when asked for: with it, any client
+        // that reaches a member runs code on every member.
+        config.getJetConfig().setResourceUploadEnabled(settings.allowCodeUpload());
         if (settings.jetCooperativeThreadCount() > 0) {
             config.getJetConfig().setCooperativeThreadCount(settings.jetCooperativeThreadCount());
         }

@@ -115,6 +115,7 @@ public final class SettingsLoader {
         return new NodeSettings(
                 overrides.clusterName().orElseGet(() -> tree.string("cluster-name")),
                 overrides.host().orElseGet(() -> tree.string("network.host")),
+                tree.bool("network.bind-any"),
                 overrides.port().orElseGet(() -> tree.integer("network.port")),
                 overrides.members().orElseGet(() -> members(tree)),
                 tree.integer("network.join-wait-seconds"),
@@ -133,7 +134,8 @@ public final class SettingsLoader {
                 tree.bool("ingest.allow-network-file-system"),
                 tree.integer("side-maps.ttl-seconds"),
                 tree.integer("side-maps.max-entries-per-member"),
-                stateTtls(tree));
+                stateTtls(tree),
+                tree.bool("jobs.allow-code-upload"));
     }
 
     /** {@code jobs.<name>.state-ttl-seconds} of each named job, for each state map it writes; 0 (keep) left out. */

@@ -1,0 +1,130 @@
+package io.streamgrid.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Linux network namespace of a test's own ({@code ip netns}, needs root): its loopback and any
+ * addresses the test adds exist nowhere else, so traffic to them never leaves it. Processes started
+ * in it are stopped by PID when it closes; then the namespace is deleted.
+ */
+public final class NetworkNamespace implements AutoCloseable {
+    private final String name;
+    private final List<Process> processes = new ArrayList<>();
+
+    private NetworkNamespace(final String name) {
+        this.name = name;
+    }
+
+    /** Whether this machine lets the test create namespaces (root and iproute2), with the reason if not. */
+    public static String unavailableReason() {
+        final String probe = "sg-probe-" + ProcessHandle.current().pid();
+        final Result added = run(List.of("ip", "netns", "add", probe));
+        if (added.code() != 0) {
+            return "cannot create a network namespace (needs root and iproute2): " + added.output().strip();
+        }
+        run(List.of("ip", "netns", "del", probe));
+        return null;
+    }
+
+    /** Creates {@code sg-<prefix>-<pid>} with its loopback up. */
+    public static NetworkNamespace create(final String prefix) {
+        final NetworkNamespace namespace = new NetworkNamespace("sg-" + prefix + "-" + ProcessHandle.current().pid());
+        run(List.of("ip", "netns", "del", namespace.name)); // a leftover of a killed run
+        namespace.check(run(List.of("ip", "netns", "add", namespace.name)), "create");
+        namespace.exec("ip", "link", "set", "lo", "up");
+        return namespace;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Runs a command inside the namespace and fails when it does. */
+    public String exec(final String... command) {
+        return check(tryExec(command), String.join(" ", command));
+    }
+
+    /** Runs a command inside the namespace; the caller judges the exit code. */
+    public Result tryExec(final String... command) {
+        final List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", name));
+        full.addAll(List.of(command));
+        return run(full);
+    }
+
+    /**
+     * Adds {@code cidr} to the namespace's loopback device: an address of "the host" outside
+     * 127.0.0.0/8 that exists only inside the namespace (no dummy or veth device needed).
+     */
+    public void addHostAddress(final String cidr) {
+        exec("ip", "addr", "add", cidr, "dev", "lo");
+    }
+
+    /** True when a TCP connection to {@code host:port} is accepted inside the namespace within 2 s. */
+    public boolean canConnect(final String host, final int port) {
+        return tryExec("timeout", "2", "bash", "-c", "exec 3<>/dev/tcp/" + host + "/" + port).code() == 0;
+    }
+
+    /** Starts {@code command} inside the namespace, output to {@code log}; stopped by PID on {@link #close()}. */
+    public Process start(final List<String> command, final Path log) {
+        final List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", name));
+        full.addAll(command);
+        try {
+            final Process process = new ProcessBuilder(full).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            processes.add(process);
+            return process;
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot start " + full, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (final Process process : processes) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            try {
+                process.waitFor(30, TimeUnit.SECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        run(List.of("ip", "netns", "del", name));
+    }
+
+    private String check(final Result result, final String what) {
+        if (result.code() != 0) {
+            throw new IllegalStateException("in network namespace " + name + ": '" + what + "' exited " + result.code()
+                    + ": " + result.output().strip());
+        }
+        return result.output();
+    }
+
+    /** Exit code and merged output of a command. */
+    public record Result(int code, String output) {
+    }
+
+    private static Result run(final List<String> command) {
+        try {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return new Result(-1, output + " (timed out)");
+            }
+            return new Result(process.exitValue(), output);
+        } catch (final IOException e) {
+            return new Result(-1, e.toString());
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(-1, "interrupted");
+        }
+    }
+}
