@@ -1,0 +1,87 @@
+package io.streamgrid.jobs.schema;
+
+import java.util.List;
+
+/**
+ * Where each field of an {@link EventSchema} sits in a record, little-endian:
+ * <pre>
+ *   0  kind       1 byte   {@link #KIND_EVENT} for an event of this schema
+ *   1  marker     1 byte   {@link #MARKER}, tells a schema record from a fixed-layout one
+ *   2  version    2 bytes  the schema version the record was written with
+ *   4  sequence   8 bytes  the writer's sequence number
+ *  12  fields     in declaration order, each {@link Field#width()} bytes
+ * </pre>
+ * A later schema version only appends fields, so every offset stays valid for every version; a
+ * record shorter than this layout was written with an earlier version and lacks the later fields.
+ */
+public final class SchemaLayout {
+    public static final byte KIND_EVENT = 1;
+    public static final byte MARKER = 'S';
+    public static final int HEADER = 12;
+
+    private final EventSchema schema;
+    private final int[] offsets;
+    private final int length;
+    private final int keyIndex;
+    private final int eventTimeIndex;
+
+    SchemaLayout(final EventSchema schema) {
+        this.schema = schema;
+        final List<Field> fields = schema.fields();
+        offsets = new int[fields.size()];
+        int offset = HEADER;
+        for (int i = 0; i < fields.size(); i++) {
+            offsets[i] = offset;
+            offset += fields.get(i).width();
+        }
+        length = offset;
+        keyIndex = indexOf(schema.keyField());
+        eventTimeIndex = indexOf(schema.eventTimeField());
+    }
+
+    public EventSchema schema() {
+        return schema;
+    }
+
+    /** Bytes of a record of this version. */
+    public int length() {
+        return length;
+    }
+
+    public int fieldCount() {
+        return offsets.length;
+    }
+
+    /** Offset of field {@code index} from the record's start. */
+    public int offset(final int index) {
+        return offsets[index];
+    }
+
+    public Field field(final int index) {
+        return schema.fields().get(index);
+    }
+
+    /**
+     * The index of the field called {@code name}: look it up once, then read by index.
+     *
+     * @throws IllegalArgumentException naming the schema's fields when there is none
+     */
+    public int indexOf(final String name) {
+        final List<Field> fields = schema.fields();
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("schema " + schema.name() + " has no field '" + name + "'; its fields are "
+                + fields.stream().map(Field::name).toList());
+    }
+
+    public int keyIndex() {
+        return keyIndex;
+    }
+
+    public int eventTimeIndex() {
+        return eventTimeIndex;
+    }
+}

@@ -1,0 +1,303 @@
+package io.streamgrid.jobs.schema;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A flyweight over one record of a schema ({@link SchemaLayout}): typed reads and writes at fixed
+ * offsets, by field index (look indexes up once with {@link SchemaLayout#indexOf}). Reading and
+ * writing allocate nothing, except {@link #getString} which builds a String — use
+ * {@link #stringEquals} or {@link #copyString} on hot paths. Not thread-safe; reuse one per thread.
+ *
+ * <p>A record written with an earlier version of the schema is shorter; its missing fields read
+ * as their defaults ({@link #has} tells them apart).
+ */
+public final class SchemaRecord {
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private final SchemaLayout layout;
+    private DirectBuffer buffer;
+    private MutableDirectBuffer mutable;
+    private int offset;
+    private int length;
+
+    public SchemaRecord(final SchemaLayout layout) {
+        this.layout = layout;
+    }
+
+    public SchemaLayout layout() {
+        return layout;
+    }
+
+    /** Reads the {@code length} bytes at {@code offset}; check {@link #validate()} before trusting them. */
+    public SchemaRecord wrap(final DirectBuffer source, final int recordOffset, final int recordLength) {
+        buffer = source;
+        mutable = null;
+        offset = recordOffset;
+        length = recordLength;
+        return this;
+    }
+
+    /** Starts a new record of this version at {@code offset}: zeroed, header written, sequence 0. */
+    public SchemaRecord wrapForWrite(final MutableDirectBuffer target, final int recordOffset) {
+        buffer = target;
+        mutable = target;
+        offset = recordOffset;
+        length = layout.length();
+        target.setMemory(recordOffset, length, (byte) 0);
+        target.putByte(recordOffset, SchemaLayout.KIND_EVENT);
+        target.putByte(recordOffset + 1, SchemaLayout.MARKER);
+        target.putShort(recordOffset + 2, (short) layout.schema().version(), ORDER);
+        return this;
+    }
+
+    public DirectBuffer buffer() {
+        return buffer;
+    }
+
+    public int offset() {
+        return offset;
+    }
+
+    /** The record's length in bytes. */
+    public int length() {
+        return length;
+    }
+
+    public int version() {
+        return buffer.getShort(offset + 2, ORDER);
+    }
+
+    public long sequence() {
+        return buffer.getLong(offset + 4, ORDER);
+    }
+
+    public SchemaRecord sequence(final long value) {
+        mutable.putLong(offset + 4, value, ORDER);
+        return this;
+    }
+
+    /** The key of a schema with a long key. */
+    public long keyLong() {
+        return getLong(layout.keyIndex());
+    }
+
+    public long eventTime() {
+        return getTimestamp(layout.eventTimeIndex());
+    }
+
+    /** Whether the record holds field {@code index} (false for a field added after it was written). */
+    public boolean has(final int index) {
+        return layout.offset(index) + layout.field(index).width() <= length;
+    }
+
+    public int getInt(final int index) {
+        return has(index) ? buffer.getInt(offset + layout.offset(index), ORDER) : (Integer) defaultOf(index);
+    }
+
+    public long getLong(final int index) {
+        return has(index) ? buffer.getLong(offset + layout.offset(index), ORDER) : (Long) defaultOf(index);
+    }
+
+    public double getDouble(final int index) {
+        return has(index) ? buffer.getDouble(offset + layout.offset(index), ORDER) : (Double) defaultOf(index);
+    }
+
+    public boolean getBoolean(final int index) {
+        return has(index) ? buffer.getByte(offset + layout.offset(index)) != 0 : (Boolean) defaultOf(index);
+    }
+
+    public long getTimestamp(final int index) {
+        return getLong(index);
+    }
+
+    public int getEnumOrdinal(final int index) {
+        return has(index) ? buffer.getShort(offset + layout.offset(index), ORDER)
+                : layout.field(index).symbols().indexOf((String) defaultOf(index));
+    }
+
+    /** The enum's symbol (the schema's own String: no allocation). */
+    public String getEnum(final int index) {
+        return layout.field(index).symbols().get(getEnumOrdinal(index));
+    }
+
+    /** Byte length of a string field's value. */
+    public int stringLength(final int index) {
+        return has(index) ? buffer.getShort(offset + layout.offset(index), ORDER) & 0xffff
+                : ((String) defaultOf(index)).getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /** A string field's value as a new String (allocates). */
+    public String getString(final int index) {
+        if (!has(index)) {
+            return (String) defaultOf(index);
+        }
+        final int at = offset + layout.offset(index);
+        return buffer.getStringWithoutLengthUtf8(at + 2, buffer.getShort(at, ORDER) & 0xffff);
+    }
+
+    /** Copies a string field's UTF-8 bytes to {@code target}; returns their count. No allocation. */
+    public int copyString(final int index, final MutableDirectBuffer target, final int targetOffset) {
+        if (!has(index)) {
+            return target.putStringWithoutLengthUtf8(targetOffset, (String) defaultOf(index));
+        }
+        final int at = offset + layout.offset(index);
+        final int bytes = buffer.getShort(at, ORDER) & 0xffff;
+        target.putBytes(targetOffset, buffer, at + 2, bytes);
+        return bytes;
+    }
+
+    /** Whether a string field holds exactly {@code text} (ASCII compared without allocation; other text via UTF-8). */
+    public boolean stringEquals(final int index, final CharSequence text) {
+        if (!has(index)) {
+            return defaultOf(index).equals(text.toString());
+        }
+        final int at = offset + layout.offset(index);
+        final int bytes = buffer.getShort(at, ORDER) & 0xffff;
+        if (Utf8.encodedLength(text) != bytes) {
+            return false;
+        }
+        int position = at + 2;
+        for (int i = 0; i < text.length(); i++) {
+            final char c = text.charAt(i);
+            if (c >= 0x80) {
+                return text.toString().equals(getString(index));
+            }
+            if (buffer.getByte(position++) != (byte) c) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public SchemaRecord setInt(final int index, final int value) {
+        mutable.putInt(at(index, FieldType.INT), value, ORDER);
+        return this;
+    }
+
+    public SchemaRecord setLong(final int index, final long value) {
+        mutable.putLong(at(index, FieldType.LONG), value, ORDER);
+        return this;
+    }
+
+    /** @throws IllegalArgumentException for NaN or an infinity, naming the field */
+    public SchemaRecord setDouble(final int index, final double value) {
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException("field " + layout.field(index).name() + " is not a finite number: " + value);
+        }
+        mutable.putDouble(at(index, FieldType.DOUBLE), value, ORDER);
+        return this;
+    }
+
+    public SchemaRecord setBoolean(final int index, final boolean value) {
+        mutable.putByte(at(index, FieldType.BOOLEAN), value ? (byte) 1 : (byte) 0);
+        return this;
+    }
+
+    /** @throws IllegalArgumentException for a negative time, naming the field */
+    public SchemaRecord setTimestamp(final int index, final long epochMillis) {
+        if (epochMillis < 0) {
+            throw new IllegalArgumentException("field " + layout.field(index).name() + " is a negative timestamp: " + epochMillis);
+        }
+        mutable.putLong(at(index, FieldType.TIMESTAMP), epochMillis, ORDER);
+        return this;
+    }
+
+    /** @throws IllegalArgumentException when the ordinal is not one of the field's symbols */
+    public SchemaRecord setEnumOrdinal(final int index, final int ordinal) {
+        final Field field = layout.field(index);
+        if (ordinal < 0 || ordinal >= field.symbols().size()) {
+            throw new IllegalArgumentException("field " + field.name() + " has no symbol number " + ordinal + " (symbols "
+                    + field.symbols() + ")");
+        }
+        mutable.putShort(at(index, FieldType.ENUM), (short) ordinal, ORDER);
+        return this;
+    }
+
+    /** @throws IllegalArgumentException when {@code symbol} is not one of the field's symbols */
+    public SchemaRecord setEnum(final int index, final String symbol) {
+        final Field field = layout.field(index);
+        final int ordinal = field.symbols().indexOf(symbol);
+        if (ordinal < 0) {
+            throw new IllegalArgumentException("field " + field.name() + " needs one of " + field.symbols() + ", got '" + symbol + "'");
+        }
+        return setEnumOrdinal(index, ordinal);
+    }
+
+    /**
+     * Writes {@code text} in UTF-8 without allocating.
+     *
+     * @throws IllegalArgumentException when it is longer than the field's maximum, naming both lengths
+     */
+    public SchemaRecord setString(final int index, final CharSequence text) {
+        final Field field = layout.field(index);
+        final int at = at(index, FieldType.STRING);
+        final int bytes = Utf8.encodedLength(text);
+        if (bytes > field.maxLength()) {
+            throw new IllegalArgumentException("field " + field.name() + " is " + bytes + " bytes long in UTF-8, at most "
+                    + field.maxLength() + " allowed");
+        }
+        mutable.putShort(at, (short) bytes, ORDER);
+        Utf8.encode(text, mutable, at + 2);
+        return this;
+    }
+
+    /**
+     * Why this record cannot be read, or null when it is sound: kind, marker, version, length, and
+     * every present field's value (enum ordinals, string lengths, finite doubles, timestamps).
+     */
+    public String validate() {
+        if (length < SchemaLayout.HEADER) {
+            return "record of " + length + " bytes is shorter than the " + SchemaLayout.HEADER + "-byte header";
+        }
+        if (buffer.getByte(offset) != SchemaLayout.KIND_EVENT || buffer.getByte(offset + 1) != SchemaLayout.MARKER) {
+            return "not an event record of schema " + layout.schema().name() + " (kind " + buffer.getByte(offset) + ")";
+        }
+        final int version = version();
+        if (version < 1 || version > layout.schema().version()) {
+            return "record of schema version " + version + ", this reader knows versions 1 to " + layout.schema().version();
+        }
+        if (!has(layout.keyIndex()) || !has(layout.eventTimeIndex())) {
+            return "record of " + length + " bytes ends before its key or event time";
+        }
+        for (int i = 0; i < layout.fieldCount() && has(i); i++) {
+            final Field field = layout.field(i);
+            final int at = offset + layout.offset(i);
+            final String problem = switch (field.type()) {
+                case DOUBLE -> Double.isFinite(buffer.getDouble(at, ORDER)) ? null : "is not a finite number";
+                case TIMESTAMP -> buffer.getLong(at, ORDER) >= 0 ? null : "is a negative timestamp";
+                case ENUM -> {
+                    final int ordinal = buffer.getShort(at, ORDER);
+                    yield ordinal >= 0 && ordinal < field.symbols().size() ? null : "has no symbol number " + ordinal;
+                }
+                case STRING -> (buffer.getShort(at, ORDER) & 0xffff) <= field.maxLength() ? null
+                        : "is longer than its maximum " + field.maxLength();
+                case BOOLEAN -> buffer.getByte(at) <= 1 && buffer.getByte(at) >= 0 ? null : "is neither true nor false";
+                default -> null;
+            };
+            if (problem != null) {
+                return "field " + field.name() + " " + problem;
+            }
+        }
+        return null;
+    }
+
+    private int at(final int index, final FieldType type) {
+        final Field field = layout.field(index);
+        if (field.type() != type) {
+            throw new IllegalArgumentException("field " + field.name() + " is " + field.type().yamlName() + ", not " + type.yamlName());
+        }
+        return offset + layout.offset(index);
+    }
+
+    private Object defaultOf(final int index) {
+        final Field field = layout.field(index);
+        if (field.defaultValue() == null) {
+            throw new IllegalStateException("record of " + length + " bytes lacks field " + field.name() + ", which has no default");
+        }
+        return field.defaultValue();
+    }
+}
