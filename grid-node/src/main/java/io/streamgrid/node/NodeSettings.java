@@ -1,5 +1,6 @@
 package io.streamgrid.node;
 
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.node.impl.SettingsLoader;
 
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ public record NodeSettings(
         int sideMapTtlSeconds,
         int sideMapMaxEntriesPerMember,
         Map<String, Integer> stateTtlSecondsByMap,
-        boolean allowCodeUpload) {
+        boolean allowCodeUpload,
+        List<EventSchema> schemas) {
 
     /** Hazelcast's partition count; the event journal needs at least one slot per partition. */
     public static final int PARTITION_COUNT = 271;
@@ -67,6 +69,7 @@ public record NodeSettings(
         checkRange(sideMapTtlSeconds, 0, Integer.MAX_VALUE, "side-maps.ttl-seconds");
         checkRange(sideMapMaxEntriesPerMember, 0, Integer.MAX_VALUE, "side-maps.max-entries-per-member");
         stateTtlSecondsByMap = Map.copyOf(stateTtlSecondsByMap);
+        schemas = List.copyOf(schemas);
         stateTtlSecondsByMap.forEach((map, ttl) -> checkRange(ttl, 0, Integer.MAX_VALUE, "state-ttl-seconds of " + map));
     }
 

@@ -50,6 +50,20 @@ class StreamGridCliTest {
     }
 
     @Test
+    void when_schemaHasUnknownFieldType_then_exit2WithOneLineNamingIt() throws IOException {
+        final Path file = dir.resolve("schema.yaml");
+        Files.writeString(file, "schemas:\n  trade:\n    key: a\n    event-time: ts\n    fields:\n"
+                + "      - {name: a, type: long}\n      - {name: ts, type: timestamp}\n      - {name: price, type: money}\n");
+
+        final Result result = run("node", "--config", file.toString());
+
+        assertThat(result.code).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString()
+                .startsWith("streamgrid: 'schemas.trade.fields[2] (price)': unknown type 'money'");
+        assertThat(result.err).doesNotContain("Exception", "\tat ");
+    }
+
+    @Test
     void when_configFileUnreadable_then_exit2WithOneLine() {
         final Result result = run("node", "--config", dir.resolve("nope.yaml").toString());
 

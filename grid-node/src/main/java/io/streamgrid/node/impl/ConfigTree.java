@@ -64,6 +64,14 @@ public final class ConfigTree {
         throw new ConfigException("'" + path + "' must be a text value, found: " + value);
     }
 
+    public Map<?, ?> mapping(final String path) {
+        final Object value = get(path);
+        if (value instanceof Map<?, ?> map) {
+            return map;
+        }
+        throw new ConfigException("'" + path + "' must be a mapping, found: " + value);
+    }
+
     public List<?> list(final String path) {
         final Object value = get(path);
         if (value instanceof List<?> list) {

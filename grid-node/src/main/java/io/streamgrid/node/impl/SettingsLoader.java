@@ -25,6 +25,8 @@ import java.util.Optional;
  */
 public final class SettingsLoader {
     public static final String DEFAULTS_RESOURCE = "streamgrid-defaults.yaml";
+    /** Sections whose keys are the user's own names (checked by their own parsers, not against the defaults). */
+    private static final java.util.Set<String> FREE_FORM = java.util.Set.of("schemas");
 
     private SettingsLoader() {
     }
@@ -96,7 +98,12 @@ public final class SettingsLoader {
             }
             final Object defaultValue = target.get(key);
             final Object value = entry.getValue();
-            if (defaultValue instanceof Map) {
+            if (FREE_FORM.contains(path)) {
+                if (!(value instanceof Map)) {
+                    throw new ConfigException("'" + path + "' must be a mapping, found: " + value);
+                }
+                target.put(key, value); // its own rules: checked by its parser
+            } else if (defaultValue instanceof Map) {
                 if (!(value instanceof Map)) {
                     throw new ConfigException("'" + path + "' must be a mapping with keys "
                             + ((Map<?, ?>) defaultValue).keySet() + ", found: " + value);
@@ -135,7 +142,8 @@ public final class SettingsLoader {
                 tree.integer("side-maps.ttl-seconds"),
                 tree.integer("side-maps.max-entries-per-member"),
                 stateTtls(tree),
-                tree.bool("jobs.allow-code-upload"));
+                tree.bool("jobs.allow-code-upload"),
+                SchemaSettings.parse(tree.mapping("schemas")));
     }
 
     /** {@code jobs.<name>.state-ttl-seconds} of each named job, for each state map it writes; 0 (keep) left out. */
