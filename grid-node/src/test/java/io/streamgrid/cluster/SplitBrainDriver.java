@@ -152,7 +152,9 @@ public final class SplitBrainDriver {
                 "  host: " + host,
                 "  port: " + PORT,
                 "  members: [" + String.join(", ", List.of(HOSTS).stream().map(h -> h + ":" + PORT).toList()) + "]",
-                "  heartbeat-timeout-seconds: 4",
+                // The default 15 s: these machines' clocks jump by seconds (Hazelcast logs "huge system
+                // clock jump"), and a 4 s timeout made the majority's two members suspect each other.
+                "  heartbeat-timeout-seconds: 15",
                 "split-brain-protection: {enabled: true, minimum-cluster-size: 2}",
                 "data-dir: " + workDir.resolve("member-" + (index + 1)).toAbsolutePath(),
                 ""), StandardCharsets.UTF_8);
