@@ -32,4 +32,15 @@ final class ClientConnector {
                     + addresses + " within 30 s: start one ('streamgrid cluster start') or name members with --member", e);
         }
     }
+
+    /** Connects as {@link #connect}, runs {@code command} with the client, and shuts the client down; returns its exit code. */
+    static int withClient(final ConfigTree config, final List<String> members,
+                          final java.util.function.ToIntFunction<HazelcastInstance> command) {
+        final HazelcastInstance client = connect(config, members);
+        try {
+            return command.applyAsInt(client);
+        } finally {
+            client.shutdown();
+        }
+    }
 }

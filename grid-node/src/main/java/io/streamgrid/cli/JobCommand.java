@@ -1,6 +1,5 @@
 package io.streamgrid.cli;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.JobSuspensionCause;
@@ -57,8 +56,7 @@ final class JobCommand {
             final WindowedJob<?> job = JobCatalog.job(name, tree);
             final JobOptions jobOptions = JobCatalog.options(tree);
             final CassandraOutput output = cassandra ? cassandraOutput(job, tree) : null;
-            final HazelcastInstance client = ClientConnector.connect(tree, members.addresses);
-            try {
+            return ClientConnector.withClient(tree, members.addresses, client -> {
                 final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output);
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println("submitted " + job.name() + " (id " + submitted.getIdString() + "), exactly-once, snapshots every "
@@ -67,9 +65,7 @@ final class JobCommand {
                         + job.rejectedMap() + (output == null ? "" : "; exactly-once into Cassandra tables "
                         + output.bindings().stream().map(b -> b.table().qualifiedName()).toList()));
                 return 0;
-            } finally {
-                client.shutdown();
-            }
+            });
         }
     }
 
@@ -106,8 +102,7 @@ final class JobCommand {
 
         @Override
         public Integer call() {
-            final HazelcastInstance client = ClientConnector.connect(options.tree(), members.addresses);
-            try {
+            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
                 final PrintWriter out = spec.commandLine().getOut();
                 for (final Job job : client.getJet().getJobs()) {
                     final JobStatus status = job.getStatus();
@@ -115,9 +110,7 @@ final class JobCommand {
                             + (status == JobStatus.SUSPENDED ? "  (" + suspensionCause(job) + ")" : ""));
                 }
                 return 0;
-            } finally {
-                client.shutdown();
-            }
+            });
         }
     }
 
@@ -147,8 +140,7 @@ final class JobCommand {
 
         @Override
         public Integer call() {
-            final HazelcastInstance client = ClientConnector.connect(options.tree(), members.addresses);
-            try {
+            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
                 final Job job = client.getJet().getJob(name);
                 if (job == null) {
                     throw new ConfigException("no job named '" + name + "' in the cluster: see 'streamgrid job list'");
@@ -162,9 +154,7 @@ final class JobCommand {
                 spec.commandLine().getOut().println("resumed " + name + " (id " + job.getIdString()
                         + ") from its last snapshot; it was suspended because: " + cause);
                 return 0;
-            } finally {
-                client.shutdown();
-            }
+            });
         }
     }
 }

@@ -88,8 +88,7 @@ public final class NetworkNamespace implements AutoCloseable {
     @Override
     public void close() {
         for (final Process process : processes) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            ProcessTree.kill(process.toHandle());
             try {
                 process.waitFor(30, TimeUnit.SECONDS);
             } catch (final InterruptedException e) {

@@ -5,14 +5,17 @@ import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
+import org.awaitility.Awaitility;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -188,16 +191,8 @@ public final class SplitBrainDriver {
         check(nft.waitFor(30, TimeUnit.SECONDS) && nft.exitValue() == 0, "nft failed: " + output);
     }
 
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(final String what, final Condition condition) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!condition.holds()) {
-            check(System.nanoTime() < deadline, "timed out waiting for " + what);
-            Thread.sleep(200);
-        }
+    private static void await(final String what, final Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(condition);
     }
 
     private static void check(final boolean condition, final String failure) {

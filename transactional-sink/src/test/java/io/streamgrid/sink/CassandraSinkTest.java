@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Against a real Cassandra server (one per class, child JVM): schema creation and checks, and the
@@ -266,21 +268,14 @@ class CassandraSinkTest {
         return session.execute("SELECT count(*) FROM " + spec.qualifiedName()).one().getLong(0);
     }
 
-    private static void awaitFile(final Path file) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.exists(file)) {
-            assertThat(System.nanoTime()).as("waiting for " + file).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    private static void awaitFile(final Path file) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> Files.exists(file));
     }
 
-    private static void awaitStatus(final Job job, final JobStatus wanted) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JobStatus status;
-        while ((status = job.getStatus()) != wanted) {
-            assertThat(status).as("job status while waiting for " + wanted).isNotIn(JobStatus.FAILED, JobStatus.COMPLETED);
-            assertThat(System.nanoTime()).as("waiting for " + wanted + ", job is " + status).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private static void awaitStatus(final Job job, final JobStatus wanted) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .failFast("job status while waiting for " + wanted,
+                        () -> job.getStatus() == JobStatus.FAILED || job.getStatus() == JobStatus.COMPLETED)
+                .until(() -> job.getStatus() == wanted);
     }
 }

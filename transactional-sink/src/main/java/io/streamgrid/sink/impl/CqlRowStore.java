@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
 import io.streamgrid.sink.CassandraTarget;
 import io.streamgrid.sink.TableSpec;
 
@@ -20,13 +21,13 @@ final class CqlRowStore implements RowStore {
     private final PreparedStatement insert;
     private final PreparedStatement delete;
     private final boolean explicitTimestamps;
-    private final HazelcastInstance hazelcast;
+    private final IMap<String, Long> ledger;
 
     CqlRowStore(final CassandraTarget target, final TableSpec spec, final boolean explicitTimestamps,
                 final HazelcastInstance hazelcast) {
         this.spec = spec;
         this.explicitTimestamps = explicitTimestamps;
-        this.hazelcast = hazelcast;
+        this.ledger = TimestampLedger.map(hazelcast);
         this.session = target.connectForWrites();
         this.insert = session.prepare(spec.insertCql(explicitTimestamps));
         this.delete = session.prepare(spec.deleteCql(explicitTimestamps));
@@ -63,7 +64,7 @@ final class CqlRowStore implements RowStore {
 
     @Override
     public void reserve(final long timestampMicros) {
-        TimestampLedger.reserve(TimestampLedger.map(hazelcast), spec.qualifiedName(), timestampMicros);
+        TimestampLedger.reserve(ledger, spec.qualifiedName(), timestampMicros);
     }
 
     @Override

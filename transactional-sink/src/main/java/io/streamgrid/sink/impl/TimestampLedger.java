@@ -32,7 +32,7 @@ final class TimestampLedger {
         while (true) {
             final Long used = ledger.get(table);
             final long base = used == null ? nowMicros : Math.max(nowMicros, used + EPOCH_STEP);
-            if (used == null ? ledger.putIfAbsent(table, base) == null : ledger.replace(table, used, base)) {
+            if (compareAndSet(ledger, table, used, base)) {
                 return base;
             }
         }
@@ -40,14 +40,13 @@ final class TimestampLedger {
 
     /** Raises {@code table}'s highest used timestamp to {@code timestampMicros} if it is below. */
     static void reserve(final IMap<String, Long> ledger, final String table, final long timestampMicros) {
-        while (true) {
-            final Long used = ledger.get(table);
-            if (used != null && used >= timestampMicros) {
-                return;
-            }
-            if (used == null ? ledger.putIfAbsent(table, timestampMicros) == null : ledger.replace(table, used, timestampMicros)) {
-                return;
-            }
-        }
+        Long used;
+        do {
+            used = ledger.get(table);
+        } while ((used == null || used < timestampMicros) && !compareAndSet(ledger, table, used, timestampMicros));
+    }
+
+    private static boolean compareAndSet(final IMap<String, Long> ledger, final String table, final Long expected, final long value) {
+        return expected == null ? ledger.putIfAbsent(table, value) == null : ledger.replace(table, expected, value);
     }
 }

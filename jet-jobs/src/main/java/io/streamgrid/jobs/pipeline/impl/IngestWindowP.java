@@ -11,7 +11,6 @@ import io.streamgrid.jobs.pipeline.WindowedJob;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -45,8 +44,6 @@ final class IngestWindowP<A> extends AbstractProcessor {
         }
     };
     private final List<PartitionRun<A>> runs = new ArrayList<>();
-    /** Per run (same order): System.nanoTime() of its last record read, or of the start. */
-    private long[] lastRecordNanos;
     private long idleTimeoutNanos;
     private IngestLog log;
     private int snapshotCursor;
@@ -68,8 +65,6 @@ final class IngestWindowP<A> extends AbstractProcessor {
                 runs.add(new PartitionRun<>(job, p, writer));
             }
         }
-        lastRecordNanos = new long[runs.size()];
-        Arrays.fill(lastRecordNanos, System.nanoTime());
         idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(job.policy().idleTimeoutMs());
         getLogger().info("job " + job.name() + ": processor " + context.globalProcessorIndex() + " of "
                 + context.totalParallelism() + " reads partitions " + runs.stream().map(PartitionRun::partition).toList()
@@ -93,11 +88,8 @@ final class IngestWindowP<A> extends AbstractProcessor {
         boolean read;
         do {
             read = false;
-            for (int i = 0; i < runs.size(); i++) {
-                if (runs.get(i).poll(log, BATCH) > 0) {
-                    read = true;
-                    lastRecordNanos[i] = System.nanoTime();
-                }
+            for (final PartitionRun<A> run : runs) {
+                read |= run.poll(log, BATCH) > 0;
                 if (!drain()) {
                     updateMetrics();
                     return false;
@@ -134,9 +126,8 @@ final class IngestWindowP<A> extends AbstractProcessor {
     private void heartbeatIdlePartitions() {
         final long now = System.nanoTime();
         final long disorder = job.policy().allowedDisorderMs();
-        for (int i = 0; i < runs.size(); i++) {
-            final PartitionRun<A> idle = runs.get(i);
-            if (now - lastRecordNanos[i] < idleTimeoutNanos || idle.ended() || idle.watermark() == Long.MIN_VALUE) {
+        for (final PartitionRun<A> idle : runs) {
+            if (now - idle.lastRecordNanos() < idleTimeoutNanos || idle.ended() || idle.watermark() == Long.MIN_VALUE) {
                 continue; // active, ended, or never had an event (so no window to close)
             }
             long othersNewest = Long.MIN_VALUE;
@@ -149,9 +140,9 @@ final class IngestWindowP<A> extends AbstractProcessor {
             if (eventTime != NO_HEARTBEAT) {
                 log.appendHeartbeat(idle.partition(), eventTime);
                 getLogger().fine("job " + job.name() + ": partition " + idle.partition() + " idle for "
-                        + TimeUnit.NANOSECONDS.toMillis(now - lastRecordNanos[i]) + " ms, heartbeat at event time " + eventTime);
+                        + TimeUnit.NANOSECONDS.toMillis(now - idle.lastRecordNanos()) + " ms, heartbeat at event time " + eventTime);
             }
-            lastRecordNanos[i] = now;
+            idle.markRead(now); // not again before the heartbeat is read, or another idle timeout passed
         }
     }
 
@@ -210,10 +201,9 @@ final class IngestWindowP<A> extends AbstractProcessor {
     @Override
     protected void restoreFromSnapshot(final Object key, final Object value) {
         final int partition = (Integer) ((BroadcastKey<?>) key).key();
-        for (int i = 0; i < runs.size(); i++) {
-            if (runs.get(i).partition() == partition) {
-                runs.get(i).restore((byte[]) value);
-                lastRecordNanos[i] = System.nanoTime();
+        for (final PartitionRun<A> run : runs) {
+            if (run.partition() == partition) {
+                run.restore((byte[]) value);
             }
         }
     }

@@ -35,6 +35,8 @@ final class PartitionRun<A> implements WindowListener<A> {
     private final SnapshotOutput snapshotOutput = new SnapshotOutput();
     private IngestLog.PartitionReader reader;
     private long lastIndex = IngestLog.START;
+    /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
+    private long lastRecordNanos = System.nanoTime();
     private boolean ended;
     long events;
     long rejected;
@@ -73,6 +75,9 @@ final class PartitionRun<A> implements WindowListener<A> {
             read++;
             lastIndex = reader.lastIndex();
             handle(length);
+        }
+        if (read > 0) {
+            lastRecordNanos = System.nanoTime();
         }
         return read;
     }
@@ -121,6 +126,15 @@ final class PartitionRun<A> implements WindowListener<A> {
 
     long watermark() {
         return engine.watermark();
+    }
+
+    long lastRecordNanos() {
+        return lastRecordNanos;
+    }
+
+    /** Counts as a read now: the idle clock restarts. */
+    void markRead(final long nanos) {
+        lastRecordNanos = nanos;
     }
 
     private void reject(final int length, final String reason) {
@@ -195,6 +209,7 @@ final class PartitionRun<A> implements WindowListener<A> {
             reader.close();
             reader = null;
         }
+        lastRecordNanos = System.nanoTime();
     }
 
     void close() {
