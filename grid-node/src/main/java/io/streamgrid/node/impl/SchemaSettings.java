@@ -6,12 +6,9 @@ import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.node.ConfigException;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The {@code schemas:} section: user event types, one mapping per schema name —
@@ -68,9 +65,12 @@ public final class SchemaSettings {
         final String name = text(spec.get("name"), at + ".name");
         final String where = at + " (" + name + ")";
         final String typeName = text(spec.get("type"), where + ".type");
-        final FieldType type = Arrays.stream(FieldType.values()).filter(t -> t.yamlName().equals(typeName.toLowerCase(Locale.ROOT)))
-                .findFirst().orElseThrow(() -> new ConfigException("'" + where + "': unknown type '" + typeName + "': use one of "
-                        + Arrays.stream(FieldType.values()).map(FieldType::yamlName).collect(Collectors.joining(", "))));
+        final FieldType type;
+        try {
+            type = FieldType.fromYaml(typeName);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("'" + where + "': " + e.getMessage());
+        }
         final int maxLength = spec.containsKey("max-length") ? integer(spec.get("max-length"), where + ".max-length") : 0;
         final List<String> symbols = new ArrayList<>();
         if (spec.get("symbols") instanceof List<?> list) {

@@ -5,18 +5,12 @@ import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.RollCycles;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -37,6 +31,8 @@ public final class IngestLog implements AutoCloseable {
     /** "Nothing read yet": a reader positioned here starts at the first record. */
     public static final long START = -1;
     static final String META_FILE = "ingest-log.properties";
+    /** Longer records are invalid here; they are reported with their first bytes. */
+    private static final int READ_CAPACITY = 256;
 
     private final Path dir;
     private final ChronicleQueue[] queues;
@@ -44,13 +40,8 @@ public final class IngestLog implements AutoCloseable {
 
     private IngestLog(final Path dir, final int partitions) {
         this.dir = dir;
-        this.queues = new ChronicleQueue[partitions];
+        this.queues = QueueFiles.openQueues(dir, partitions);
         this.appenders = new ExcerptAppender[partitions];
-        for (int p = 0; p < partitions; p++) {
-            queues[p] = SingleChronicleQueueBuilder.binary(dir.resolve(partitionDirName(p)))
-                    .rollCycle(RollCycles.FAST_DAILY)
-                    .build();
-        }
     }
 
     /**
@@ -62,9 +53,7 @@ public final class IngestLog implements AutoCloseable {
      * @throws UncheckedIOException     if the directory cannot be created or read
      */
     public static IngestLog open(final Path dir, final int partitions) {
-        if (partitions < 1 || partitions > 1024) {
-            throw new IllegalArgumentException("partitions must be 1 to 1024, was " + partitions);
-        }
+        QueueFiles.checkPartitions(partitions);
         final Path meta = dir.resolve(META_FILE);
         try {
             Files.createDirectories(dir);
@@ -82,37 +71,12 @@ public final class IngestLog implements AutoCloseable {
         return new IngestLog(dir, partitions);
     }
 
-    /**
-     * Writes the metadata atomically: complete in a file of its own, then linked under its name,
-     * which fails if another process got there first — that one's file is then the log's, and the
-     * caller checks it. A reader never sees a half-written file and two creators never both win.
-     */
     private static void createMeta(final Path dir, final int partitions) throws IOException {
         final Properties properties = new Properties();
         properties.setProperty("partitions", Integer.toString(partitions));
         properties.setProperty("record-length", Integer.toString(EventRecord.LENGTH));
         properties.setProperty("layout-version", Byte.toString(EventRecord.VERSION));
-        final Path draft = Files.createTempFile(dir, META_FILE, ".draft");
-        try {
-            try (Writer out = Files.newBufferedWriter(draft)) {
-                properties.store(out, "StreamGrid ingest log: one Chronicle Queue per partition");
-            }
-            try {
-                Files.createLink(dir.resolve(META_FILE), draft);
-            } catch (final UnsupportedOperationException | FileSystemException noHardLinks) {
-                if (noHardLinks instanceof FileAlreadyExistsException) {
-                    return; // another process created it first
-                }
-                // A file system without hard links: a move that refuses to replace, nearly as good.
-                try {
-                    Files.move(draft, dir.resolve(META_FILE));
-                } catch (final FileAlreadyExistsException createdMeanwhile) {
-                    return;
-                }
-            }
-        } finally {
-            Files.deleteIfExists(draft);
-        }
+        QueueFiles.createAtomically(dir, META_FILE, properties, "StreamGrid ingest log: one Chronicle Queue per partition");
     }
 
     /** Opens an existing log with the partition count it was created with. */
@@ -122,12 +86,7 @@ public final class IngestLog implements AutoCloseable {
 
     /** Reads the metadata and refuses a layout this build cannot read; returns the partition count. */
     private static int readPartitionCount(final Path dir) {
-        final Properties properties = new Properties();
-        try (Reader in = Files.newBufferedReader(dir.resolve(META_FILE))) {
-            properties.load(in);
-        } catch (final IOException e) {
-            throw new UncheckedIOException("no ingest log in " + dir + " (cannot read " + META_FILE + ")", e);
-        }
+        final Properties properties = QueueFiles.read(dir, META_FILE, "ingest log");
         final String version = properties.getProperty("layout-version");
         if (!Byte.toString(EventRecord.VERSION).equals(version)) {
             throw new IllegalArgumentException("ingest log " + dir + " has record layout version " + version
@@ -194,18 +153,7 @@ public final class IngestLog implements AutoCloseable {
             appender = queues[partition].createAppender();
             appenders[partition] = appender;
         }
-        try (DocumentContext dc = appender.writingDocument()) {
-            final Bytes<?> bytes = dc.wire().bytes();
-            final byte[] array = buffer.byteArray();
-            if (array != null) {
-                bytes.write(array, (int) buffer.wrapAdjustment() + offset, length);
-            } else {
-                for (int i = 0; i < length; i++) {
-                    bytes.writeByte(buffer.getByte(offset + i));
-                }
-            }
-        }
-        return appender.lastIndexAppended();
+        return QueueFiles.write(appender, buffer, offset, length);
     }
 
     /** Appends an END_OF_STREAM record to every partition: replays of a finite log close all windows. */
@@ -227,16 +175,13 @@ public final class IngestLog implements AutoCloseable {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
         new EventRecord().wrapForWrite(buffer, 0).heartbeat(eventTime);
         try (ExcerptAppender appender = queues[partition].createAppender()) {
-            try (DocumentContext dc = appender.writingDocument()) {
-                dc.wire().bytes().write(buffer.byteArray(), 0, EventRecord.LENGTH);
-            }
-            return appender.lastIndexAppended();
+            return QueueFiles.write(appender, buffer, 0, EventRecord.LENGTH);
         }
     }
 
     /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link #START}: at the beginning). */
     public PartitionReader reader(final int partition, final long lastReadIndex) {
-        return new PartitionReader(partition, queues[partition].createTailer(), lastReadIndex);
+        return new PartitionReader(partition, queues[partition].createTailer(), lastReadIndex, READ_CAPACITY);
     }
 
     @Override
@@ -251,23 +196,27 @@ public final class IngestLog implements AutoCloseable {
         }
     }
 
-    static String partitionDirName(final int partition) {
-        return String.format("p-%03d", partition);
-    }
-
     /**
      * Reads one partition in append order into a reused buffer: no allocation per record. Not
      * thread-safe.
      */
     public static final class PartitionReader implements AutoCloseable {
-        /** Records longer than this are reported with their first bytes only. */
-        private static final int CAPACITY = 256;
         private final int partition;
         private final ExcerptTailer tailer;
-        private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[CAPACITY]);
+        private final UnsafeBuffer buffer;
+        private final int maxCapacity;
         private long lastIndex;
 
-        PartitionReader(final int partition, final ExcerptTailer tailer, final long lastReadIndex) {
+        /** Records longer than {@code capacity} are read with their first {@code capacity} bytes only. */
+        PartitionReader(final int partition, final ExcerptTailer tailer, final long lastReadIndex, final int capacity) {
+            this(partition, tailer, lastReadIndex, capacity, capacity);
+        }
+
+        /** A reader whose buffer grows from {@code capacity} to {@code maxCapacity} as longer records come. */
+        PartitionReader(final int partition, final ExcerptTailer tailer, final long lastReadIndex, final int capacity,
+                        final int maxCapacity) {
+            this.buffer = new UnsafeBuffer(new byte[capacity]);
+            this.maxCapacity = maxCapacity;
             this.partition = partition;
             this.tailer = tailer;
             this.lastIndex = lastReadIndex;
@@ -291,8 +240,8 @@ public final class IngestLog implements AutoCloseable {
         }
 
         /**
-         * Reads the next record into {@link #buffer()}; returns its length in bytes (the valid
-         * record length is {@link EventRecord#LENGTH}), or -1 when there is nothing new yet.
+         * Reads the next record into {@link #buffer()}; returns its full length in bytes (of which at
+         * most the buffer's capacity were read), or -1 when there is nothing new yet.
          */
         public int next() {
             try (DocumentContext dc = tailer.readingDocument()) {
@@ -301,6 +250,9 @@ public final class IngestLog implements AutoCloseable {
                 }
                 final Bytes<?> bytes = dc.wire().bytes();
                 final int length = (int) bytes.readRemaining();
+                if (length > buffer.capacity() && buffer.capacity() < maxCapacity) {
+                    buffer.wrap(new byte[Math.min(maxCapacity, Integer.highestOneBit(length - 1) << 1)]);
+                }
                 final byte[] array = buffer.byteArray();
                 final int n = Math.min(length, array.length);
                 bytes.read(array, 0, n);

@@ -31,6 +31,21 @@ public enum FieldType {
         return this == STRING ? fixedWidth + maxLength : fixedWidth;
     }
 
+    /**
+     * The type called {@code yamlName} (any case).
+     *
+     * @throws IllegalArgumentException naming the known types when there is none
+     */
+    public static FieldType fromYaml(final String yamlName) {
+        for (final FieldType type : values()) {
+            if (type.yamlName().equals(yamlName.toLowerCase(java.util.Locale.ROOT))) {
+                return type;
+            }
+        }
+        throw new IllegalArgumentException("unknown type '" + yamlName + "': use one of "
+                + java.util.Arrays.stream(values()).map(FieldType::yamlName).collect(java.util.stream.Collectors.joining(", ")));
+    }
+
     /** The name used in YAML: lower case. */
     public String yamlName() {
         return name().toLowerCase(java.util.Locale.ROOT);

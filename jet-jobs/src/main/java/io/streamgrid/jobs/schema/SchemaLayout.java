@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * Where each field of an {@link EventSchema} sits in a record, little-endian:
  * <pre>
- *   0  kind       1 byte   {@link #KIND_EVENT} for an event of this schema
+ *   0  kind       1 byte   {@link #KIND_EVENT} for an event of this schema; control records
+ *                          ({@link #KIND_HEARTBEAT}, {@link #KIND_END_OF_STREAM}) carry a time at
+ *                          offset 12 and are {@link #CONTROL_LENGTH} bytes long
  *   1  marker     1 byte   {@link #MARKER}, tells a schema record from a fixed-layout one
  *   2  version    2 bytes  the schema version the record was written with
  *   4  sequence   8 bytes  the writer's sequence number
@@ -16,6 +18,11 @@ import java.util.List;
  */
 public final class SchemaLayout {
     public static final byte KIND_EVENT = 1;
+    /** The partition was idle; its event-time clock stands at the record's time. */
+    public static final byte KIND_HEARTBEAT = 2;
+    /** The stream has ended: every window and timer is due. */
+    public static final byte KIND_END_OF_STREAM = 3;
+    public static final int CONTROL_LENGTH = 20;
     public static final byte MARKER = 'S';
     public static final int HEADER = 12;
 

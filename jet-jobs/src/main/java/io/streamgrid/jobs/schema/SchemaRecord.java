@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * {@link #stringEquals} or {@link #copyString} on hot paths. Not thread-safe; reuse one per thread.
  *
  * <p>A record written with an earlier version of the schema is shorter; its missing fields read
- * as their defaults ({@link #has} tells them apart).
+ * as their defaults ({@link #has} tells them apart). A record of a later version is read as far as
+ * this version knows it (later versions only append fields; {@code SchemaLog} refuses anything else).
  */
 public final class SchemaRecord {
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
@@ -257,8 +258,13 @@ public final class SchemaRecord {
             return "not an event record of schema " + layout.schema().name() + " (kind " + buffer.getByte(offset) + ")";
         }
         final int version = version();
-        if (version < 1 || version > layout.schema().version()) {
-            return "record of schema version " + version + ", this reader knows versions 1 to " + layout.schema().version();
+        if (version < 1) {
+            return "record of schema version " + version + ", versions start at 1";
+        }
+        if (version > layout.schema().version() && length < layout.length()) {
+            // A later version only appends fields (its log checked that), so its records are longer.
+            return "record of schema version " + version + " is " + length + " bytes, shorter than version "
+                    + layout.schema().version() + "'s " + layout.length();
         }
         if (!has(layout.keyIndex()) || !has(layout.eventTimeIndex())) {
             return "record of " + length + " bytes ends before its key or event time";

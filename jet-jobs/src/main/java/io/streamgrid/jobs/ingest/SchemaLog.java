@@ -1,0 +1,265 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.FieldType;
+import io.streamgrid.jobs.schema.IncompatibleSchemaException;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * The durable log of one {@link EventSchema}: one Chronicle Queue per partition, holding records in
+ * the schema's binary layout ({@link SchemaRecord}). All events of a key are in one partition
+ * ({@link #partitionOf(SchemaRecord)}), in append order, so keyed results replay exactly.
+ *
+ * <p>{@value #META_FILE} records the partition count and the newest schema version written to the
+ * log. Opening checks the caller's schema against it: the same schema, an older version the stored
+ * one is a successor of (its reader ignores the later fields), or a newer compatible version (which
+ * then becomes the log's; see {@link EventSchema#checkSuccessorOf}). Anything else is refused with
+ * an {@link IncompatibleSchemaException} naming the field, before a byte is read or written: a reader
+ * never misreads a record.
+ *
+ * <p>Besides events, a partition holds control records: heartbeats of idle partitions and the end
+ * of the stream ({@link SchemaLayout#KIND_HEARTBEAT}, {@link SchemaLayout#KIND_END_OF_STREAM}).
+ *
+ * <p>Appending is for one thread per instance; several processes may append to the same log.
+ */
+public final class SchemaLog implements AutoCloseable {
+    public static final String META_FILE = "schema-log.properties";
+    /** The version of the record header and control records ({@link SchemaLayout}). */
+    static final int LAYOUT_VERSION = 1;
+    /** Readers' buffers grow up to this; a schema's records are far smaller (strings are at most 4 KiB each). */
+    private static final int MAX_RECORD = 1 << 20;
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private final Path dir;
+    private final EventSchema schema;
+    private final SchemaLayout layout;
+    private final boolean stringKey;
+    private final ChronicleQueue[] queues;
+    private final ExcerptAppender[] appenders;
+    private final UnsafeBuffer control = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
+
+    private SchemaLog(final Path dir, final EventSchema schema, final int partitions) {
+        this.dir = dir;
+        this.schema = schema;
+        this.layout = schema.layout();
+        this.stringKey = schema.field(schema.keyField()).type() == FieldType.STRING;
+        this.queues = QueueFiles.openQueues(dir, partitions);
+        this.appenders = new ExcerptAppender[partitions];
+    }
+
+    /**
+     * Opens the log of {@code schema} in {@code dir}, creating it with {@code partitions} partitions
+     * if it does not exist.
+     *
+     * @throws IncompatibleSchemaException if the log holds another schema or an incompatible version
+     * @throws IllegalArgumentException    if it has another partition count
+     * @throws UncheckedIOException        if the directory cannot be created or read
+     */
+    public static SchemaLog open(final Path dir, final EventSchema schema, final int partitions) {
+        QueueFiles.checkPartitions(partitions);
+        try {
+            Files.createDirectories(dir);
+            if (!Files.exists(dir.resolve(META_FILE))) {
+                QueueFiles.createAtomically(dir, META_FILE, meta(schema, partitions), comment(schema));
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot open the log of schema " + schema.name() + " in " + dir, e);
+        }
+        final Properties stored = readMeta(dir);
+        final int existing = partitionsOf(stored, dir);
+        if (existing != partitions) {
+            throw new IllegalArgumentException("log of schema " + schema.name() + " in " + dir + " has " + existing
+                    + " partitions, asked for " + partitions + ": use " + existing + " or a new directory");
+        }
+        checkAndUpgrade(dir, schema, stored);
+        return new SchemaLog(dir, schema, partitions);
+    }
+
+    /** Opens an existing log with the partition count it was created with; checks {@code schema} as {@link #open} does. */
+    public static SchemaLog openExisting(final Path dir, final EventSchema schema) {
+        return open(dir, schema, partitionsOf(readMeta(dir), dir));
+    }
+
+    /** The newest schema version written to the log in {@code dir}. */
+    public static EventSchema storedSchema(final Path dir) {
+        return SchemaProperties.read(readMeta(dir), dir.resolve(META_FILE).toString());
+    }
+
+    /** Whether {@code dir} holds a schema log. */
+    public static boolean exists(final Path dir) {
+        return Files.exists(dir.resolve(META_FILE));
+    }
+
+    private static Properties meta(final EventSchema schema, final int partitions) {
+        final Properties properties = new Properties();
+        properties.setProperty("partitions", Integer.toString(partitions));
+        properties.setProperty("layout-version", Integer.toString(LAYOUT_VERSION));
+        SchemaProperties.write(schema, properties);
+        return properties;
+    }
+
+    private static String comment(final EventSchema schema) {
+        return "StreamGrid log of schema " + schema.name() + ": one Chronicle Queue per partition";
+    }
+
+    private static Properties readMeta(final Path dir) {
+        final Properties properties = QueueFiles.read(dir, META_FILE, "schema log");
+        final String version = properties.getProperty("layout-version");
+        if (!Integer.toString(LAYOUT_VERSION).equals(version)) {
+            throw new IllegalArgumentException("schema log " + dir + " has record layout version " + version
+                    + ", this build reads layout version " + LAYOUT_VERSION + ": read it with the build that wrote it");
+        }
+        return properties;
+    }
+
+    private static int partitionsOf(final Properties properties, final Path dir) {
+        final String partitions = properties.getProperty("partitions");
+        try {
+            return Integer.parseInt(partitions);
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException("schema log " + dir + " has no valid partition count in " + META_FILE
+                    + " (found " + partitions + ")", e);
+        }
+    }
+
+    private static void checkAndUpgrade(final Path dir, final EventSchema schema, final Properties meta) {
+        final EventSchema stored = SchemaProperties.read(meta, dir.resolve(META_FILE).toString());
+        if (!stored.name().equals(schema.name())) {
+            throw new IncompatibleSchemaException("the log in " + dir + " holds schema " + stored.name() + ", not " + schema.name());
+        }
+        if (schema.equals(stored)) {
+            return;
+        }
+        if (schema.version() < stored.version()) {
+            stored.checkSuccessorOf(schema); // an older reader or writer: fine if the log's version only appended fields
+            return;
+        }
+        schema.checkSuccessorOf(stored);
+        final Properties upgraded = meta(schema, partitionsOf(meta, dir));
+        try {
+            QueueFiles.replaceAtomically(dir, META_FILE, upgraded, comment(schema));
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot record schema " + schema.name() + " version " + schema.version() + " in " + dir, e);
+        }
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    /** The schema this instance reads and writes with. */
+    public EventSchema schema() {
+        return schema;
+    }
+
+    public int partitions() {
+        return queues.length;
+    }
+
+    /**
+     * The partition of {@code record}'s key: a mixing hash of a long key, or of a string key's
+     * UTF-8 bytes, modulo the partition count. Part of the log format — it never changes.
+     */
+    public int partitionOf(final SchemaRecord record) {
+        final int at = record.offset() + layout.offset(layout.keyIndex());
+        final long hash = stringKey
+                ? stringKeyHash(record.buffer(), at + 2, record.buffer().getShort(at, ORDER) & 0xffff)
+                : IngestLog.mix(record.buffer().getLong(at, ORDER));
+        return (int) Math.floorMod(hash, (long) queues.length);
+    }
+
+    /** The partition of a long key. */
+    public int partitionOf(final long key) {
+        return IngestLog.partitionOf(key, queues.length);
+    }
+
+    /** The hash of a string key's UTF-8 bytes (64-bit FNV-1a, then mixed). Part of the log format. */
+    public static long stringKeyHash(final DirectBuffer buffer, final int offset, final int length) {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < length; i++) {
+            hash ^= buffer.getByte(offset + i) & 0xff;
+            hash *= 0x100000001b3L;
+        }
+        return IngestLog.mix(hash);
+    }
+
+    /** Appends {@code record} (of this log's schema, any version it accepts) to its key's partition; returns its index. */
+    public long append(final SchemaRecord record) {
+        return append(partitionOf(record), record.buffer(), record.offset(), record.length());
+    }
+
+    /**
+     * Appends raw bytes to {@code partition}; returns the index. Readers check records, so bytes
+     * that are not a valid record are reported as rejected by the job, never silently skipped.
+     */
+    public long append(final int partition, final DirectBuffer buffer, final int offset, final int length) {
+        ExcerptAppender appender = appenders[partition];
+        if (appender == null) {
+            appender = queues[partition].createAppender();
+            appenders[partition] = appender;
+        }
+        return QueueFiles.write(appender, buffer, offset, length);
+    }
+
+    /** Appends an end-of-stream record to every partition: a job reading it emits everything still due. */
+    public void appendEndOfStream() {
+        fillControl(control, SchemaLayout.KIND_END_OF_STREAM, Long.MAX_VALUE);
+        for (int p = 0; p < queues.length; p++) {
+            append(p, control, 0, SchemaLayout.CONTROL_LENGTH);
+        }
+    }
+
+    /**
+     * Appends a heartbeat to {@code partition}: it was idle and its event-time clock stands at
+     * {@code eventTime}. Any thread may call this (a fresh appender each time; heartbeats are rare).
+     */
+    public long appendHeartbeat(final int partition, final long eventTime) {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
+        fillControl(buffer, SchemaLayout.KIND_HEARTBEAT, eventTime);
+        try (ExcerptAppender appender = queues[partition].createAppender()) {
+            return QueueFiles.write(appender, buffer, 0, SchemaLayout.CONTROL_LENGTH);
+        }
+    }
+
+    private static void fillControl(final UnsafeBuffer buffer, final byte kind, final long time) {
+        buffer.setMemory(0, SchemaLayout.CONTROL_LENGTH, (byte) 0);
+        buffer.putByte(0, kind);
+        buffer.putByte(1, SchemaLayout.MARKER);
+        buffer.putLong(SchemaLayout.HEADER, time, ORDER);
+    }
+
+    /** The time a control record carries. */
+    public static long controlTime(final DirectBuffer buffer, final int offset) {
+        return buffer.getLong(offset + SchemaLayout.HEADER, ORDER);
+    }
+
+    /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link IngestLog#START}: at the beginning). */
+    public IngestLog.PartitionReader reader(final int partition, final long lastReadIndex) {
+        return new IngestLog.PartitionReader(partition, queues[partition].createTailer(), lastReadIndex,
+                Math.max(256, layout.length()), MAX_RECORD);
+    }
+
+    @Override
+    public void close() {
+        for (final ExcerptAppender appender : appenders) {
+            if (appender != null) {
+                appender.close();
+            }
+        }
+        for (final ChronicleQueue queue : queues) {
+            queue.close();
+        }
+    }
+}
