@@ -60,13 +60,14 @@ public final class JobTestSupport {
 
     /**
      * Waits until {@code actual} equals {@code expected}, then checks it stays so for a second;
-     * fails at once if the job fails.
+     * fails at once if the job fails or is suspended (a failure, with suspend-on-failure).
      */
     public static <K, V> void awaitEqual(final Map<K, V> expected, final Supplier<Map<K, V>> actual, final Duration timeout,
                                          final Job job) {
         try {
             await().atMost(timeout).pollInterval(Duration.ofMillis(250))
-                    .failFast("job " + job.getName() + " failed", () -> job.getStatus() == JobStatus.FAILED)
+                    .failFast("job " + job.getName() + " failed or was suspended",
+                            () -> job.getStatus() == JobStatus.FAILED || job.getStatus() == JobStatus.SUSPENDED)
                     .until(() -> Objects.equals(expected, actual.get()));
         } catch (final ConditionTimeoutException e) {
             throw new AssertionError("state never matched the oracle: " + diff(expected, actual.get()), e);

@@ -45,7 +45,6 @@ public final class SchemaLog implements AutoCloseable {
     private final Path dir;
     private final EventSchema schema;
     private final SchemaLayout layout;
-    private final boolean stringKey;
     private final ChronicleQueue[] queues;
     private final ExcerptAppender[] appenders;
     private final UnsafeBuffer control = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
@@ -54,7 +53,6 @@ public final class SchemaLog implements AutoCloseable {
         this.dir = dir;
         this.schema = schema;
         this.layout = schema.layout();
-        this.stringKey = schema.field(schema.keyField()).type() == FieldType.STRING;
         this.queues = QueueFiles.openQueues(dir, partitions);
         this.appenders = new ExcerptAppender[partitions];
     }
@@ -95,6 +93,11 @@ public final class SchemaLog implements AutoCloseable {
     /** The newest schema version written to the log in {@code dir}. */
     public static EventSchema storedSchema(final Path dir) {
         return SchemaProperties.read(readMeta(dir), dir.resolve(META_FILE).toString());
+    }
+
+    /** Where the log of schema {@code schemaName} lives under an ingest directory: {@code <ingestDir>/schemas/<name>}. */
+    public static Path directoryOf(final Path ingestDir, final String schemaName) {
+        return ingestDir.resolve("schemas").resolve(schemaName);
     }
 
     /** Whether {@code dir} holds a schema log. */
@@ -173,11 +176,17 @@ public final class SchemaLog implements AutoCloseable {
      * UTF-8 bytes, modulo the partition count. Part of the log format — it never changes.
      */
     public int partitionOf(final SchemaRecord record) {
+        return partitionOf(record, queues.length);
+    }
+
+    /** {@link #partitionOf(SchemaRecord)} in a log of {@code partitions} partitions. */
+    public static int partitionOf(final SchemaRecord record, final int partitions) {
+        final SchemaLayout layout = record.layout();
         final int at = record.offset() + layout.offset(layout.keyIndex());
-        final long hash = stringKey
+        final long hash = layout.field(layout.keyIndex()).type() == FieldType.STRING
                 ? stringKeyHash(record.buffer(), at + 2, record.buffer().getShort(at, ORDER) & 0xffff)
                 : IngestLog.mix(record.buffer().getLong(at, ORDER));
-        return (int) Math.floorMod(hash, (long) queues.length);
+        return (int) Math.floorMod(hash, (long) partitions);
     }
 
     /** The partition of a long key. */

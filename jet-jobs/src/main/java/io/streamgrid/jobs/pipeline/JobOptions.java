@@ -1,5 +1,8 @@
 package io.streamgrid.jobs.pipeline;
 
+import com.hazelcast.jet.config.JobConfig;
+import com.hazelcast.jet.config.ProcessingGuarantee;
+
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -21,6 +24,19 @@ public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParal
         if (localParallelism < 1) {
             throw new IllegalArgumentException("localParallelism must be positive, was " + localParallelism);
         }
+    }
+
+    /**
+     * The Jet config every StreamGrid job runs with: named, EXACTLY_ONCE at this snapshot interval,
+     * and suspended on failure — keeping its snapshot (decided sink transactions, state) instead of
+     * deleting it; {@code streamgrid job resume NAME} continues it.
+     */
+    public JobConfig jobConfig(final String jobName) {
+        return new JobConfig()
+                .setName(jobName)
+                .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
+                .setSuspendOnFailure(true)
+                .setSnapshotIntervalMillis(snapshotIntervalMs);
     }
 
     public static JobOptions of(final Path ingestDir) {

@@ -3,7 +3,6 @@ package io.streamgrid.jobs.pipeline;
 import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
-import com.hazelcast.jet.config.ProcessingGuarantee;
 import io.streamgrid.jobs.pipeline.impl.WindowedDag;
 
 /** Submits {@link WindowedJob}s to a cluster, exactly-once. */
@@ -26,13 +25,7 @@ public final class WindowedJobs {
      */
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options,
                              final CassandraOutput cassandra) {
-        final JobConfig config = new JobConfig()
-                .setName(job.name())
-                .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
-                // A failure suspends the job with its snapshot (decided sink transactions, window
-                // state) instead of deleting it; `streamgrid job resume NAME` continues it.
-                .setSuspendOnFailure(true)
-                .setSnapshotIntervalMillis(options.snapshotIntervalMs());
+        final JobConfig config = options.jobConfig(job.name());
         return jet.newJob(WindowedDag.of(job, options.ingestDir().toAbsolutePath().toString(), options.localParallelism(),
                 cassandra), config);
     }

@@ -21,12 +21,13 @@ import java.io.UncheckedIOException;
  * Everything it decides depends only on the partition's records in log order, so a restored run
  * replays to exactly the same state.
  */
-final class PartitionRun<A> implements WindowListener<A> {
+final class PartitionRun<A> implements PartitionTask, WindowListener<A> {
     /** 2: ip-traffic baselines carry their last window start (baseline expiry). */
     private static final int SNAPSHOT_FORMAT = 2;
 
     private final WindowedJob<A> job;
     private final int partition;
+    private final IngestLog log;
     private final StateWriter out;
     private final WindowEngine<A> engine;
     private final long maxFutureMs;
@@ -38,31 +39,52 @@ final class PartitionRun<A> implements WindowListener<A> {
     /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
     private long lastRecordNanos = System.nanoTime();
     private boolean ended;
-    long events;
-    long rejected;
-    long results;
+    private long events;
+    private long rejected;
+    private long results;
 
-    PartitionRun(final WindowedJob<A> job, final int partition, final StateWriter out) {
+    PartitionRun(final WindowedJob<A> job, final int partition, final IngestLog log, final StateWriter out) {
         this.job = job;
         this.partition = partition;
+        this.log = log;
         this.out = out;
         this.engine = WindowEngine.create(job.policy(), job.aggregation(), this);
         this.maxFutureMs = job.policy().maxFutureMs();
         this.handler = job.newResultHandler();
     }
 
-    int partition() {
+    @Override
+    public int partition() {
         return partition;
     }
 
-    long lateEvents() {
+    @Override
+    public long lateEvents() {
         return engine.lateEvents();
     }
 
-    /**
-     * Reads up to {@code max} records; returns how many it read (0 when nothing new is there).
-     */
-    int poll(final IngestLog log, final int max) {
+    @Override
+    public long events() {
+        return events;
+    }
+
+    @Override
+    public long rejected() {
+        return rejected;
+    }
+
+    @Override
+    public long results() {
+        return results;
+    }
+
+    @Override
+    public void appendHeartbeat(final long eventTime) {
+        log.appendHeartbeat(partition, eventTime);
+    }
+
+    @Override
+    public int poll(final int max) {
         if (reader == null) {
             reader = log.reader(partition, lastIndex);
         }
@@ -124,16 +146,18 @@ final class PartitionRun<A> implements WindowListener<A> {
         }
     }
 
-    long watermark() {
+    @Override
+    public long watermark() {
         return engine.watermark();
     }
 
-    long lastRecordNanos() {
+    @Override
+    public long lastRecordNanos() {
         return lastRecordNanos;
     }
 
-    /** Counts as a read now: the idle clock restarts. */
-    void markRead(final long nanos) {
+    @Override
+    public void markRead(final long nanos) {
         lastRecordNanos = nanos;
     }
 
@@ -162,15 +186,16 @@ final class PartitionRun<A> implements WindowListener<A> {
     @Override
     public void onLate(final EventRecord event, final long watermark, final String reason) {
         out.put(job.lateMap(), LateEvent.mapKey(partition, lastIndex), new LateEvent(partition, lastIndex,
-                String.valueOf(event.type()), event.key(), event.timestamp(), event.sequence(), watermark, reason));
+                String.valueOf(event.type()), Long.toString(event.key()), event.timestamp(), event.sequence(), watermark, reason));
     }
 
-    boolean ended() {
+    @Override
+    public boolean ended() {
         return ended;
     }
 
-    /** The run's whole state in compact binary form. */
-    byte[] snapshot() {
+    @Override
+    public byte[] snapshot() {
         snapshotOutput.reset();
         final SnapshotOutput data = snapshotOutput;
         try {
@@ -186,8 +211,8 @@ final class PartitionRun<A> implements WindowListener<A> {
         return snapshotOutput.toByteArray();
     }
 
-    /** Restores {@link #snapshot()}'s output; the reader resumes after the saved index. */
-    void restore(final byte[] snapshot) {
+    @Override
+    public void restore(final byte[] snapshot) {
         try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {
             final int format = data.readInt();
             if (format != SNAPSHOT_FORMAT) {
@@ -212,7 +237,8 @@ final class PartitionRun<A> implements WindowListener<A> {
         lastRecordNanos = System.nanoTime();
     }
 
-    void close() {
+    @Override
+    public void close() {
         if (reader != null) {
             reader.close();
         }

@@ -1,0 +1,55 @@
+package io.streamgrid.jobs.keyed;
+
+/**
+ * What a {@link KeyedFunction} sees and does for the key it is called for. Valid only during the
+ * call; not thread-safe.
+ *
+ * @param <S> the per-key state
+ */
+public interface KeyedContext<S> {
+    /** The key, for a schema with a long key. @throws IllegalStateException for a string key */
+    long longKey();
+
+    /** The key, for a schema with a string key (the same String instance on every call for the key). */
+    String stringKey();
+
+    /** The key's state, or null when it has none. Mutate it in place or replace it with {@link #setState}. */
+    S state();
+
+    void setState(S state);
+
+    /** Drops the key's state. A key without state and timers takes no memory. */
+    void clearState();
+
+    /** The event's time in {@code onEvent}; the timer's time in {@code onTimer}. */
+    long time();
+
+    /** The partition's watermark before this event (Long.MIN_VALUE before the first event). */
+    long watermark();
+
+    /** Whether this event is behind the watermark (within the allowed lateness): a correction. */
+    boolean isLate();
+
+    /**
+     * Registers an event-time timer of this key at {@code time}: {@code onTimer} is called once the
+     * watermark reaches it (at once, after this call returns, if it already has). One timer per key
+     * and time: registering it again does nothing.
+     */
+    void registerTimer(long time);
+
+    void deleteTimer(long time);
+
+    /** Registers a processing-time timer at wall-clock {@code wallClockMs} (not deterministic on replay). */
+    void registerProcessingTimer(long wallClockMs);
+
+    void deleteProcessingTimer(long wallClockMs);
+
+    /**
+     * Writes {@code value} under {@code key} to the map {@code map} (a state map of the job). Values
+     * go to the map in the order written; a later write to a key wins. Use Java records or
+     * Compact-serializable classes so any client can read them.
+     */
+    void put(String map, Object key, Object value);
+
+    void remove(String map, Object key);
+}

@@ -1,0 +1,125 @@
+package io.streamgrid.jobs.keyed;
+
+import io.streamgrid.jobs.schema.EventSchema;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A keyed job: the events of one schema, grouped by the schema's key, through a
+ * {@link KeyedFunction} with per-key state and timers. Immutable; it travels to the members inside
+ * the Jet job, so the function and codec must be serializable (and their classes on the members'
+ * class path or in the job's jar).
+ *
+ * <p>Maps it writes: those its function writes to (declare them with {@link Builder#writes}, so
+ * that state TTLs and Cassandra bindings can be checked against them), {@code late.<name>} (events
+ * beyond the allowed lateness, see {@link io.streamgrid.jobs.pipeline.LateEvent}) and
+ * {@code rejected.<name>} (records that are not valid events of the schema).
+ *
+ * @param <S> the per-key state
+ */
+public final class KeyedJob<S> implements Serializable {
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{0,62}");
+
+    private final String name;
+    private final EventSchema schema;
+    private final KeyedFunction<S> function;
+    private final StateCodec<S> codec;
+    private final TimePolicy policy;
+    private final List<String> stateMaps;
+
+    private KeyedJob(final Builder<S> builder) {
+        this.name = builder.name;
+        this.schema = Objects.requireNonNull(builder.schema, "schema");
+        this.function = Objects.requireNonNull(builder.function, "function of job " + name);
+        this.codec = Objects.requireNonNull(builder.codec, "state codec of job " + name);
+        this.policy = builder.policy;
+        this.stateMaps = List.copyOf(builder.stateMaps);
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("job name '" + name
+                    + "' must be lower-case letters, digits and -, starting with a letter, at most 63 characters");
+        }
+    }
+
+    /** Starts a job called {@code name} over the events of {@code schema}. */
+    public static <S> Builder<S> builder(final String name, final EventSchema schema) {
+        return new Builder<>(name, schema);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public EventSchema schema() {
+        return schema;
+    }
+
+    public KeyedFunction<S> function() {
+        return function;
+    }
+
+    public StateCodec<S> codec() {
+        return codec;
+    }
+
+    public TimePolicy policy() {
+        return policy;
+    }
+
+    /** The maps the function declared it writes. */
+    public List<String> stateMaps() {
+        return stateMaps;
+    }
+
+    public String lateMap() {
+        return "late." + name;
+    }
+
+    public String rejectedMap() {
+        return "rejected." + name;
+    }
+
+    /** Builds a {@link KeyedJob}. */
+    public static final class Builder<S> {
+        private final String name;
+        private final EventSchema schema;
+        private KeyedFunction<S> function;
+        private StateCodec<S> codec;
+        private TimePolicy policy = TimePolicy.of(0, 0);
+        private List<String> stateMaps = List.of();
+
+        private Builder(final String name, final EventSchema schema) {
+            this.name = name;
+            this.schema = schema;
+        }
+
+        public Builder<S> function(final KeyedFunction<S> value) {
+            function = value;
+            return this;
+        }
+
+        public Builder<S> state(final StateCodec<S> value) {
+            codec = value;
+            return this;
+        }
+
+        /** Default: no disorder, no lateness, one day max future, no idle timeout. */
+        public Builder<S> time(final TimePolicy value) {
+            policy = Objects.requireNonNull(value, "time policy");
+            return this;
+        }
+
+        /** The maps the function writes to. */
+        public Builder<S> writes(final String... maps) {
+            stateMaps = List.of(maps);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException or NullPointerException naming what is missing or wrong */
+        public KeyedJob<S> build() {
+            return new KeyedJob<>(this);
+        }
+    }
+}

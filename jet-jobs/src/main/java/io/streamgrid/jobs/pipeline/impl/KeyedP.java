@@ -1,0 +1,43 @@
+package io.streamgrid.jobs.pipeline.impl;
+
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.pipeline.StateWriter;
+
+import java.nio.file.Path;
+
+/** A keyed job's processor: its schema log's partitions through {@link KeyedRun}s. */
+final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
+    private final KeyedJob<S> job;
+    private final String logDir;
+    private SchemaLog log;
+
+    KeyedP(final KeyedJob<S> job, final String logDir) {
+        super(job.name(), job.policy().allowedDisorderMs(), job.policy().idleTimeoutMs());
+        this.job = job;
+        this.logDir = logDir;
+    }
+
+    @Override
+    int openLog() {
+        log = SchemaLog.openExisting(Path.of(logDir), job.schema());
+        return log.partitions();
+    }
+
+    @Override
+    KeyedRun<S> newTask(final int partition, final StateWriter out) {
+        return new KeyedRun<>(job, partition, log, out);
+    }
+
+    @Override
+    void closeLog() {
+        if (log != null) {
+            log.close();
+        }
+    }
+
+    @Override
+    String source() {
+        return logDir;
+    }
+}

@@ -1,0 +1,562 @@
+package io.streamgrid.jobs.pipeline.impl;
+
+import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.keyed.KeyedContext;
+import io.streamgrid.jobs.keyed.KeyedFunction;
+import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.StateCodec;
+import io.streamgrid.jobs.keyed.TimePolicy;
+import io.streamgrid.jobs.pipeline.LateEvent;
+import io.streamgrid.jobs.pipeline.RejectedRecord;
+import io.streamgrid.jobs.pipeline.StateWriter;
+import io.streamgrid.jobs.schema.FieldType;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One schema-log partition inside a keyed job: its reader position, watermark, keys with their
+ * state and timers. It is also the {@link KeyedContext} handed to the function, bound to one key
+ * per call (no object per call).
+ *
+ * <p>Order of work per event: checks (valid, not too far ahead, not beyond the allowed lateness),
+ * the function, then the watermark moves and every event-time timer it reached fires, earliest
+ * first (ties in registration order).
+ */
+final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
+    private static final int SNAPSHOT_FORMAT = 1;
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private final KeyedJob<S> job;
+    private final int partition;
+    private final SchemaLog log;
+    private final StateWriter out;
+    private final KeyedFunction<S> function;
+    private final StateCodec<S> codec;
+    private final TimePolicy policy;
+    private final SchemaLayout layout;
+    private final SchemaRecord record;
+    private final boolean stringKey;
+    private final int keyOffset;
+    private final Long2ObjectHashMap<KeyEntry<S>> longKeys = new Long2ObjectHashMap<>();
+    private final Utf8KeyMap<S> stringKeys = new Utf8KeyMap<>();
+    private final TimerQueue eventTimers = new TimerQueue();
+    private final TimerQueue processingTimers = new TimerQueue();
+    private final SnapshotOutput snapshotOutput = new SnapshotOutput();
+    private IngestLog.PartitionReader reader;
+    private long lastIndex = IngestLog.START;
+    private long lastRecordNanos = System.nanoTime();
+    private boolean ended;
+    private long maxEventTime = Long.MIN_VALUE;
+    private long watermark = Long.MIN_VALUE;
+    private long timerSequence;
+    private long events;
+    private long late;
+    private long rejected;
+    private long results;
+
+    // The key the context is bound to, and the call's time and lateness.
+    private KeyEntry<S> current;
+    private long currentTime;
+    private boolean currentLate;
+
+    KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog log, final StateWriter out) {
+        this.job = job;
+        this.partition = partition;
+        this.log = log;
+        this.out = out;
+        this.function = job.function();
+        this.codec = job.codec();
+        this.policy = job.policy();
+        this.layout = job.schema().layout();
+        this.record = new SchemaRecord(layout);
+        this.stringKey = layout.field(layout.keyIndex()).type() == FieldType.STRING;
+        this.keyOffset = layout.offset(layout.keyIndex());
+    }
+
+    // ---- PartitionTask ----
+
+    @Override
+    public int partition() {
+        return partition;
+    }
+
+    @Override
+    public int poll(final int max) {
+        if (reader == null) {
+            reader = log.reader(partition, lastIndex);
+        }
+        int read = 0;
+        while (read < max) {
+            final int length = reader.next();
+            if (length < 0) {
+                break;
+            }
+            read++;
+            lastIndex = reader.lastIndex();
+            handle(length);
+        }
+        if (read > 0) {
+            lastRecordNanos = System.nanoTime();
+        }
+        if (processingTimers.size() > 0) {
+            fireProcessingTimers(System.currentTimeMillis());
+        }
+        return read;
+    }
+
+    private void handle(final int length) {
+        final DirectBuffer buffer = reader.buffer();
+        if (length >= SchemaLayout.HEADER && buffer.getByte(1) == SchemaLayout.MARKER
+                && length == SchemaLayout.CONTROL_LENGTH) {
+            final byte kind = buffer.getByte(0);
+            if (kind == SchemaLayout.KIND_END_OF_STREAM) {
+                ended = true;
+                advanceWatermark(Long.MAX_VALUE);
+                return;
+            }
+            if (kind == SchemaLayout.KIND_HEARTBEAT) {
+                final long time = SchemaLog.controlTime(buffer, 0);
+                maxEventTime = Math.max(maxEventTime, time);
+                advanceWatermark(time - policy.allowedDisorderMs());
+                return;
+            }
+        }
+        record.wrap(buffer, 0, length);
+        final String invalid = record.validate();
+        if (invalid != null) {
+            reject(length, invalid);
+            return;
+        }
+        final long time = record.eventTime();
+        if (watermark != Long.MIN_VALUE && time - watermark > policy.maxFutureMs()) {
+            reject(length, "event time " + time + " is " + (time - watermark) + " ms ahead of the partition's watermark "
+                    + watermark + ", more than max-future-ms " + policy.maxFutureMs() + "; the watermark was not moved");
+            return;
+        }
+        if (watermark != Long.MIN_VALUE && time < watermark - policy.allowedLatenessMs()) {
+            late++;
+            out.put(job.lateMap(), LateEvent.mapKey(partition, lastIndex), new LateEvent(partition, lastIndex,
+                    job.schema().name(), keyText(), time, record.sequence(), watermark,
+                    "event time " + time + " is " + (watermark - time) + " ms behind the watermark " + watermark
+                            + ", more than allowed-lateness-ms " + policy.allowedLatenessMs()));
+            return;
+        }
+        events++;
+        final KeyEntry<S> entry = entryOfRecord();
+        bind(entry, time, watermark != Long.MIN_VALUE && time < watermark);
+        function.onEvent(record, this);
+        release(entry);
+        if (time > maxEventTime) {
+            maxEventTime = time;
+            advanceWatermark(time - policy.allowedDisorderMs());
+        } else if (eventTimers.size() > 0 && eventTimers.peekTime() <= watermark) {
+            fireEventTimers(); // a timer registered at or before the watermark fires now
+        }
+    }
+
+    private String keyText() {
+        final DirectBuffer buffer = record.buffer();
+        final int at = record.offset() + keyOffset;
+        return stringKey ? buffer.getStringWithoutLengthUtf8(at + 2, buffer.getShort(at, ORDER) & 0xffff)
+                : Long.toString(buffer.getLong(at, ORDER));
+    }
+
+    private KeyEntry<S> entryOfRecord() {
+        final DirectBuffer buffer = record.buffer();
+        final int at = record.offset() + keyOffset;
+        if (!stringKey) {
+            final long key = buffer.getLong(at, ORDER);
+            KeyEntry<S> entry = longKeys.get(key);
+            if (entry == null) {
+                entry = new KeyEntry<>(key);
+                longKeys.put(key, entry);
+            }
+            return entry;
+        }
+        final int length = buffer.getShort(at, ORDER) & 0xffff;
+        final long hash = SchemaLog.stringKeyHash(buffer, at + 2, length);
+        KeyEntry<S> entry = stringKeys.get(buffer, at + 2, length, hash);
+        if (entry == null) {
+            final byte[] bytes = new byte[length];
+            buffer.getBytes(at + 2, bytes);
+            entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8), hash);
+            stringKeys.add(entry);
+        }
+        return entry;
+    }
+
+    private void bind(final KeyEntry<S> entry, final long time, final boolean isLate) {
+        current = entry;
+        currentTime = time;
+        currentLate = isLate;
+    }
+
+    /** Unbinds the context; drops the key when it holds nothing. */
+    private void release(final KeyEntry<S> entry) {
+        current = null;
+        if (entry.isEmpty() && entry.live) {
+            entry.live = false;
+            if (stringKey) {
+                stringKeys.remove(entry);
+            } else {
+                longKeys.remove(entry.longKey);
+            }
+        }
+    }
+
+    private void advanceWatermark(final long candidate) {
+        if (candidate > watermark) {
+            watermark = candidate;
+            fireEventTimers();
+        }
+    }
+
+    private void fireEventTimers() {
+        while (eventTimers.size() > 0 && eventTimers.peekTime() <= watermark) {
+            final long time = eventTimers.peekTime();
+            @SuppressWarnings("unchecked")
+            final KeyEntry<S> entry = (KeyEntry<S>) eventTimers.peekEntry();
+            eventTimers.poll();
+            final int index = entry.live ? KeyEntry.find(entry.timers, entry.timerCount, time) : -1;
+            if (index < 0) {
+                continue; // deleted, or its key was dropped
+            }
+            KeyEntry.removeAt(entry.timers, entry.timerCount--, index);
+            bind(entry, time, false);
+            function.onTimer(time, this);
+            release(entry);
+        }
+    }
+
+    private void fireProcessingTimers(final long now) {
+        while (processingTimers.size() > 0 && processingTimers.peekTime() <= now) {
+            final long time = processingTimers.peekTime();
+            @SuppressWarnings("unchecked")
+            final KeyEntry<S> entry = (KeyEntry<S>) processingTimers.peekEntry();
+            processingTimers.poll();
+            final int index = entry.live ? KeyEntry.find(entry.processingTimers, entry.processingTimerCount, time) : -1;
+            if (index < 0) {
+                continue;
+            }
+            KeyEntry.removeAt(entry.processingTimers, entry.processingTimerCount--, index);
+            bind(entry, time, false);
+            function.onProcessingTimer(time, this);
+            release(entry);
+        }
+    }
+
+    private void reject(final int length, final String reason) {
+        rejected++;
+        final StringBuilder head = new StringBuilder();
+        for (int i = 0; i < Math.min(16, Math.min(length, reader.buffer().capacity())); i++) {
+            head.append(String.format("%02x", reader.buffer().getByte(i)));
+        }
+        out.put(job.rejectedMap(), LateEvent.mapKey(partition, lastIndex),
+                new RejectedRecord(partition, lastIndex, length, reason, head.toString()));
+    }
+
+    @Override
+    public long watermark() {
+        return watermark;
+    }
+
+    @Override
+    public boolean ended() {
+        return ended;
+    }
+
+    @Override
+    public long lastRecordNanos() {
+        return lastRecordNanos;
+    }
+
+    @Override
+    public void markRead(final long nanos) {
+        lastRecordNanos = nanos;
+    }
+
+    @Override
+    public void appendHeartbeat(final long eventTime) {
+        log.appendHeartbeat(partition, eventTime);
+    }
+
+    @Override
+    public long events() {
+        return events;
+    }
+
+    @Override
+    public long lateEvents() {
+        return late;
+    }
+
+    @Override
+    public long rejected() {
+        return rejected;
+    }
+
+    @Override
+    public long results() {
+        return results;
+    }
+
+    /** Keys holding state or timers. */
+    int keyCount() {
+        return stringKey ? stringKeys.size() : longKeys.size();
+    }
+
+    // ---- KeyedContext ----
+
+    @Override
+    public long longKey() {
+        if (stringKey) {
+            throw new IllegalStateException("schema " + job.schema().name() + " has a string key: use stringKey()");
+        }
+        return bound().longKey;
+    }
+
+    @Override
+    public String stringKey() {
+        if (!stringKey) {
+            throw new IllegalStateException("schema " + job.schema().name() + " has a long key: use longKey()");
+        }
+        return bound().stringKey;
+    }
+
+    @Override
+    public S state() {
+        return bound().state;
+    }
+
+    @Override
+    public void setState(final S state) {
+        bound().state = state;
+    }
+
+    @Override
+    public void clearState() {
+        bound().state = null;
+    }
+
+    @Override
+    public long time() {
+        bound();
+        return currentTime;
+    }
+
+    @Override
+    public boolean isLate() {
+        bound();
+        return currentLate;
+    }
+
+    @Override
+    public void registerTimer(final long time) {
+        final KeyEntry<S> entry = bound();
+        if (KeyEntry.find(entry.timers, entry.timerCount, time) < 0) {
+            final long sequence = timerSequence++;
+            entry.timers = KeyEntry.add(entry.timers, entry.timerCount++, time, sequence);
+            eventTimers.add(time, sequence, entry);
+        }
+    }
+
+    @Override
+    public void deleteTimer(final long time) {
+        final KeyEntry<S> entry = bound();
+        final int index = KeyEntry.find(entry.timers, entry.timerCount, time);
+        if (index >= 0) {
+            KeyEntry.removeAt(entry.timers, entry.timerCount--, index);
+            if (eventTimers.markStale()) {
+                rebuildTimers();
+            }
+        }
+    }
+
+    @Override
+    public void registerProcessingTimer(final long wallClockMs) {
+        final KeyEntry<S> entry = bound();
+        if (KeyEntry.find(entry.processingTimers, entry.processingTimerCount, wallClockMs) < 0) {
+            final long sequence = timerSequence++;
+            entry.processingTimers = KeyEntry.add(entry.processingTimers, entry.processingTimerCount++, wallClockMs, sequence);
+            processingTimers.add(wallClockMs, sequence, entry);
+        }
+    }
+
+    @Override
+    public void deleteProcessingTimer(final long wallClockMs) {
+        final KeyEntry<S> entry = bound();
+        final int index = KeyEntry.find(entry.processingTimers, entry.processingTimerCount, wallClockMs);
+        if (index >= 0) {
+            KeyEntry.removeAt(entry.processingTimers, entry.processingTimerCount--, index);
+            if (processingTimers.markStale()) {
+                rebuildTimers();
+            }
+        }
+    }
+
+    @Override
+    public void put(final String map, final Object key, final Object value) {
+        bound();
+        results++;
+        out.put(map, key, value);
+    }
+
+    @Override
+    public void remove(final String map, final Object key) {
+        bound();
+        results++;
+        out.remove(map, key);
+    }
+
+    private KeyEntry<S> bound() {
+        if (current == null) {
+            throw new IllegalStateException("the keyed context is only valid during onEvent or onTimer");
+        }
+        return current;
+    }
+
+    // ---- snapshot ----
+
+    private List<KeyEntry<S>> entries() {
+        final List<KeyEntry<S>> entries = new ArrayList<>(keyCount());
+        if (stringKey) {
+            stringKeys.forEach(entries::add);
+        } else {
+            longKeys.values().forEach(entries::add);
+        }
+        return entries;
+    }
+
+    /** Rebuilds both timer queues from the live entries' timers, dropping stale elements. */
+    private void rebuildTimers() {
+        eventTimers.clear();
+        processingTimers.clear();
+        for (final KeyEntry<S> entry : entries()) {
+            for (int i = 0; i < entry.timerCount; i++) {
+                eventTimers.add(entry.timers[2 * i], entry.timers[2 * i + 1], entry);
+            }
+            for (int i = 0; i < entry.processingTimerCount; i++) {
+                processingTimers.add(entry.processingTimers[2 * i], entry.processingTimers[2 * i + 1], entry);
+            }
+        }
+    }
+
+    @Override
+    public byte[] snapshot() {
+        snapshotOutput.reset();
+        final SnapshotOutput data = snapshotOutput;
+        try {
+            data.writeInt(SNAPSHOT_FORMAT);
+            data.writeInt(partition);
+            data.writeLong(lastIndex);
+            data.writeBoolean(ended);
+            data.writeLong(maxEventTime);
+            data.writeLong(watermark);
+            data.writeLong(timerSequence);
+            final List<KeyEntry<S>> entries = entries();
+            data.writeInt(entries.size());
+            for (final KeyEntry<S> entry : entries) {
+                if (stringKey) {
+                    data.writeShort(entry.keyBytes.length);
+                    data.write(entry.keyBytes);
+                } else {
+                    data.writeLong(entry.longKey);
+                }
+                data.writeBoolean(entry.state != null);
+                if (entry.state != null) {
+                    codec.write(entry.state, data);
+                }
+                writeTimers(data, entry.timers, entry.timerCount);
+                writeTimers(data, entry.processingTimers, entry.processingTimerCount);
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("writing the state of job " + job.name() + " partition " + partition + " failed", e);
+        }
+        return snapshotOutput.toByteArray();
+    }
+
+    private static void writeTimers(final SnapshotOutput data, final long[] timers, final int count) throws IOException {
+        data.writeInt(count);
+        for (int i = 0; i < 2 * count; i++) {
+            data.writeLong(timers[i]);
+        }
+    }
+
+    @Override
+    public void restore(final byte[] snapshot) {
+        longKeys.clear();
+        stringKeys.clear();
+        try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {
+            final int format = data.readInt();
+            if (format != SNAPSHOT_FORMAT) {
+                throw new IllegalStateException("snapshot of job " + job.name() + " partition " + partition + " has format "
+                        + format + ", this build reads " + SNAPSHOT_FORMAT);
+            }
+            final int savedPartition = data.readInt();
+            if (savedPartition != partition) {
+                throw new IllegalStateException("bug: snapshot of partition " + savedPartition + " given to partition " + partition);
+            }
+            lastIndex = data.readLong();
+            ended = data.readBoolean();
+            maxEventTime = data.readLong();
+            watermark = data.readLong();
+            timerSequence = data.readLong();
+            final int count = data.readInt();
+            for (int k = 0; k < count; k++) {
+                final KeyEntry<S> entry;
+                if (stringKey) {
+                    final byte[] bytes = new byte[data.readShort() & 0xffff];
+                    data.readFully(bytes);
+                    entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8),
+                            SchemaLog.stringKeyHash(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length));
+                    stringKeys.add(entry);
+                } else {
+                    entry = new KeyEntry<>(data.readLong());
+                    longKeys.put(entry.longKey, entry);
+                }
+                if (data.readBoolean()) {
+                    entry.state = codec.read(data);
+                }
+                entry.timerCount = data.readInt();
+                entry.timers = readTimers(data, entry.timerCount);
+                entry.processingTimerCount = data.readInt();
+                entry.processingTimers = readTimers(data, entry.processingTimerCount);
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("corrupt snapshot of job " + job.name() + " partition " + partition, e);
+        }
+        rebuildTimers();
+        if (reader != null) {
+            reader.close();
+            reader = null;
+        }
+        lastRecordNanos = System.nanoTime();
+    }
+
+    private static long[] readTimers(final DataInputStream data, final int count) throws IOException {
+        final long[] timers = new long[Math.max(4, 2 * count)];
+        for (int i = 0; i < 2 * count; i++) {
+            timers[i] = data.readLong();
+        }
+        return timers;
+    }
+
+    @Override
+    public void close() {
+        if (reader != null) {
+            reader.close();
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package io.streamgrid.jobs.pipeline.impl;
+
+import com.hazelcast.jet.core.AbstractProcessor;
+import com.hazelcast.jet.core.BroadcastKey;
+import com.hazelcast.jet.core.metrics.Metric;
+import com.hazelcast.jet.core.metrics.Metrics;
+import io.streamgrid.jobs.pipeline.StateWriter;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Source and processing fused in one cooperative processor: it reads the log partitions assigned
+ * to it ({@code partition % totalParallelism == globalProcessorIndex}), runs each through its own
+ * {@link PartitionTask}, and emits {@link StateUpdate}s to the sinks. Windowed and keyed jobs both
+ * run on it.
+ *
+ * <p>Why fused: keys never cross a partition, so no shuffle is needed, no hand-off happens between
+ * reading and processing, and each partition's watermark depends only on its own log — results are
+ * deterministic and replay exactly. Snapshot: one entry per partition, broadcast on restore so
+ * that any processor can take any partition when the member count changed.
+ */
+abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcessor {
+    private static final int BATCH = 1024;
+    private static final long CALL_BUDGET_NANOS = 1_000_000;
+    static final long NO_HEARTBEAT = Long.MIN_VALUE;
+
+    private final String jobName;
+    private final long allowedDisorderMs;
+    private final long idleTimeoutNanos;
+    private final ArrayDeque<StateUpdate> pending = new ArrayDeque<>();
+    private final StateWriter writer = new StateWriter() {
+        @Override
+        public void put(final String map, final Object key, final Object value) {
+            pending.add(new StateUpdate(map, key, value));
+        }
+
+        @Override
+        public void remove(final String map, final Object key) {
+            pending.add(new StateUpdate(map, key, null));
+        }
+    };
+    private final List<T> tasks = new ArrayList<>();
+    private int snapshotCursor;
+    private Metric eventsMetric;
+    private Metric lateMetric;
+    private Metric rejectedMetric;
+    private Metric resultsMetric;
+
+    PartitionTasksP(final String jobName, final long allowedDisorderMs, final long idleTimeoutMs) {
+        this.jobName = jobName;
+        this.allowedDisorderMs = allowedDisorderMs;
+        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMs);
+    }
+
+    /** Opens the log(s); returns their partition count. */
+    abstract int openLog();
+
+    /** The task of {@code partition}, writing to {@code out}. */
+    abstract T newTask(int partition, StateWriter out);
+
+    abstract void closeLog();
+
+    /** What the processor reads, for the log line at start. */
+    abstract String source();
+
+    @Override
+    protected void init(final Context context) {
+        final int partitions = openLog();
+        for (int p = 0; p < partitions; p++) {
+            if (p % context.totalParallelism() == context.globalProcessorIndex()) {
+                tasks.add(newTask(p, writer));
+            }
+        }
+        getLogger().info("job " + jobName + ": processor " + context.globalProcessorIndex() + " of "
+                + context.totalParallelism() + " reads partitions " + tasks.stream().map(PartitionTask::partition).toList()
+                + " of " + source());
+    }
+
+    /**
+     * Reads and processes up to {@value #CALL_BUDGET_NANOS} ns' worth of records per call, in
+     * batches of {@value #BATCH} per partition, returning earlier when the log has nothing new or
+     * results wait for the outbox. Why a time budget and not one batch: Jet counts a call as
+     * progress only when it emits, and parks the worker for up to 1 ms after each call without
+     * progress — most calls of a windowing source emit nothing (results come at window ends), so
+     * one-batch calls left the thread parked about half of the time.
+     */
+    @Override
+    public boolean complete() {
+        if (!drain()) {
+            return false;
+        }
+        final long start = System.nanoTime();
+        boolean read;
+        do {
+            read = false;
+            for (final T task : tasks) {
+                read |= task.poll(BATCH) > 0;
+                if (!drain()) {
+                    updateMetrics();
+                    return false;
+                }
+            }
+        } while (read && System.nanoTime() - start < CALL_BUDGET_NANOS);
+        if (idleTimeoutNanos > 0) {
+            heartbeatIdlePartitions();
+        }
+        updateMetrics();
+        return false; // a stream never completes
+    }
+
+    /**
+     * The event time an idle partition's heartbeat carries: the newest event time of the other
+     * partitions when that is ahead of the partition's own, else the wall clock when that is; or
+     * {@link #NO_HEARTBEAT} when neither would move it.
+     */
+    static long heartbeatTime(final long ownNewest, final long othersNewest, final long wallClockMs) {
+        if (othersNewest > ownNewest) {
+            return othersNewest;
+        }
+        return wallClockMs > ownNewest ? wallClockMs : NO_HEARTBEAT;
+    }
+
+    /**
+     * A partition without records for the idle timeout gets a heartbeat in the log: its event-time
+     * clock moves to the newest event time of this processor's other partitions, or, when none is
+     * ahead of it, to the wall clock. Appended, not applied: the task reads it like any record, so a
+     * replay after a restore moves the watermark at exactly the same place.
+     */
+    private void heartbeatIdlePartitions() {
+        final long now = System.nanoTime();
+        for (final T idle : tasks) {
+            if (now - idle.lastRecordNanos() < idleTimeoutNanos || idle.ended() || idle.watermark() == Long.MIN_VALUE) {
+                continue; // active, ended, or never had an event (so nothing to close)
+            }
+            long othersNewest = Long.MIN_VALUE;
+            for (final T other : tasks) {
+                if (other != idle && !other.ended() && other.watermark() != Long.MIN_VALUE) {
+                    othersNewest = Math.max(othersNewest, other.watermark() + allowedDisorderMs);
+                }
+            }
+            final long eventTime = heartbeatTime(idle.watermark() + allowedDisorderMs, othersNewest, System.currentTimeMillis());
+            if (eventTime != NO_HEARTBEAT) {
+                idle.appendHeartbeat(eventTime);
+                getLogger().fine("job " + jobName + ": partition " + idle.partition() + " idle for "
+                        + TimeUnit.NANOSECONDS.toMillis(now - idle.lastRecordNanos()) + " ms, heartbeat at event time " + eventTime);
+            }
+            idle.markRead(now); // not again before the heartbeat is read, or another idle timeout passed
+        }
+    }
+
+    private boolean drain() {
+        StateUpdate update;
+        while ((update = pending.peek()) != null) {
+            if (!tryEmit(update)) {
+                return false;
+            }
+            pending.poll();
+        }
+        return true;
+    }
+
+    private void updateMetrics() {
+        if (eventsMetric == null) {
+            // User metrics can only be created on the processor's own thread, not in init().
+            eventsMetric = Metrics.metric("streamgridEventsIn");
+            lateMetric = Metrics.metric("streamgridLateEvents");
+            rejectedMetric = Metrics.metric("streamgridRejectedRecords");
+            resultsMetric = Metrics.metric("streamgridWindowResults");
+        }
+        long events = 0;
+        long late = 0;
+        long rejected = 0;
+        long results = 0;
+        for (final T task : tasks) {
+            events += task.events();
+            late += task.lateEvents();
+            rejected += task.rejected();
+            results += task.results();
+        }
+        eventsMetric.set(events);
+        lateMetric.set(late);
+        rejectedMetric.set(rejected);
+        resultsMetric.set(results);
+    }
+
+    @Override
+    public boolean saveToSnapshot() {
+        // Results already produced belong before the barrier: emit them first.
+        if (!drain()) {
+            return false;
+        }
+        while (snapshotCursor < tasks.size()) {
+            final T task = tasks.get(snapshotCursor);
+            if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(task.partition()), task.snapshot())) {
+                return false;
+            }
+            snapshotCursor++;
+        }
+        snapshotCursor = 0;
+        return true;
+    }
+
+    @Override
+    protected void restoreFromSnapshot(final Object key, final Object value) {
+        final int partition = (Integer) ((BroadcastKey<?>) key).key();
+        for (final T task : tasks) {
+            if (task.partition() == partition) {
+                task.restore((byte[]) value);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (final T task : tasks) {
+            task.close();
+        }
+        closeLog();
+    }
+}
