@@ -75,29 +75,40 @@ final class Scenario {
 
     /** A thread appending {@code spec}'s events over about {@code seconds}, counting into {@code appended}. */
     static final class PacedWriter extends Thread {
+        /** Appends every event, calling {@code afterEach} after each. */
+        interface Source {
+            void appendAll(Runnable afterEach);
+        }
+
         final AtomicLong appended = new AtomicLong();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final GeneratorSpec spec;
-        private final IngestLog log;
+        private final Source source;
+        private final long total;
         private final long seconds;
 
         PacedWriter(final GeneratorSpec spec, final IngestLog log, final long seconds) {
+            this(afterEach -> new EventGenerator(spec).generate((EventRecord record) -> {
+                log.append(record);
+                afterEach.run();
+            }), spec.events(), seconds);
+        }
+
+        PacedWriter(final Source source, final long total, final long seconds) {
             super("ingest-writer");
-            this.spec = spec;
-            this.log = log;
+            this.source = source;
+            this.total = total;
             this.seconds = seconds;
         }
 
         @Override
         public void run() {
             try {
-                final long batch = Math.max(1, spec.events() / 200);
+                final long batch = Math.max(1, total / 200);
                 final long start = System.nanoTime();
-                new EventGenerator(spec).generate((EventRecord record) -> {
-                    log.append(record);
+                source.appendAll(() -> {
                     final long count = appended.incrementAndGet();
                     if (count % batch == 0) {
-                        final long due = start + TimeUnit.SECONDS.toNanos(seconds) * count / spec.events();
+                        final long due = start + TimeUnit.SECONDS.toNanos(seconds) * count / total;
                         sleepNanos(due - System.nanoTime());
                     }
                 });
