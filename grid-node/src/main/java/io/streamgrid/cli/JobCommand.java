@@ -1,10 +1,14 @@
 package io.streamgrid.cli;
 
 import com.hazelcast.jet.Job;
+import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.JobSuspensionCause;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.KeyedJobs;
+import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
@@ -25,21 +29,36 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** {@code streamgrid job}: submit and list the named jobs. */
-@Command(name = "job", mixinStandardHelpOptions = true, description = "Submit, list and resume the named Jet jobs.",
-        subcommands = {JobCommand.Submit.class, JobCommand.ListJobs.class, JobCommand.Resume.class})
+/** {@code streamgrid job}: submit (built-in jobs or your own jar), list, cancel, restart and resume jobs. */
+@Command(name = "job", mixinStandardHelpOptions = true,
+        description = "Submit (a built-in job or your own from a jar), list, cancel, restart and resume Jet jobs.",
+        subcommands = {JobCommand.Submit.class, JobCommand.ListJobs.class, JobCommand.Cancel.class, JobCommand.Restart.class,
+                JobCommand.Resume.class})
 final class JobCommand {
 
     @Command(name = "submit", mixinStandardHelpOptions = true,
-            description = "Submit a named job (exactly-once) to the cluster: ip-traffic, user-clicks-hourly, user-sessions, machine-health.")
+            description = {"Submit a job (exactly-once) to the cluster: a built-in one by NAME (ip-traffic, "
+                    + "user-clicks-hourly, user-sessions, machine-health), or your own with --jar and --class "
+                    + "(a class implementing io.streamgrid.jobs.keyed.StreamGridJob; the members need "
+                    + "jobs.allow-code-upload: true)."})
     static final class Submit implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Parameters(paramLabel = "NAME", description = "The job.")
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "A built-in job.")
         String name;
+
+        @Option(names = "--jar", paramLabel = "FILE", description = "Your job's jar, shipped to the members with the job.")
+        Path jar;
+
+        @Option(names = "--class", paramLabel = "CLASS", description = "Your job's class in the jar (implements StreamGridJob).")
+        String className;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "Run your job under this name instead of its own.")
+        String rename;
 
         @Mixin
         ConfigOptions options;
@@ -53,6 +72,13 @@ final class JobCommand {
         @Override
         public Integer call() {
             final ConfigTree tree = options.tree();
+            if (jar != null || className != null) {
+                return submitJar(tree);
+            }
+            if (name == null) {
+                throw new ConfigException("name a built-in job (ip-traffic, user-clicks-hourly, user-sessions, machine-health), "
+                        + "or give --jar and --class for your own");
+            }
             final WindowedJob<?> job = JobCatalog.job(name, tree);
             final JobOptions jobOptions = JobCatalog.options(tree);
             final CassandraOutput output = cassandra ? cassandraOutput(job, tree) : null;
@@ -64,6 +90,31 @@ final class JobCommand {
                 out.println("results in " + job.stateMap() + ", late events in " + job.lateMap() + ", rejected records in "
                         + job.rejectedMap() + (output == null ? "" : "; exactly-once into Cassandra tables "
                         + output.bindings().stream().map(b -> b.table().qualifiedName()).toList()));
+                return 0;
+            });
+        }
+
+        private int submitJar(final ConfigTree tree) {
+            if (jar == null || className == null) {
+                throw new ConfigException("--jar and --class go together: the jar with your job and the class implementing "
+                        + StreamGridJob.class.getName());
+            }
+            if (name != null || cassandra) {
+                throw new ConfigException("--jar submits your own job: leave out the built-in job's NAME and --cassandra");
+            }
+            final JobOptions jobOptions = JobCatalog.options(tree);
+            final UserJar userJar = UserJar.load(jar, className);
+            final KeyedJob<?> job = rename == null ? userJar.job() : userJar.job().named(rename);
+            UserJar.checkLog(job, jobOptions);
+            return ClientConnector.withClient(tree, members.addresses, client -> {
+                final JobConfig config = jobOptions.jobConfig(job.name()).addJar(userJar.url());
+                final Job submitted = userJar.submit(() -> KeyedJobs.submit(client.getJet(), job, jobOptions, null, config));
+                final PrintWriter out = spec.commandLine().getOut();
+                out.println("submitted " + job.name() + " (id " + submitted.getIdString() + ") from " + jar.getFileName()
+                        + " (" + className + "), exactly-once, snapshots every " + jobOptions.snapshotIntervalMs()
+                        + " ms, reading " + KeyedJobs.logDirectory(job, jobOptions));
+                out.println("writes " + job.stateMaps() + ", late events in " + job.lateMap() + ", rejected records in "
+                        + job.rejectedMap());
                 return 0;
             });
         }
@@ -120,6 +171,71 @@ final class JobCommand {
         final String text = cause.requestedByUser() ? "suspended by a user" : cause.errorCause();
         return text.lines().filter(line -> !line.isBlank() && !line.startsWith("Execution failure")).findFirst().orElse(text)
                 .replaceFirst("^com\\.hazelcast\\.jet\\.JetException: ", "");
+    }
+
+    /** The job called {@code name}, not completed. @throws ConfigException when there is none */
+    static Job existing(final com.hazelcast.core.HazelcastInstance client, final String name) {
+        final Job job = client.getJet().getJob(name);
+        if (job == null || job.getStatus().isTerminal()) {
+            throw new ConfigException("no running or suspended job named '" + name + "' in the cluster: see 'streamgrid job list'");
+        }
+        return job;
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true,
+            description = "Cancel a job: it stops and its snapshots are deleted (its maps keep what it wrote).")
+    static final class Cancel implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(paramLabel = "NAME", description = "The job.")
+        String name;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Mixin
+        ConfigOptions.Members members;
+
+        @Override
+        public Integer call() {
+            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+                final Job job = existing(client, name);
+                job.cancel();
+                spec.commandLine().getOut().println("cancelled " + name + " (id " + job.getIdString() + ")");
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "restart", mixinStandardHelpOptions = true,
+            description = "Restart a running job from its last snapshot (exactly-once: nothing lost, nothing twice).")
+    static final class Restart implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(paramLabel = "NAME", description = "The job.")
+        String name;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Mixin
+        ConfigOptions.Members members;
+
+        @Override
+        public Integer call() {
+            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+                final Job job = existing(client, name);
+                if (job.getStatus() != JobStatus.RUNNING) {
+                    throw new ConfigException("job '" + name + "' is " + job.getStatus() + ", not RUNNING"
+                            + (job.getStatus() == JobStatus.SUSPENDED ? ": resume it with 'streamgrid job resume " + name + "'" : ""));
+                }
+                job.restart();
+                spec.commandLine().getOut().println("restarted " + name + " (id " + job.getIdString() + ") from its last snapshot");
+                return 0;
+            });
+        }
     }
 
     @Command(name = "resume", mixinStandardHelpOptions = true,

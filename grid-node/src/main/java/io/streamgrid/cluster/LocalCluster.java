@@ -275,6 +275,9 @@ public final class LocalCluster implements AutoCloseable {
         command.add("--port=" + port);
         command.add("--members=" + memberList);
         command.add("--data-dir=" + dataDir);
+        if (spec.configFile != null) {
+            command.add("--config=" + spec.configFile.toAbsolutePath());
+        }
         if (!spec.detached) {
             command.add("--parent-pid=" + ProcessHandle.current().pid());
         }
@@ -360,11 +363,18 @@ public final class LocalCluster implements AutoCloseable {
         private int basePort;
         private String classPath = System.getProperty("java.class.path");
         private boolean detached;
+        private Path configFile;
         private Duration startTimeout = Duration.ofMinutes(3);
         private Duration gracefulStopTimeout = Duration.ofMinutes(5);
         private Consumer<String> progress = line -> System.out.println("[LocalCluster] " + line);
 
         private Builder() {
+        }
+
+        /** A YAML configuration every member starts with ({@code --config}); the builder's own settings still apply. */
+        public Builder configFile(final Path file) {
+            this.configFile = file;
+            return this;
         }
 
         public Builder members(final int count) {

@@ -4,8 +4,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,19 +19,19 @@ class StreamGridCliTest {
 
     @Test
     void when_help_then_everySubcommandListedAndExit0() {
-        final Result result = run("--help");
+        final CliRun result = run("--help");
 
-        assertThat(result.code).isZero();
-        assertThat(result.out).contains("node", "cluster", "ingest", "job", "cassandra", "demo");
-        assertThat(result.err).isEmpty();
+        assertThat(result.code()).isZero();
+        assertThat(result.out()).contains("node", "cluster", "ingest", "job", "cassandra", "demo");
+        assertThat(result.err()).isEmpty();
     }
 
     @Test
     void when_clusterHelp_then_startStatusStopListed() {
-        final Result result = run("cluster", "--help");
+        final CliRun result = run("cluster", "--help");
 
-        assertThat(result.code).isZero();
-        assertThat(result.out).contains("start", "status", "stop");
+        assertThat(result.code()).isZero();
+        assertThat(result.out()).contains("start", "status", "stop");
     }
 
     @Test
@@ -41,12 +39,12 @@ class StreamGridCliTest {
         final Path file = dir.resolve("bad.yaml");
         Files.writeString(file, "network:\n  prot: 5701\n");
 
-        final Result result = run("node", "--config", file.toString());
+        final CliRun result = run("node", "--config", file.toString());
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString()
                 .startsWith("streamgrid: unknown key 'network.prot'");
-        assertThat(result.err).doesNotContain("Exception", "\tat ");
+        assertThat(result.err()).doesNotContain("Exception", "\tat ");
     }
 
     @Test
@@ -55,65 +53,65 @@ class StreamGridCliTest {
         Files.writeString(file, "schemas:\n  trade:\n    key: a\n    event-time: ts\n    fields:\n"
                 + "      - {name: a, type: long}\n      - {name: ts, type: timestamp}\n      - {name: price, type: money}\n");
 
-        final Result result = run("node", "--config", file.toString());
+        final CliRun result = run("node", "--config", file.toString());
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString()
                 .startsWith("streamgrid: 'schemas.trade.fields[2] (price)': unknown type 'money'");
-        assertThat(result.err).doesNotContain("Exception", "\tat ");
+        assertThat(result.err()).doesNotContain("Exception", "\tat ");
     }
 
     @Test
     void when_configFileUnreadable_then_exit2WithOneLine() {
-        final Result result = run("node", "--config", dir.resolve("nope.yaml").toString());
+        final CliRun result = run("node", "--config", dir.resolve("nope.yaml").toString());
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("cannot read config file");
     }
 
     @Test
     void when_portOutOfRange_then_exit2WithOneLine() {
-        final Result result = run("node", "--port", "70000");
+        final CliRun result = run("node", "--port", "70000");
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString()
                 .isEqualTo("streamgrid: network.port 70000 is out of range: use a free TCP port from 1 to 65535, e.g. 5701");
     }
 
     @Test
     void when_portNotANumber_then_exit2WithOneLine() {
-        final Result result = run("node", "--port", "abc");
+        final CliRun result = run("node", "--port", "abc");
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("--port").contains("abc").contains("--help");
     }
 
     @Test
     void when_memberAddressBad_then_exit2WithOneLine() {
-        final Result result = run("node", "--members", "127.0.0.1:5701,nohost");
+        final CliRun result = run("node", "--members", "127.0.0.1:5701,nohost");
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("bad member address 'nohost'");
     }
 
     @Test
     void when_verbose_then_stackTraceShown() {
-        final Result result = run("--verbose", "node", "--port", "0");
+        final CliRun result = run("--verbose", "node", "--port", "0");
 
-        assertThat(result.code).isEqualTo(2);
-        assertThat(result.err).contains("ConfigException", "\tat ");
+        assertThat(result.code()).isEqualTo(2);
+        assertThat(result.err()).contains("ConfigException", "\tat ");
     }
 
     @Test
     void when_unknownSubcommand_then_exit2() {
-        assertThat(run("frobnicate").code).isEqualTo(2);
+        assertThat(run("frobnicate").code()).isEqualTo(2);
     }
 
     @Test
     void when_unknownJobSubmitted_then_exit2BeforeConnecting() {
-        final Result result = run("job", "submit", "ip-trafic");
+        final CliRun result = run("job", "submit", "ip-trafic");
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("unknown job 'ip-trafic'");
     }
 
@@ -124,18 +122,18 @@ class StreamGridCliTest {
         final Path input = dir.resolve("in.jsonl");
         Files.writeString(input, "{\"type\":\"transaction\",\"ts\":5,\"user\":1,\"amount_cents\":10}\n{broken\n");
 
-        final Result result = run("ingest", "load", input.toString(), "--config", config.toString());
+        final CliRun result = run("ingest", "load", input.toString(), "--config", config.toString());
 
-        assertThat(result.code).as(result.err).isZero();
-        assertThat(result.out).contains("2 lines, 1 events loaded, 1 rejected");
+        assertThat(result.code()).as(result.err()).isZero();
+        assertThat(result.out()).contains("2 lines, 1 events loaded, 1 rejected");
         assertThat(Files.readAllLines(Path.of(input + ".rejected"))).singleElement().asString().startsWith("line 2: ");
     }
 
     @Test
     void when_ingestLoadGivenMissingFile_then_exit2() {
-        final Result result = run("ingest", "load", dir.resolve("missing.jsonl").toString());
+        final CliRun result = run("ingest", "load", dir.resolve("missing.jsonl").toString());
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("cannot read");
     }
 
@@ -144,17 +142,17 @@ class StreamGridCliTest {
         final Path config = dir.resolve("sg.yaml");
         Files.writeString(config, "cassandra:\n  contact-points: [127.0.0.1:1]\n");
 
-        final Result result = run("job", "submit", "ip-traffic", "--cassandra", "--config", config.toString());
+        final CliRun result = run("job", "submit", "ip-traffic", "--cassandra", "--config", config.toString());
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("no Cassandra node answered at [127.0.0.1:1]");
     }
 
     @Test
     void when_cassandraOutputAskedForAJobWithoutTables_then_exit2() {
-        final Result result = run("job", "submit", "user-sessions", "--cassandra");
+        final CliRun result = run("job", "submit", "user-sessions", "--cassandra");
 
-        assertThat(result.code).isEqualTo(2);
+        assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("only ip-traffic writes to Cassandra");
     }
 
@@ -176,16 +174,7 @@ class StreamGridCliTest {
         }
     }
 
-    private static Result run(final String... args) {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final int code = StreamGridCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
-    }
-
-    private record Result(int code, String out, String err) {
-        List<String> errLines() {
-            return err.lines().toList();
-        }
+    private static CliRun run(final String... args) {
+        return CliRun.of(args);
     }
 }

@@ -31,12 +31,17 @@ public final class KeyedJob<S> implements Serializable {
     private final List<String> stateMaps;
 
     private KeyedJob(final Builder<S> builder) {
-        this.name = builder.name;
-        this.schema = Objects.requireNonNull(builder.schema, "schema");
-        this.function = Objects.requireNonNull(builder.function, "function of job " + name);
-        this.codec = Objects.requireNonNull(builder.codec, "state codec of job " + name);
-        this.policy = builder.policy;
-        this.stateMaps = List.copyOf(builder.stateMaps);
+        this(builder.name, builder.schema, builder.function, builder.codec, builder.policy, builder.stateMaps);
+    }
+
+    private KeyedJob(final String name, final EventSchema schema, final KeyedFunction<S> function, final StateCodec<S> codec,
+                     final TimePolicy policy, final List<String> stateMaps) {
+        this.name = name;
+        this.schema = Objects.requireNonNull(schema, "schema");
+        this.function = Objects.requireNonNull(function, "function of job " + name);
+        this.codec = Objects.requireNonNull(codec, "state codec of job " + name);
+        this.policy = policy;
+        this.stateMaps = List.copyOf(stateMaps);
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("job name '" + name
                     + "' must be lower-case letters, digits and -, starting with a letter, at most 63 characters");
@@ -50,6 +55,11 @@ public final class KeyedJob<S> implements Serializable {
 
     public String name() {
         return name;
+    }
+
+    /** This job under another name (its side maps follow the name; the maps its function writes do not). */
+    public KeyedJob<S> named(final String newName) {
+        return new KeyedJob<>(newName, schema, function, codec, policy, stateMaps);
     }
 
     public EventSchema schema() {

@@ -1,0 +1,196 @@
+package io.streamgrid.cli;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.keyed.BucketCounts;
+import io.streamgrid.jobs.keyed.VisitStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Design of these tests: a job class is compiled at test time into a jar that is on no class path
+ * (not the test's, not the members'), submitted with {@code streamgrid job submit --jar --class} to
+ * member processes, and its results — the user's own record type — read from a client that lacks
+ * the class. With code upload off the same submission is refused naming the setting, and nothing
+ * is deployed. The class-level mistakes are refused before any cluster is contacted.
+ */
+class UserJarTest {
+    private static final String SOURCE = """
+            package com.acme;
+
+            import io.streamgrid.jobs.keyed.*;
+            import io.streamgrid.jobs.schema.*;
+
+            /** Visits and amount per user, kept as the user's own record type. */
+            public final class VisitTotals implements StreamGridJob {
+                public static final EventSchema VISIT = EventSchema.builder("visit").stringKey("user", 24).eventTime("ts")
+                        .float64("amount").build();
+
+                public record Total(String user, long visits, long amount) {
+                }
+
+                public static final class Count implements KeyedFunction<long[]> {
+                    @Override
+                    public void onEvent(final SchemaRecord event, final KeyedContext<long[]> context) {
+                        long[] state = context.state();
+                        if (state == null) {
+                            state = new long[2];
+                            context.setState(state);
+                        }
+                        state[0]++;
+                        state[1] += (long) event.getDouble(event.layout().indexOf("amount"));
+                        context.put("state.visit-totals", context.stringKey(), new Total(context.stringKey(), state[0], state[1]));
+                    }
+                }
+
+                @Override
+                public KeyedJob<?> job() {
+                    return KeyedJob.<long[]>builder("visit-totals", VISIT).function(new Count()).state(StateCodec.longs(2))
+                            .writes("state.visit-totals").build();
+                }
+            }
+            """;
+
+    private Path workDir;
+    private Path jar;
+
+    @BeforeEach
+    void compileJar(final TestInfo test) throws IOException {
+        workDir = TestWorkDir.of(test);
+        final Path sources = Files.createDirectories(workDir.resolve("src/com/acme"));
+        final Path classes = Files.createDirectories(workDir.resolve("classes"));
+        Files.writeString(sources.resolve("VisitTotals.java"), SOURCE);
+        final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        final int result = compiler.run(null, null, null, "-d", classes.toString(), "-classpath",
+                System.getProperty("java.class.path"), sources.resolve("VisitTotals.java").toString());
+        assertThat(result).as("javac").isZero();
+        jar = workDir.resolve("acme-jobs.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
+            for (final Path file : files.filter(Files::isRegularFile).toList()) {
+                out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
+                Files.copy(file, (OutputStream) out);
+                out.closeEntry();
+            }
+        }
+    }
+
+    private Path config(final String cluster, final boolean allowUpload) throws IOException {
+        final Path file = workDir.resolve("sg-" + allowUpload + ".yaml");
+        Files.writeString(file, "cluster-name: " + cluster + "\ningest:\n  dir: " + workDir.resolve("ingest")
+                + "\njobs:\n  allow-code-upload: " + allowUpload + "\n  snapshot-interval-ms: 200\n");
+        return file;
+    }
+
+    private Map<String, long[]> expectedTotals(final VisitStream stream) {
+        final Map<String, long[]> totals = new HashMap<>();
+        for (final VisitStream.Visit visit : stream.visits()) {
+            final long[] total = totals.computeIfAbsent(visit.user(), u -> new long[2]);
+            total[0]++;
+            total[1] += visit.sequence() % 100; // the amount VisitStream writes
+        }
+        return totals;
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_jarSubmittedThroughCli_then_itsStateIsReadableByAClientWithoutTheClass() throws IOException {
+        final String clusterName = "jar-" + System.nanoTime();
+        final Path config = config(clusterName, true);
+        final VisitStream stream = new VisitStream(5, 5_000, 300, 4, 0, 1, 0);
+        try (LocalCluster cluster = LocalCluster.builder().members(2).clusterName(clusterName).configFile(config)
+                .workDir(workDir).start();
+             SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(workDir.resolve("ingest"), "visit"), BucketCounts.VISIT, 4)) {
+            stream.append(log, 0, 5_000);
+            final String member = "--member=" + cluster.members().get(0).address();
+
+            final CliRun submitted = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", "com.acme.VisitTotals",
+                    "--config", config.toString(), member);
+            assertThat(submitted.code()).as(submitted.err()).isZero();
+            assertThat(submitted.out()).contains("submitted visit-totals", "from acme-jobs.jar (com.acme.VisitTotals)");
+
+            final Map<String, long[]> expected = expectedTotals(stream);
+            final HazelcastInstance client = cluster.newClient();
+            await().atMost(Duration.ofMinutes(2)).until(() -> client.getMap("state.visit-totals").size() == expected.size()
+                    && totalVisits(client) == 5_000);
+            for (final Map.Entry<Object, Object> entry : client.getMap("state.visit-totals").entrySet()) {
+                assertThat(entry.getValue()).as("the user's record, without its class").isInstanceOf(GenericRecord.class);
+                final GenericRecord total = (GenericRecord) entry.getValue();
+                final long[] want = expected.get((String) entry.getKey());
+                assertThat(new long[] {total.getInt64("visits"), total.getInt64("amount")}).as(entry.getKey().toString())
+                        .containsExactly(want);
+                assertThat(total.getString("user")).isEqualTo(entry.getKey());
+            }
+            assertThat(CliRun.of("job", "list", "--config", config.toString(), member).out()).contains("visit-totals  RUNNING");
+            final CliRun cancelled = CliRun.of("job", "cancel", "visit-totals", "--config", config.toString(), member);
+            assertThat(cancelled.code()).as(cancelled.err()).isZero();
+        }
+    }
+
+    private static long totalVisits(final HazelcastInstance client) {
+        return client.<String, GenericRecord>getMap("state.visit-totals").values().stream().mapToLong(r -> r.getInt64("visits")).sum();
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_codeUploadIsOff_then_submitExits2NamingTheSettingAndNothingIsDeployed() throws IOException {
+        final String clusterName = "nojar-" + System.nanoTime();
+        final Path config = config(clusterName, false);
+        SchemaLog.open(SchemaLog.directoryOf(workDir.resolve("ingest"), "visit"), BucketCounts.VISIT, 2).close();
+        try (LocalCluster cluster = LocalCluster.builder().members(1).clusterName(clusterName).configFile(config)
+                .workDir(workDir).start()) {
+            final String member = "--member=" + cluster.members().get(0).address();
+
+            final CliRun refused = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", "com.acme.VisitTotals",
+                    "--config", config.toString(), member);
+
+            assertThat(refused.code()).isEqualTo(2);
+            assertThat(refused.errLines()).singleElement().asString().contains("jobs.allow-code-upload: true", "nothing was deployed");
+            assertThat(cluster.newClient().getJet().getJobs()).as("jobs in the cluster").isEmpty();
+        }
+    }
+
+    @Test
+    void when_classIsMissingOrNotAJobOrItsLogIsMissing_then_exit2BeforeConnecting() throws IOException {
+        final Path config = config("nowhere", true);
+        final List<String> common = List.of("--config", config.toString(), "--member=127.0.0.1:1");
+
+        final CliRun missing = CliRun.of(Stream.concat(Stream.of("job", "submit", "--jar", jar.toString(), "--class",
+                "com.acme.Nope"), common.stream()).toArray(String[]::new));
+        final CliRun notAJob = CliRun.of(Stream.concat(Stream.of("job", "submit", "--jar", jar.toString(), "--class",
+                "com.acme.VisitTotals$Total"), common.stream()).toArray(String[]::new));
+        final CliRun noLog = CliRun.of(Stream.concat(Stream.of("job", "submit", "--jar", jar.toString(), "--class",
+                "com.acme.VisitTotals"), common.stream()).toArray(String[]::new));
+
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.errLines()).singleElement().asString().contains("class com.acme.Nope is not in acme-jobs.jar");
+        assertThat(notAJob.code()).isEqualTo(2);
+        assertThat(notAJob.errLines()).singleElement().asString()
+                .contains("is not a StreamGrid job: it must implement io.streamgrid.jobs.keyed.StreamGridJob");
+        assertThat(noLog.code()).isEqualTo(2);
+        assertThat(noLog.errLines()).singleElement().asString()
+                .contains("reads schema visit, but there is no log of it in", "streamgrid ingest load FILE --schema visit");
+    }
+}
