@@ -5,6 +5,11 @@ import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.IngestLog;
 import io.streamgrid.jobs.ingest.JsonLinesLoader;
+import io.streamgrid.jobs.ingest.LoadReport;
+import io.streamgrid.jobs.ingest.SchemaLoader;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.node.impl.SchemaSettings;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.impl.ConfigTree;
 import io.streamgrid.node.impl.JobCatalog;
@@ -19,18 +24,37 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code streamgrid ingest}: put events into the ingest log. */
 @Command(name = "ingest", mixinStandardHelpOptions = true, description = "Append generated or loaded events to the ingest log.",
-        subcommands = {IngestCommand.Generate.class, IngestCommand.Load.class})
+        subcommands = {IngestCommand.Generate.class, IngestCommand.Load.class, IngestCommand.End.class})
 final class IngestCommand {
 
     static IngestLog openLog(final ConfigTree tree) {
         final Path dir = JobCatalog.ingestDir(tree);
         try {
             return IngestLog.open(dir, tree.integer("ingest.partitions"));
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
+    }
+
+    /** The schema called {@code name} in the configuration's {@code schemas:} section. */
+    static EventSchema schema(final ConfigTree tree, final String name) {
+        final List<EventSchema> schemas = SchemaSettings.parse(tree.mapping("schemas"));
+        return schemas.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() -> new ConfigException(
+                "--schema " + name + ": no such schema in the configuration's schemas: section"
+                        + (schemas.isEmpty() ? " (it declares none)" : " (it declares " + schemas.stream().map(EventSchema::name).toList() + ")")));
+    }
+
+    /** The log of {@code schema} under the configured ingest directory, created with ingest.partitions if new. */
+    static SchemaLog openSchemaLog(final ConfigTree tree, final EventSchema schema) {
+        final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
+        try {
+            return SchemaLog.exists(dir) ? SchemaLog.openExisting(dir, schema) : SchemaLog.open(dir, schema, tree.integer("ingest.partitions"));
         } catch (final IllegalArgumentException e) {
             throw new ConfigException(e.getMessage(), e);
         }
@@ -106,16 +130,27 @@ final class IngestCommand {
     }
 
     @Command(name = "load", mixinStandardHelpOptions = true,
-            description = "Append the events of a JSON-lines file; bad lines go to a rejected-records file.")
+            description = {"Append the events of a file; bad lines go to a rejected-records file.",
+                    "Without --schema: JSON lines of the built-in types (request, sensor, click, transaction).",
+                    "With --schema NAME: JSON lines or CSV (a header naming the fields) of a schema of the configuration."})
     static final class Load implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Parameters(paramLabel = "FILE", description = "JSON lines, one event per line (format: docs/ARCHITECTURE.md).")
+        @Parameters(paramLabel = "FILE", description = "The events (formats: docs/WRITE-YOUR-OWN-JOB.md and docs/ARCHITECTURE.md).")
         Path input;
+
+        @Option(names = "--schema", paramLabel = "NAME", description = "Events of this schema (the configuration's schemas: section).")
+        String schemaName;
+
+        @Option(names = "--format", paramLabel = "json|csv", description = "With --schema: the file's format (default: csv for *.csv, else json).")
+        String format;
 
         @Option(names = "--rejected", paramLabel = "FILE", description = "Where rejected lines go (default: FILE.rejected).")
         Path rejected;
+
+        @Option(names = "--end", description = "Append the end of the stream afterwards, so that every window and timer fires.")
+        boolean end;
 
         @Mixin
         ConfigOptions options;
@@ -127,9 +162,79 @@ final class IngestCommand {
             }
             final Path rejectedFile = rejected != null ? rejected : Path.of(input + ".rejected");
             final PrintWriter out = spec.commandLine().getOut();
-            try (IngestLog log = openLog(options.tree())) {
-                final JsonLinesLoader.Report report = new JsonLinesLoader().load(input, log, rejectedFile, out::println);
-                out.println(report);
+            final ConfigTree tree = options.tree();
+            if (schemaName == null) {
+                if (format != null) {
+                    throw new ConfigException("--format goes with --schema: the built-in types load from JSON lines only");
+                }
+                try (IngestLog log = openLog(tree)) {
+                    final LoadReport report = new JsonLinesLoader().load(input, log, rejectedFile, out::println);
+                    out.println(report);
+                    if (end) {
+                        log.appendEndOfStream(report.lines());
+                        out.println("appended END_OF_STREAM to every partition of " + log.directory());
+                    }
+                }
+                return 0;
+            }
+            final EventSchema schema = schema(tree, schemaName);
+            final SchemaLoader.Format fileFormat = format == null ? SchemaLoader.Format.of(input) : parseFormat(format);
+            try (SchemaLog log = openSchemaLog(tree, schema)) {
+                final LoadReport report;
+                try {
+                    report = new SchemaLoader(schema).load(input, fileFormat, log, rejectedFile, out::println);
+                } catch (final IllegalArgumentException e) {
+                    throw new ConfigException(e.getMessage() + "; nothing was loaded", e);
+                }
+                out.println(report + " into the log of schema " + schema.name() + " (" + log.directory() + ")");
+                if (end) {
+                    log.appendEndOfStream();
+                    out.println("appended the end of the stream to every partition");
+                }
+            }
+            return 0;
+        }
+
+        private static SchemaLoader.Format parseFormat(final String text) {
+            try {
+                return SchemaLoader.Format.valueOf(text.toUpperCase(Locale.ROOT));
+            } catch (final IllegalArgumentException e) {
+                throw new ConfigException("--format " + text + ": use json or csv", e);
+            }
+        }
+    }
+
+    @Command(name = "end", mixinStandardHelpOptions = true,
+            description = "Append the end of the stream to every partition: jobs emit their last windows and fire every "
+                    + "timer. Events appended afterwards are late.")
+    static final class End implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--schema", paramLabel = "NAME", description = "The log of this schema (default: the built-in types' log).")
+        String schemaName;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Override
+        public Integer call() {
+            final ConfigTree tree = options.tree();
+            if (schemaName == null) {
+                try (IngestLog log = openLog(tree)) {
+                    log.appendEndOfStream(0);
+                    spec.commandLine().getOut().println("appended END_OF_STREAM to every partition of " + log.directory());
+                }
+                return 0;
+            }
+            final EventSchema schema = schema(tree, schemaName);
+            final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
+            if (!SchemaLog.exists(dir)) {
+                throw new ConfigException("there is no log of schema " + schema.name() + " in " + dir + " to end");
+            }
+            try (SchemaLog log = openSchemaLog(tree, schema)) {
+                log.appendEndOfStream();
+                spec.commandLine().getOut().println("appended the end of the stream to every partition of " + log.directory());
             }
             return 0;
         }

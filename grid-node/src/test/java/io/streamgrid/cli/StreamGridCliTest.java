@@ -1,5 +1,6 @@
 package io.streamgrid.cli;
 
+import io.streamgrid.jobs.ingest.SchemaLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -127,6 +128,30 @@ class StreamGridCliTest {
         assertThat(result.code()).as(result.err()).isZero();
         assertThat(result.out()).contains("2 lines, 1 events loaded, 1 rejected");
         assertThat(Files.readAllLines(Path.of(input + ".rejected"))).singleElement().asString().startsWith("line 2: ");
+    }
+
+    @Test
+    void when_csvOfAConfiguredSchemaLoadedWithEnd_then_eventsInItsLogAndTheStreamEnded() throws IOException {
+        final Path config = dir.resolve("sg.yaml");
+        Files.writeString(config, String.join("\n", "ingest:", "  dir: " + dir.resolve("ingest"), "  partitions: 2",
+                "schemas:", "  trade:", "    key: account", "    event-time: ts", "    fields:",
+                "      - {name: account, type: string, max-length: 8}", "      - {name: ts, type: timestamp}",
+                "      - {name: price, type: double}", ""));
+        final Path input = dir.resolve("trades.csv");
+        Files.writeString(input, "account,ts,price\nA1,2026-01-01T09:30:00Z,10.5\nA2,1767260000000,abc\nA3,1767260000001,11\n");
+
+        final CliRun result = run("ingest", "load", input.toString(), "--schema", "trade", "--end", "--config", config.toString());
+        final CliRun unknown = run("ingest", "load", input.toString(), "--schema", "quote", "--config", config.toString());
+
+        assertThat(result.code()).as(result.err()).isZero();
+        assertThat(result.out()).contains("4 lines, 2 events loaded, 1 rejected", "into the log of schema trade",
+                "appended the end of the stream to every partition");
+        assertThat(Files.readAllLines(Path.of(input + ".rejected"))).singleElement().asString()
+                .startsWith("line 3: 'price' must be a finite number, found abc");
+        assertThat(SchemaLog.storedSchema(SchemaLog.directoryOf(dir.resolve("ingest"), "trade")).name()).isEqualTo("trade");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.errLines()).singleElement().asString()
+                .contains("--schema quote: no such schema in the configuration's schemas: section (it declares [trade])");
     }
 
     @Test

@@ -31,15 +31,6 @@ import java.util.function.Consumer;
  * on: a bad line never stops it and is never silently dropped.
  */
 public final class JsonLinesLoader {
-    /** What a load did. */
-    public record Report(long lines, long loaded, long rejected, Path rejectedFile) {
-        @Override
-        public String toString() {
-            return lines + " lines, " + loaded + " events loaded, " + rejected + " rejected"
-                    + (rejected > 0 ? " (see " + rejectedFile + ")" : "");
-        }
-    }
-
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
     private final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
 
@@ -49,7 +40,7 @@ public final class JsonLinesLoader {
      *
      * @throws IOException when the input cannot be read or the rejected file cannot be written
      */
-    public Report load(final Path input, final IngestLog log, final Path rejectedFile, final Consumer<String> progress)
+    public LoadReport load(final Path input, final IngestLog log, final Path rejectedFile, final Consumer<String> progress)
             throws IOException {
         long lines = 0;
         long loaded = 0;
@@ -76,7 +67,7 @@ public final class JsonLinesLoader {
                 }
             }
         }
-        return new Report(lines, loaded, rejected, rejectedFile);
+        return new LoadReport(lines, loaded, rejected, rejectedFile);
     }
 
     private void encode(final Map<String, Object> fields, final long lineNumber) {

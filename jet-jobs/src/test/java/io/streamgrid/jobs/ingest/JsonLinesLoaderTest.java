@@ -32,7 +32,7 @@ class JsonLinesLoaderTest {
                 "{\"type\":\"transaction\",\"ts\":1006,\"user\":42,\"amount_cents\":1999}"));
         final Path rejected = dir.resolve("rejected.txt");
 
-        final JsonLinesLoader.Report report;
+        final LoadReport report;
         try (IngestLog log = IngestLog.open(dir.resolve("log"), 1)) {
             report = new JsonLinesLoader().load(input, log, rejected, line -> { });
             final List<String> loaded = new ArrayList<>();

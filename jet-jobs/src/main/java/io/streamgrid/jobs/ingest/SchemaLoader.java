@@ -1,0 +1,307 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.Field;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Loads events of one {@link EventSchema} from a file into its {@link SchemaLog}: JSON lines (one
+ * flat object per line, keys the schema's field names) or CSV (a header line naming the fields,
+ * then one event per line; fields in double quotes may hold commas, {@code ""} is a quote).
+ *
+ * <p>Values: int and long whole numbers; double any finite number; boolean true or false;
+ * timestamp milliseconds since the epoch or an ISO-8601 instant ({@code 2026-01-01T09:30:00Z}); enum
+ * one of the field's symbols; string at most the field's byte length in UTF-8. A field left out
+ * takes its default; without one the line is rejected. {@code seq} (when the schema has no field
+ * of that name) is the source sequence number, the line number when absent.
+ *
+ * <p>A line that is not a valid event is written to the rejected-records file as
+ * {@code line N: reason: text}, counted, and the load goes on: a bad line never stops it and is
+ * never silently dropped. A CSV header naming a column the schema does not have stops the load
+ * before anything is appended.
+ */
+public final class SchemaLoader {
+    /** The input's format. */
+    public enum Format {
+        JSON, CSV;
+
+        /** CSV for a {@code .csv} file, else JSON lines. */
+        public static Format of(final Path file) {
+            return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv") ? CSV : JSON;
+        }
+    }
+
+    private static final String SEQUENCE = "seq";
+    private static final java.util.regex.Pattern WHOLE = java.util.regex.Pattern.compile("-?\\d{1,18}");
+
+    private final EventSchema schema;
+    private final SchemaLayout layout;
+    private final UnsafeBuffer buffer;
+    private final SchemaRecord record;
+    private final boolean sequenceIsAField;
+
+    public SchemaLoader(final EventSchema schema) {
+        this.schema = schema;
+        this.layout = schema.layout();
+        this.buffer = new UnsafeBuffer(new byte[layout.length()]);
+        this.record = new SchemaRecord(layout);
+        this.sequenceIsAField = schema.fields().stream().anyMatch(f -> f.name().equals(SEQUENCE));
+    }
+
+    /**
+     * Loads {@code input} into {@code log}; rejected lines go to {@code rejectedFile} (created even
+     * when empty, replaced if it exists). Reports progress every 100,000 lines.
+     *
+     * @throws IOException              when the input cannot be read or the rejected file written
+     * @throws IllegalArgumentException when a CSV header names a column the schema lacks or is empty
+     */
+    public LoadReport load(final Path input, final Format format, final SchemaLog log, final Path rejectedFile,
+                           final Consumer<String> progress) throws IOException {
+        long lines = 0;
+        long loaded = 0;
+        long rejected = 0;
+        try (BufferedReader in = Files.newBufferedReader(input, StandardCharsets.UTF_8);
+             BufferedWriter rejects = Files.newBufferedWriter(rejectedFile, StandardCharsets.UTF_8)) {
+            List<String> header = null;
+            if (format == Format.CSV) {
+                final String first = in.readLine();
+                lines++;
+                header = checkHeader(first, input);
+            }
+            String line;
+            while ((line = in.readLine()) != null) {
+                lines++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    final Map<String, Object> values = header == null ? FlatJson.parse(line) : csvValues(header, line);
+                    encode(values, lines);
+                    log.append(record);
+                    loaded++;
+                } catch (final IllegalArgumentException bad) {
+                    rejected++;
+                    rejects.write("line " + lines + ": " + bad.getMessage() + ": " + abbreviate(line));
+                    rejects.newLine();
+                }
+                if (lines % 100_000 == 0) {
+                    progress.accept("read " + lines + " lines: " + loaded + " loaded, " + rejected + " rejected");
+                }
+            }
+        }
+        return new LoadReport(lines, loaded, rejected, rejectedFile);
+    }
+
+    private List<String> checkHeader(final String first, final Path input) {
+        if (first == null || first.isBlank()) {
+            throw new IllegalArgumentException(input + " has no CSV header line: the first line must name the columns, e.g. "
+                    + String.join(",", schema.fields().stream().map(Field::name).toList()));
+        }
+        final List<String> header = Csv.split(first);
+        for (final String column : header) {
+            if (!column.equals(SEQUENCE) && schema.fields().stream().noneMatch(f -> f.name().equals(column))) {
+                throw new IllegalArgumentException(input + ": CSV column '" + column + "' is not a field of schema " + schema.name()
+                        + " " + schema.fields().stream().map(Field::name).toList());
+            }
+        }
+        return header;
+    }
+
+    private static Map<String, Object> csvValues(final List<String> header, final String line) {
+        final List<String> cells = Csv.split(line);
+        if (cells.size() != header.size()) {
+            throw new IllegalArgumentException(cells.size() + " columns, the header has " + header.size());
+        }
+        final Map<String, Object> values = new HashMap<>();
+        for (int i = 0; i < cells.size(); i++) {
+            if (!cells.get(i).isEmpty()) {
+                values.put(header.get(i), cells.get(i)); // empty: left out (its default, if any)
+            }
+        }
+        return values;
+    }
+
+    private void encode(final Map<String, Object> values, final long lineNumber) {
+        record.wrapForWrite(buffer, 0);
+        int used = 0;
+        for (int i = 0; i < layout.fieldCount(); i++) {
+            final Field field = layout.field(i);
+            Object value = values.get(field.name());
+            if (value == null) {
+                if (field.defaultValue() == null) {
+                    throw new IllegalArgumentException("missing field '" + field.name() + "'");
+                }
+                value = field.defaultValue();
+            } else {
+                used++;
+            }
+            set(i, field, value);
+        }
+        long sequence = lineNumber;
+        if (!sequenceIsAField && values.get(SEQUENCE) != null) {
+            sequence = whole(SEQUENCE, values.get(SEQUENCE));
+            used++;
+        }
+        record.sequence(sequence);
+        if (used != values.size()) {
+            for (final String name : values.keySet()) {
+                if (!name.equals(SEQUENCE) && schema.fields().stream().noneMatch(f -> f.name().equals(name))) {
+                    throw new IllegalArgumentException("unknown field '" + name + "' (schema " + schema.name() + " has "
+                            + schema.fields().stream().map(Field::name).toList() + ")");
+                }
+            }
+        }
+    }
+
+    private void set(final int index, final Field field, final Object value) {
+        final String name = field.name();
+        switch (field.type()) {
+            case INT -> {
+                final long whole = whole(name, value);
+                if (whole < Integer.MIN_VALUE || whole > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("'" + name + "' is " + whole + ", outside the int range");
+                }
+                record.setInt(index, (int) whole);
+            }
+            case LONG -> record.setLong(index, whole(name, value));
+            case DOUBLE -> record.setDouble(index, decimal(name, value));
+            case BOOLEAN -> record.setBoolean(index, bool(name, value));
+            case TIMESTAMP -> record.setTimestamp(index, timestamp(name, value));
+            case ENUM -> record.setEnum(index, text(name, value));
+            case STRING -> record.setString(index, text(name, value));
+            default -> throw new IllegalStateException("bug: no loader for " + field.type());
+        }
+    }
+
+    private static long whole(final String name, final Object value) {
+        if (value instanceof Long l) {
+            return l;
+        }
+        if (value instanceof String s) {
+            try {
+                return Long.parseLong(s.trim());
+            } catch (final NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new IllegalArgumentException("'" + name + "' must be a whole number, found " + value);
+    }
+
+    private static double decimal(final String name, final Object value) {
+        double number = Double.NaN;
+        if (value instanceof Number n) {
+            number = n.doubleValue();
+        } else if (value instanceof String s) {
+            try {
+                number = Double.parseDouble(s.trim());
+            } catch (final NumberFormatException e) {
+                // reported below
+            }
+        }
+        if (!Double.isFinite(number)) {
+            throw new IllegalArgumentException("'" + name + "' must be a finite number, found " + value);
+        }
+        return number;
+    }
+
+    private static boolean bool(final String name, final Object value) {
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        if ("true".equals(value) || "false".equals(value)) {
+            return Boolean.parseBoolean((String) value);
+        }
+        throw new IllegalArgumentException("'" + name + "' must be true or false, found " + value);
+    }
+
+    private static long timestamp(final String name, final Object value) {
+        final long millis;
+        if (value instanceof Long l) {
+            millis = l;
+        } else if (value instanceof String s && WHOLE.matcher(s.trim()).matches()) {
+            millis = Long.parseLong(s.trim());
+        } else if (value instanceof String s) {
+            try {
+                millis = Instant.parse(s.trim()).toEpochMilli();
+            } catch (final DateTimeParseException e) {
+                throw new IllegalArgumentException("'" + name + "' must be epoch milliseconds or an ISO-8601 instant, found " + s);
+            }
+        } else {
+            throw new IllegalArgumentException("'" + name + "' must be epoch milliseconds or an ISO-8601 instant, found " + value);
+        }
+        if (millis < 0) {
+            throw new IllegalArgumentException("'" + name + "' is negative: " + millis);
+        }
+        return millis;
+    }
+
+    private static String text(final String name, final Object value) {
+        if (!(value instanceof String s)) {
+            throw new IllegalArgumentException("'" + name + "' must be a string, found " + value);
+        }
+        return s;
+    }
+
+    private static String abbreviate(final String line) {
+        return line.length() <= 500 ? line : line.substring(0, 500) + "...";
+    }
+
+    /** Splits one CSV line: comma-separated, double quotes around fields holding commas or quotes, "" for a quote. */
+    static final class Csv {
+        private Csv() {
+        }
+
+        static List<String> split(final String line) {
+            final List<String> cells = new ArrayList<>();
+            final StringBuilder cell = new StringBuilder();
+            boolean quoted = false;
+            boolean wasQuoted = false;
+            for (int i = 0; i < line.length(); i++) {
+                final char c = line.charAt(i);
+                if (quoted) {
+                    if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                        cell.append('"');
+                        i++;
+                    } else if (c == '"') {
+                        quoted = false;
+                    } else {
+                        cell.append(c);
+                    }
+                } else if (c == '"' && cell.isEmpty() && !wasQuoted) {
+                    quoted = true;
+                    wasQuoted = true;
+                } else if (c == ',') {
+                    cells.add(wasQuoted ? cell.toString() : cell.toString().trim());
+                    cell.setLength(0);
+                    wasQuoted = false;
+                } else if (wasQuoted && !Character.isWhitespace(c)) {
+                    throw new IllegalArgumentException("text after the closing quote of column " + (cells.size() + 1));
+                } else {
+                    cell.append(c);
+                }
+            }
+            if (quoted) {
+                throw new IllegalArgumentException("unterminated quote in column " + (cells.size() + 1));
+            }
+            cells.add(wasQuoted ? cell.toString() : cell.toString().trim());
+            return cells;
+        }
+    }
+}
