@@ -30,13 +30,15 @@ import java.util.stream.Stream;
  * after, and every entry checked against its last acknowledged write. Exit 0 only if nothing was
  * lost. Then the ip-traffic job runs over generated requests ({@link IpTrafficDemo}).
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", mixinStandardHelpOptions = true, subcommands = TradingDemo.class,
         description = {"Start 2 members, write state, add a 3rd member under load (live migration),",
-                "then run ip-traffic over generated requests and show alerts as they appear."})
+                "then run ip-traffic over generated requests and show alerts as they appear.",
+                "'demo trading': the trading example on the public API, one account followed in a local view."})
 final class DemoCommand implements Callable<Integer> {
     static final String MAP = "state.demo";
     /** Held strongly: java.util.logging keeps only weak references to configured loggers. */
     private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
+    private static final Logger CHRONICLE_LOG = Logger.getLogger("net.openhft");
 
     @Spec
     CommandSpec spec;
@@ -56,8 +58,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
         deleteRecursively(workDir);
-        // The demo's own lines tell the story; the client's connection chatter would bury them.
-        HAZELCAST_LOG.setLevel(Level.WARNING);
+        quietLibraries();
         out.println("== StreamGrid demo: live partition migration under load");
         try (LocalCluster cluster = LocalCluster.builder().members(2).workDir(workDir)
                 .progress(line -> out.println("   " + line)).start()) {
@@ -110,7 +111,13 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private static void deleteRecursively(final Path dir) throws IOException {
+    /** The demos' own lines tell the story; the client's connection and the log files' chatter would bury them. */
+    static void quietLibraries() {
+        HAZELCAST_LOG.setLevel(Level.WARNING);
+        CHRONICLE_LOG.setLevel(Level.WARNING);
+    }
+
+    static void deleteRecursively(final Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

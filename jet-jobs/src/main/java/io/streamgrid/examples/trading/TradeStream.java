@@ -15,7 +15,8 @@ import java.util.TreeMap;
 /**
  * A seeded stream of trades (accounts, a few symbols each with a random-walk price, sizes up to
  * 500, both sides) and the brute-force oracle of {@link PositionsJob} over it, written apart from the
- * job: plain maps, trades of each account in append order.
+ * job: plain maps, trades of each account in append order. The demo and the tests check the job
+ * against it.
  */
 public final class TradeStream {
     /** One trade. */

@@ -1,0 +1,144 @@
+package io.streamgrid.cli;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import io.streamgrid.client.Delta;
+import io.streamgrid.client.DeltaListener;
+import io.streamgrid.client.LocalView;
+import io.streamgrid.client.StreamGridClient;
+import io.streamgrid.client.Subscription;
+import io.streamgrid.client.SubscriptionOptions;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.examples.trading.Exposure;
+import io.streamgrid.examples.trading.ExposureAlert;
+import io.streamgrid.examples.trading.Position;
+import io.streamgrid.examples.trading.PositionsJob;
+import io.streamgrid.examples.trading.TradeStream;
+import io.streamgrid.examples.trading.Trades;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.KeyedJobs;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code streamgrid demo trading}: the trading example (built only on the public API) on three
+ * member processes: trades appended while it runs, one account followed through a client-side
+ * local view, limit alerts as they come, a member killed with SIGKILL mid-stream, and at the end
+ * every position, exposure and alert compared with the oracle. Exit 0 only if all match.
+ */
+@Command(name = "trading", mixinStandardHelpOptions = true,
+        description = {"Run the trading example (positions, P&L, exposure limit alerts per account) on 3 members,",
+                "follow one account in a local view, kill a member mid-stream, and check every result against an oracle."})
+final class TradingDemo implements Callable<Integer> {
+    private static final double LIMIT = 400_000;
+    private static final int PARTITIONS = 6;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--trades", defaultValue = "150000", description = "Trades to generate (default: ${DEFAULT-VALUE}).")
+    int trades;
+
+    @Option(names = "--accounts", defaultValue = "1000", description = "Accounts trading (default: ${DEFAULT-VALUE}).")
+    int accounts;
+
+    @Option(names = "--work-dir", defaultValue = ".streamgrid/demo-trading",
+            description = "Member logs and data (default: ${DEFAULT-VALUE}); emptied first.")
+    Path workDir;
+
+    @Override
+    public Integer call() throws Exception {
+        final PrintWriter out = spec.commandLine().getOut();
+        DemoCommand.quietLibraries();
+        DemoCommand.deleteRecursively(workDir);
+        final TradeStream stream = new TradeStream(2026, trades, accounts);
+        final TradeStream.Trade followed = stream.trades().get(0);
+        final KeyedJob<?> job = new PositionsJob(LIMIT).job();
+        final JobOptions options = JobOptions.of(workDir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500)
+                .withLocalParallelism(2);
+        out.println("== StreamGrid trading demo: positions, realised P&L and exposure per account, alerts above "
+                + String.format("%,.0f", LIMIT));
+        try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line))
+                .start();
+             SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), Trades.TRADE, PARTITIONS);
+             StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings())) {
+            final HazelcastInstance client = streamGrid.hazelcast();
+            final Job running = KeyedJobs.submit(client.getJet(), job, options);
+            out.println("== job " + job.name() + " submitted (exactly-once, snapshots every " + options.snapshotIntervalMs()
+                    + " ms); " + trades + " trades of " + accounts + " accounts will be appended over about 15 s");
+
+            final AtomicInteger updates = new AtomicInteger();
+            final LocalView view = streamGrid.localView(Trades.POSITIONS, "account = '" + followed.account() + "'");
+            view.onChange(delta -> {
+                if (delta.kind() != Delta.Kind.LEAVE && updates.incrementAndGet() % 25 == 1) {
+                    final Position p = (Position) delta.value();
+                    out.printf("   %s  %-9s %6d @ %8.2f  realised %10.2f  (local view: %d positions)%n", p.account(), p.symbol(),
+                            p.quantity(), p.averagePrice(), p.realisedPnl(), view.size());
+                }
+            });
+            final AtomicInteger alerts = new AtomicInteger();
+            final Subscription alertFeed = streamGrid.subscribe(Trades.ALERTS, "breach >= 1", new DeltaListener() {
+                @Override
+                public void onSnapshot(final Map<Object, Object> entries) {
+                    out.println("   following " + followed.account() + " in a local view; subscribed to " + Trades.ALERTS);
+                }
+
+                @Override
+                public void onDelta(final Delta delta) {
+                    final ExposureAlert alert = (ExposureAlert) delta.value();
+                    if (delta.kind() != Delta.Kind.LEAVE && alerts.incrementAndGet() <= 8) {
+                        out.printf("   ALERT %s exposure %,.0f above %,.0f (breach %d)%n", alert.account(), alert.gross(),
+                                alert.limit(), alert.breach());
+                    }
+                }
+            }, SubscriptionOptions.defaults());
+
+            final long start = System.nanoTime();
+            for (int i = 0; i < trades; i += 1_000) {
+                stream.append(log, i, Math.min(trades, i + 1_000));
+                if (i == trades / 2) {
+                    cluster.kill(cluster.members().get(1));
+                    out.println("== killed member 2 (SIGKILL) after " + i + " trades; the job restarts from its last snapshot");
+                }
+                final long due = start + TimeUnit.SECONDS.toNanos(15) * (i + 1_000L) / trades;
+                TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
+            }
+            out.println("== all " + trades + " trades appended; waiting for the job to apply them");
+            final TradeStream.Expected expected = stream.expected(LIMIT);
+            List<String> differences = List.of("not read yet");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!differences.isEmpty() && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(500);
+                differences = TradeStream.differences(expected, new HashMap<>(client.<String, Position>getMap(Trades.POSITIONS)),
+                        new HashMap<>(client.<String, Exposure>getMap(Trades.EXPOSURE)),
+                        new HashMap<>(client.<String, ExposureAlert>getMap(Trades.ALERTS)));
+            }
+            final long applied = client.<String, Position>getMap(Trades.POSITIONS).values().stream().mapToLong(Position::trades).sum();
+            final Exposure exposure = client.<String, Exposure>getMap(Trades.EXPOSURE).get(followed.account());
+            out.printf("== %s: %d positions in the local view, gross exposure %,.2f, realised P&L %,.2f%n", followed.account(),
+                    view.size(), exposure.gross(), exposure.realisedPnl());
+            out.println("== check: " + trades + " trades expected, " + applied + " applied; " + expected.positions().size()
+                    + " positions, " + expected.exposures().size() + " exposures, " + expected.alerts().size() + " alerts expected, "
+                    + differences.size() + " differ from the oracle" + (differences.isEmpty() ? "" : ", e.g. " + differences.get(0)));
+            alertFeed.close();
+            view.close();
+            running.cancel();
+            final boolean passed = differences.isEmpty() && applied == trades;
+            out.println(passed ? "== trading demo passed; stopping the cluster" : "== trading demo FAILED");
+            return passed ? 0 : StreamGridCli.EXIT_FAILED;
+        }
+    }
+}
