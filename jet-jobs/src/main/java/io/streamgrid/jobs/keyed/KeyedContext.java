@@ -31,6 +31,23 @@ public interface KeyedContext<S> {
     boolean isLate();
 
     /**
+     * The value the job's {@link Lookup} in {@code map} found for this event (see there for what an
+     * event sees while the dimension changes); null when the key was missing and the lookup's policy
+     * is {@link Lookup.OnMissing#NULL}, and in {@code onTimer}.
+     *
+     * @throws IllegalArgumentException when the job declares no lookup in {@code map}
+     */
+    <V> V lookup(String map);
+
+    /**
+     * The value of {@code key} in a dimension map the job declares a lookup in, from the member's
+     * replica; null when absent.
+     *
+     * @throws IllegalArgumentException when the job declares no lookup in {@code map}
+     */
+    <V> V lookup(String map, Object key);
+
+    /**
      * Registers an event-time timer of this key at {@code time}: {@code onTimer} is called once the
      * watermark reaches it (at once, after this call returns, if it already has). One timer per key
      * and time: registering it again does nothing.

@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.keyed;
 
 import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.FieldType;
 
 import java.io.Serializable;
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.regex.Pattern;
  * <p>Maps it writes: those its function writes to (declare them with {@link Builder#writes}, so
  * that state TTLs and Cassandra bindings can be checked against them), {@code late.<name>} (events
  * beyond the allowed lateness, see {@link io.streamgrid.jobs.pipeline.LateEvent}) and
- * {@code rejected.<name>} (records that are not valid events of the schema).
+ * {@code rejected.<name>} (records that are not valid events of the schema) and, with lookups that
+ * side-output missing keys, {@code unmatched.<name>}.
  *
  * @param <S> the per-key state
  */
@@ -29,22 +31,34 @@ public final class KeyedJob<S> implements Serializable {
     private final StateCodec<S> codec;
     private final TimePolicy policy;
     private final List<String> stateMaps;
+    private final List<Lookup> lookups;
 
     private KeyedJob(final Builder<S> builder) {
-        this(builder.name, builder.schema, builder.function, builder.codec, builder.policy, builder.stateMaps);
+        this(builder.name, builder.schema, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups);
     }
 
     private KeyedJob(final String name, final EventSchema schema, final KeyedFunction<S> function, final StateCodec<S> codec,
-                     final TimePolicy policy, final List<String> stateMaps) {
+                     final TimePolicy policy, final List<String> stateMaps, final List<Lookup> lookups) {
         this.name = name;
         this.schema = Objects.requireNonNull(schema, "schema");
         this.function = Objects.requireNonNull(function, "function of job " + name);
         this.codec = Objects.requireNonNull(codec, "state codec of job " + name);
         this.policy = policy;
         this.stateMaps = List.copyOf(stateMaps);
+        this.lookups = List.copyOf(lookups);
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("job name '" + name
                     + "' must be lower-case letters, digits and -, starting with a letter, at most 63 characters");
+        }
+        for (final Lookup lookup : this.lookups) {
+            final FieldType type = schema.field(lookup.keyField()).type();
+            if (type != FieldType.STRING && type != FieldType.LONG && type != FieldType.INT && type != FieldType.TIMESTAMP) {
+                throw new IllegalArgumentException("job " + name + ": lookup in " + lookup.map() + " by field " + lookup.keyField()
+                        + ", which is " + type.yamlName() + ": look up by a string, int, long or timestamp field");
+            }
+        }
+        if (this.lookups.stream().map(Lookup::map).distinct().count() != this.lookups.size()) {
+            throw new IllegalArgumentException("job " + name + " looks up the same map twice: " + this.lookups);
         }
     }
 
@@ -59,7 +73,7 @@ public final class KeyedJob<S> implements Serializable {
 
     /** This job under another name (its side maps follow the name; the maps its function writes do not). */
     public KeyedJob<S> named(final String newName) {
-        return new KeyedJob<>(newName, schema, function, codec, policy, stateMaps);
+        return new KeyedJob<>(newName, schema, function, codec, policy, stateMaps, lookups);
     }
 
     public EventSchema schema() {
@@ -83,6 +97,16 @@ public final class KeyedJob<S> implements Serializable {
         return stateMaps;
     }
 
+    /** The dimension lookups made for every event, in order. */
+    public List<Lookup> lookups() {
+        return lookups;
+    }
+
+    /** Where events whose lookup key was missing go, for lookups with {@link Lookup.OnMissing#SIDE_OUTPUT}. */
+    public String unmatchedMap() {
+        return "unmatched." + name;
+    }
+
     public String lateMap() {
         return "late." + name;
     }
@@ -99,6 +123,7 @@ public final class KeyedJob<S> implements Serializable {
         private StateCodec<S> codec;
         private TimePolicy policy = TimePolicy.of(0, 0);
         private List<String> stateMaps = List.of();
+        private final List<Lookup> lookups = new java.util.ArrayList<>();
 
         private Builder(final String name, final EventSchema schema) {
             this.name = name;
@@ -124,6 +149,12 @@ public final class KeyedJob<S> implements Serializable {
         /** The maps the function writes to. */
         public Builder<S> writes(final String... maps) {
             stateMaps = List.of(maps);
+            return this;
+        }
+
+        /** Enriches every event from dimension map {@code map} by its field {@code keyField}; see {@link Lookup}. */
+        public Builder<S> lookup(final String map, final String keyField, final Lookup.OnMissing onMissing) {
+            lookups.add(new Lookup(map, keyField, onMissing));
             return this;
         }
 

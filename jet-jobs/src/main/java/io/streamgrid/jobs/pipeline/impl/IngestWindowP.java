@@ -19,7 +19,7 @@ final class IngestWindowP<A> extends PartitionTasksP<PartitionRun<A>> {
     }
 
     @Override
-    int openLog() {
+    int openLog(final Context context) {
         log = IngestLog.openExisting(Path.of(logDir));
         return log.partitions();
     }

@@ -11,6 +11,7 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
     private final KeyedJob<S> job;
     private final String logDir;
     private SchemaLog log;
+    private DimensionReplica[] replicas = new DimensionReplica[0];
 
     KeyedP(final KeyedJob<S> job, final String logDir) {
         super(job.name(), job.policy().allowedDisorderMs(), job.policy().idleTimeoutMs());
@@ -19,18 +20,27 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
     }
 
     @Override
-    int openLog() {
+    int openLog(final Context context) {
         log = SchemaLog.openExisting(Path.of(logDir), job.schema());
+        replicas = new DimensionReplica[job.lookups().size()];
+        for (int i = 0; i < replicas.length; i++) {
+            replicas[i] = DimensionReplica.acquire(context.hazelcastInstance(), job.lookups().get(i).map());
+        }
         return log.partitions();
     }
 
     @Override
     KeyedRun<S> newTask(final int partition, final StateWriter out) {
-        return new KeyedRun<>(job, partition, log, out);
+        return new KeyedRun<>(job, partition, log, out, replicas);
     }
 
     @Override
     void closeLog() {
+        for (final DimensionReplica replica : replicas) {
+            if (replica != null) {
+                replica.release();
+            }
+        }
         if (log != null) {
             log.close();
         }

@@ -5,11 +5,13 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.RejectedRecord;
 import io.streamgrid.jobs.pipeline.StateWriter;
+import io.streamgrid.jobs.pipeline.UnmatchedEvent;
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -23,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -49,6 +52,10 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     private final SchemaRecord record;
     private final boolean stringKey;
     private final int keyOffset;
+    private final DimensionReplica[] replicas;
+    private final Lookup[] lookups;
+    private final int[] lookupFields;
+    private final Object[] found;
     private final Long2ObjectHashMap<KeyEntry<S>> longKeys = new Long2ObjectHashMap<>();
     private final Utf8KeyMap<S> stringKeys = new Utf8KeyMap<>();
     private final TimerQueue eventTimers = new TimerQueue();
@@ -71,7 +78,9 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     private long currentTime;
     private boolean currentLate;
 
-    KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog log, final StateWriter out) {
+    /** {@code replicas}: one per {@link KeyedJob#lookups()}, in order. */
+    KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog log, final StateWriter out,
+             final DimensionReplica[] replicas) {
         this.job = job;
         this.partition = partition;
         this.log = log;
@@ -83,6 +92,13 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
         this.record = new SchemaRecord(layout);
         this.stringKey = layout.field(layout.keyIndex()).type() == FieldType.STRING;
         this.keyOffset = layout.offset(layout.keyIndex());
+        this.replicas = replicas;
+        this.lookups = job.lookups().toArray(new Lookup[0]);
+        this.lookupFields = new int[lookups.length];
+        for (int i = 0; i < lookups.length; i++) {
+            lookupFields[i] = layout.indexOf(lookups[i].keyField());
+        }
+        this.found = new Object[lookups.length];
     }
 
     // ---- PartitionTask ----
@@ -154,16 +170,45 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
             return;
         }
         events++;
-        final KeyEntry<S> entry = entryOfRecord();
-        bind(entry, time, watermark != Long.MIN_VALUE && time < watermark);
-        function.onEvent(record, this);
-        release(entry);
+        if (lookUp()) {
+            final KeyEntry<S> entry = entryOfRecord();
+            bind(entry, time, watermark != Long.MIN_VALUE && time < watermark);
+            function.onEvent(record, this);
+            release(entry);
+            Arrays.fill(found, null);
+        }
         if (time > maxEventTime) {
             maxEventTime = time;
             advanceWatermark(time - policy.allowedDisorderMs());
         } else if (eventTimers.size() > 0 && eventTimers.peekTime() <= watermark) {
             fireEventTimers(); // a timer registered at or before the watermark fires now
         }
+    }
+
+    /**
+     * Makes the job's lookups for the current record into {@link #found}; returns false when a key
+     * is missing from a lookup that side-outputs such events (then written to the unmatched map).
+     */
+    private boolean lookUp() {
+        for (int i = 0; i < lookups.length; i++) {
+            final Object key = lookupKey(lookupFields[i]);
+            found[i] = replicas[i].get(key);
+            if (found[i] == null && lookups[i].onMissing() == Lookup.OnMissing.SIDE_OUTPUT) {
+                Arrays.fill(found, null);
+                out.put(job.unmatchedMap(), LateEvent.mapKey(partition, lastIndex), new UnmatchedEvent(partition, lastIndex,
+                        job.schema().name(), keyText(), record.eventTime(), record.sequence(), lookups[i].map(), String.valueOf(key)));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Object lookupKey(final int field) {
+        return switch (layout.field(field).type()) {
+            case STRING -> record.getString(field);
+            case INT -> (long) record.getInt(field);
+            default -> record.getLong(field);
+        };
     }
 
     private String keyText() {
@@ -360,6 +405,30 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     public boolean isLate() {
         bound();
         return currentLate;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <V> V lookup(final String map) {
+        bound();
+        return (V) found[lookupIndex(map)];
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <V> V lookup(final String map, final Object key) {
+        bound();
+        return (V) replicas[lookupIndex(map)].get(key);
+    }
+
+    private int lookupIndex(final String map) {
+        for (int i = 0; i < lookups.length; i++) {
+            if (lookups[i].map().equals(map)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("job " + job.name() + " declares no lookup in " + map + "; it looks up "
+                + job.lookups().stream().map(Lookup::map).toList());
     }
 
     @Override

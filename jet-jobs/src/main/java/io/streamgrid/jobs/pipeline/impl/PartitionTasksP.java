@@ -55,8 +55,8 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMs);
     }
 
-    /** Opens the log(s); returns their partition count. */
-    abstract int openLog();
+    /** Opens the log(s) and whatever else the tasks read; returns the partition count. */
+    abstract int openLog(Context context);
 
     /** The task of {@code partition}, writing to {@code out}. */
     abstract T newTask(int partition, StateWriter out);
@@ -68,7 +68,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
 
     @Override
     protected void init(final Context context) {
-        final int partitions = openLog();
+        final int partitions = openLog(context);
         for (int p = 0; p < partitions; p++) {
             if (p % context.totalParallelism() == context.globalProcessorIndex()) {
                 tasks.add(newTask(p, writer));
