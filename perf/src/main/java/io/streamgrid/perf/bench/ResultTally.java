@@ -25,7 +25,7 @@ final class ResultTally {
     final Recorder latency = new Recorder(3);
     volatile boolean recording;
 
-    private ResultTally() {
+    ResultTally() {
     }
 
     static void startClock() {

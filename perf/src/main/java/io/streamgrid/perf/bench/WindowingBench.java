@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -138,7 +137,7 @@ public final class WindowingBench implements Benchmark {
             final JetService jet = grid.member().getJet();
             final List<Subject> subjects = new ArrayList<>();
             for (final JobSubject job : jobs) {
-                subjects.add(() -> drain(context, jet, job.submit().apply(job.backlog().dir()), job.backlog().events(),
+                subjects.add(() -> Drain.drain(context, jet, job.submit().apply(job.backlog().dir()), job.backlog().events(),
                         job.backlog().expectedTally(), job.tally()));
             }
             if (!exactlyOnceCost) {
@@ -241,7 +240,7 @@ public final class WindowingBench implements Benchmark {
                         profile.count(), profile.p50Us() / 1e3, profile.p99Us() / 1e3, profile.p999Us() / 1e3));
                 return profile;
             } finally {
-                cancelAndWait(running);
+                Drain.cancelAndWait(running);
             }
         }
     }
@@ -380,67 +379,5 @@ public final class WindowingBench implements Benchmark {
                     + expectedTally);
         }
         return keys.length / (elapsed / 1e9);
-    }
-
-    /**
-     * Submits a job, waits until its tally reaches the oracle's total, and returns events/s. The
-     * tally must then stay there (nothing counted twice) for a moment, or the run fails.
-     */
-    private static double drain(final BenchContext context, final JetService jet, final Function<JetService, Job> submit,
-                                final int events, final long expectedTally, final ResultTally results)
-            throws InterruptedException {
-        results.reset();
-        final LongAdder tally = results.tally;
-        final long start = System.nanoTime();
-        final Job job = submit.apply(jet);
-        final long deadline = start + Duration.ofSeconds(120 + events / 20_000).toNanos();
-        long nextReport = start + Duration.ofSeconds(10).toNanos();
-        long firstResult = 0;
-        try {
-            long sum;
-            while ((sum = tally.sum()) < expectedTally) {
-                final long now = System.nanoTime();
-                if (firstResult == 0 && sum > 0) {
-                    firstResult = now;
-                }
-                if (now > deadline) {
-                    throw new IllegalStateException(String.format(Locale.ROOT, "%s did not finish in time: %,d of %,d "
-                            + "window counts tallied", job.getName(), sum, expectedTally));
-                }
-                if (job.getStatus() == JobStatus.FAILED) {
-                    job.join(); // throws the job's failure
-                }
-                if (now > nextReport) {
-                    context.progress(String.format(Locale.ROOT, "  %s: %.0f%% of the window counts so far", job.getName(),
-                            100.0 * sum / expectedTally));
-                    nextReport = now + Duration.ofSeconds(10).toNanos();
-                }
-                Thread.sleep(2);
-            }
-            final long elapsed = System.nanoTime() - start;
-            Thread.sleep(300);
-            if (tally.sum() != expectedTally) {
-                throw new IllegalStateException(String.format(Locale.ROOT, "%s tallied %,d window counts, the oracle "
-                        + "expects %,d: counted twice", job.getName(), tally.sum(), expectedTally));
-            }
-            context.progress(String.format(Locale.ROOT, "  %s: first window result %.0f ms after submission, last "
-                    + "after %.0f ms", job.getName(), (firstResult - start) / 1e6, elapsed / 1e6));
-            return events / (elapsed / 1e9);
-        } finally {
-            cancelAndWait(job);
-        }
-    }
-
-    private static void cancelAndWait(final Job job) {
-        try {
-            job.cancel();
-        } catch (final IllegalStateException alreadyEnded) {
-            // Nothing to cancel: it has ended (and a failure was already thrown above).
-        }
-        try {
-            job.join();
-        } catch (final java.util.concurrent.CancellationException | com.hazelcast.jet.JetException expected) {
-            // A cancelled job's join ends this way.
-        }
     }
 }

@@ -3,10 +3,16 @@ package io.streamgrid.jobs.pipeline.impl;
 import java.util.Arrays;
 
 /**
- * One key of a keyed job's partition: its state and timers. Exists while it has either; a removed
- * entry is marked dead so that timers still queued for it are skipped.
+ * One key of a keyed job's partition: its state and timers. Exists while it has either.
+ *
+ * <p>Timers are kept flat in a {@code long[]}, three longs each: time, registration sequence and
+ * the timer's position in its {@link TimerQueue} (which the queue keeps up to date), unsorted —
+ * keys have few timers.
  */
 final class KeyEntry<S> {
+    static final int WIDTH = 3;
+    private static final long[] NONE = new long[0];
+
     final long longKey;
     /** UTF-8 bytes of a string key; null for a long key. */
     final byte[] keyBytes;
@@ -14,13 +20,10 @@ final class KeyEntry<S> {
     final long hash;
     S state;
     boolean live = true;
-    /** Event-time timers: time and registration sequence, unsorted (keys have few). */
     long[] timers = NONE;
     int timerCount;
     long[] processingTimers = NONE;
     int processingTimerCount;
-
-    private static final long[] NONE = new long[0];
 
     KeyEntry(final long longKey) {
         this.longKey = longKey;
@@ -40,26 +43,18 @@ final class KeyEntry<S> {
         return state == null && timerCount == 0 && processingTimerCount == 0;
     }
 
-    /** Index of the pair (time, seq) with {@code time} in {@code times}, or -1. Pairs are stored flat. */
-    static int find(final long[] times, final int count, final long time) {
-        for (int i = 0; i < count; i++) {
-            if (times[2 * i] == time) {
-                return i;
+    /** The slot of the timer at {@code time} among {@code count} in {@code timers}, or -1. */
+    static int find(final long[] timers, final int count, final long time) {
+        for (int slot = 0; slot < count; slot++) {
+            if (timers[WIDTH * slot] == time) {
+                return slot;
             }
         }
         return -1;
     }
 
-    static long[] add(final long[] times, final int count, final long time, final long sequence) {
-        final long[] target = 2 * count + 2 <= times.length ? times : Arrays.copyOf(times, Math.max(4, times.length * 2));
-        target[2 * count] = time;
-        target[2 * count + 1] = sequence;
-        return target;
-    }
-
-    /** Removes pair {@code index} by moving the last pair into its place. */
-    static void removeAt(final long[] times, final int count, final int index) {
-        times[2 * index] = times[2 * (count - 1)];
-        times[2 * index + 1] = times[2 * (count - 1) + 1];
+    /** {@code timers} with room for one more timer after {@code count}. */
+    static long[] withRoom(final long[] timers, final int count) {
+        return WIDTH * (count + 1) <= timers.length ? timers : Arrays.copyOf(timers, Math.max(2 * WIDTH, timers.length * 2));
     }
 }

@@ -58,8 +58,8 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     private final Object[] found;
     private final Long2ObjectHashMap<KeyEntry<S>> longKeys = new Long2ObjectHashMap<>();
     private final Utf8KeyMap<S> stringKeys = new Utf8KeyMap<>();
-    private final TimerQueue eventTimers = new TimerQueue();
-    private final TimerQueue processingTimers = new TimerQueue();
+    private final TimerQueue eventTimers = new TimerQueue(false);
+    private final TimerQueue processingTimers = new TimerQueue(true);
     private final SnapshotOutput snapshotOutput = new SnapshotOutput();
     private IngestLog.PartitionReader reader;
     private long lastIndex = IngestLog.START;
@@ -273,12 +273,7 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
             final long time = eventTimers.peekTime();
             @SuppressWarnings("unchecked")
             final KeyEntry<S> entry = (KeyEntry<S>) eventTimers.peekEntry();
-            eventTimers.poll();
-            final int index = entry.live ? KeyEntry.find(entry.timers, entry.timerCount, time) : -1;
-            if (index < 0) {
-                continue; // deleted, or its key was dropped
-            }
-            KeyEntry.removeAt(entry.timers, entry.timerCount--, index);
+            eventTimers.remove(entry, eventTimers.peekSlot());
             bind(entry, time, false);
             function.onTimer(time, this);
             release(entry);
@@ -290,12 +285,7 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
             final long time = processingTimers.peekTime();
             @SuppressWarnings("unchecked")
             final KeyEntry<S> entry = (KeyEntry<S>) processingTimers.peekEntry();
-            processingTimers.poll();
-            final int index = entry.live ? KeyEntry.find(entry.processingTimers, entry.processingTimerCount, time) : -1;
-            if (index < 0) {
-                continue;
-            }
-            KeyEntry.removeAt(entry.processingTimers, entry.processingTimerCount--, index);
+            processingTimers.remove(entry, processingTimers.peekSlot());
             bind(entry, time, false);
             function.onProcessingTimer(time, this);
             release(entry);
@@ -435,21 +425,16 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     public void registerTimer(final long time) {
         final KeyEntry<S> entry = bound();
         if (KeyEntry.find(entry.timers, entry.timerCount, time) < 0) {
-            final long sequence = timerSequence++;
-            entry.timers = KeyEntry.add(entry.timers, entry.timerCount++, time, sequence);
-            eventTimers.add(time, sequence, entry);
+            eventTimers.add(entry, time, timerSequence++);
         }
     }
 
     @Override
     public void deleteTimer(final long time) {
         final KeyEntry<S> entry = bound();
-        final int index = KeyEntry.find(entry.timers, entry.timerCount, time);
-        if (index >= 0) {
-            KeyEntry.removeAt(entry.timers, entry.timerCount--, index);
-            if (eventTimers.markStale()) {
-                rebuildTimers();
-            }
+        final int slot = KeyEntry.find(entry.timers, entry.timerCount, time);
+        if (slot >= 0) {
+            eventTimers.remove(entry, slot);
         }
     }
 
@@ -457,21 +442,16 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     public void registerProcessingTimer(final long wallClockMs) {
         final KeyEntry<S> entry = bound();
         if (KeyEntry.find(entry.processingTimers, entry.processingTimerCount, wallClockMs) < 0) {
-            final long sequence = timerSequence++;
-            entry.processingTimers = KeyEntry.add(entry.processingTimers, entry.processingTimerCount++, wallClockMs, sequence);
-            processingTimers.add(wallClockMs, sequence, entry);
+            processingTimers.add(entry, wallClockMs, timerSequence++);
         }
     }
 
     @Override
     public void deleteProcessingTimer(final long wallClockMs) {
         final KeyEntry<S> entry = bound();
-        final int index = KeyEntry.find(entry.processingTimers, entry.processingTimerCount, wallClockMs);
-        if (index >= 0) {
-            KeyEntry.removeAt(entry.processingTimers, entry.processingTimerCount--, index);
-            if (processingTimers.markStale()) {
-                rebuildTimers();
-            }
+        final int slot = KeyEntry.find(entry.processingTimers, entry.processingTimerCount, wallClockMs);
+        if (slot >= 0) {
+            processingTimers.remove(entry, slot);
         }
     }
 
@@ -508,16 +488,16 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
         return entries;
     }
 
-    /** Rebuilds both timer queues from the live entries' timers, dropping stale elements. */
+    /** Rebuilds both timer queues from the entries' timers (after a restore). */
     private void rebuildTimers() {
         eventTimers.clear();
         processingTimers.clear();
         for (final KeyEntry<S> entry : entries()) {
-            for (int i = 0; i < entry.timerCount; i++) {
-                eventTimers.add(entry.timers[2 * i], entry.timers[2 * i + 1], entry);
+            for (int slot = 0; slot < entry.timerCount; slot++) {
+                eventTimers.enqueue(entry, slot);
             }
-            for (int i = 0; i < entry.processingTimerCount; i++) {
-                processingTimers.add(entry.processingTimers[2 * i], entry.processingTimers[2 * i + 1], entry);
+            for (int slot = 0; slot < entry.processingTimerCount; slot++) {
+                processingTimers.enqueue(entry, slot);
             }
         }
     }
@@ -556,10 +536,12 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
         return snapshotOutput.toByteArray();
     }
 
+    /** Time and sequence of each timer; positions in the queue are rebuilt on restore. */
     private static void writeTimers(final SnapshotOutput data, final long[] timers, final int count) throws IOException {
         data.writeInt(count);
-        for (int i = 0; i < 2 * count; i++) {
-            data.writeLong(timers[i]);
+        for (int slot = 0; slot < count; slot++) {
+            data.writeLong(timers[KeyEntry.WIDTH * slot]);
+            data.writeLong(timers[KeyEntry.WIDTH * slot + 1]);
         }
     }
 
@@ -615,9 +597,10 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     }
 
     private static long[] readTimers(final DataInputStream data, final int count) throws IOException {
-        final long[] timers = new long[Math.max(4, 2 * count)];
-        for (int i = 0; i < 2 * count; i++) {
-            timers[i] = data.readLong();
+        final long[] timers = new long[KeyEntry.WIDTH * Math.max(2, count)];
+        for (int slot = 0; slot < count; slot++) {
+            timers[KeyEntry.WIDTH * slot] = data.readLong();
+            timers[KeyEntry.WIDTH * slot + 1] = data.readLong();
         }
         return timers;
     }

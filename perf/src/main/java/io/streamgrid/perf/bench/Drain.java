@@ -1,0 +1,79 @@
+package io.streamgrid.perf.bench;
+
+import com.hazelcast.jet.JetService;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.perf.BenchContext;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+
+/** Draining a backlog with a job and timing it, as the throughput benchmarks do. */
+final class Drain {
+    private Drain() {
+    }
+
+    /**
+     * Submits a job, waits until its tally reaches the oracle's total, and returns events/s. The
+     * tally must then stay there (nothing counted twice) for a moment, or the run fails.
+     */
+    static double drain(final BenchContext context, final JetService jet, final Function<JetService, Job> submit,
+                                final int events, final long expectedTally, final ResultTally results)
+            throws InterruptedException {
+        results.reset();
+        final LongAdder tally = results.tally;
+        final long start = System.nanoTime();
+        final Job job = submit.apply(jet);
+        final long deadline = start + Duration.ofSeconds(120 + events / 20_000).toNanos();
+        long nextReport = start + Duration.ofSeconds(10).toNanos();
+        long firstResult = 0;
+        try {
+            long sum;
+            while ((sum = tally.sum()) < expectedTally) {
+                final long now = System.nanoTime();
+                if (firstResult == 0 && sum > 0) {
+                    firstResult = now;
+                }
+                if (now > deadline) {
+                    throw new IllegalStateException(String.format(Locale.ROOT, "%s did not finish in time: %,d of %,d "
+                            + "results tallied", job.getName(), sum, expectedTally));
+                }
+                if (job.getStatus() == JobStatus.FAILED) {
+                    job.join(); // throws the job's failure
+                }
+                if (now > nextReport) {
+                    context.progress(String.format(Locale.ROOT, "  %s: %.0f%% of the results so far", job.getName(),
+                            100.0 * sum / expectedTally));
+                    nextReport = now + Duration.ofSeconds(10).toNanos();
+                }
+                Thread.sleep(2);
+            }
+            final long elapsed = System.nanoTime() - start;
+            Thread.sleep(300);
+            if (tally.sum() != expectedTally) {
+                throw new IllegalStateException(String.format(Locale.ROOT, "%s tallied %,d results, the oracle "
+                        + "expects %,d: counted twice", job.getName(), tally.sum(), expectedTally));
+            }
+            context.progress(String.format(Locale.ROOT, "  %s: first result %.0f ms after submission, last "
+                    + "after %.0f ms", job.getName(), (firstResult - start) / 1e6, elapsed / 1e6));
+            return events / (elapsed / 1e9);
+        } finally {
+            cancelAndWait(job);
+        }
+    }
+
+    static void cancelAndWait(final Job job) {
+        try {
+            job.cancel();
+        } catch (final IllegalStateException alreadyEnded) {
+            // Nothing to cancel: it has ended (and a failure was already thrown above).
+        }
+        try {
+            job.join();
+        } catch (final java.util.concurrent.CancellationException | com.hazelcast.jet.JetException expected) {
+            // A cancelled job's join ends this way.
+        }
+    }
+}
