@@ -4,6 +4,7 @@ import io.streamgrid.perf.bench.CassandraSinkBench;
 import io.streamgrid.perf.bench.CqLatencyBench;
 import io.streamgrid.perf.bench.IngestBench;
 import io.streamgrid.perf.bench.KeyedBench;
+import io.streamgrid.perf.bench.LookupJoinBench;
 import io.streamgrid.perf.bench.MigrationBench;
 import io.streamgrid.perf.bench.PointReadsBench;
 import io.streamgrid.perf.bench.WindowingBench;
@@ -17,6 +18,7 @@ final class Benchmarks {
 
     static List<Benchmark> all() {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
-                new CqLatencyBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench());
+                new CqLatencyBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench(),
+                new LookupJoinBench());
     }
 }
