@@ -488,18 +488,28 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
         return entries;
     }
 
-    /** Rebuilds both timer queues from the entries' timers (after a restore). */
+    /** Rebuilds both timer queues from the entries' timers (after a restore), in firing order. */
     private void rebuildTimers() {
         eventTimers.clear();
         processingTimers.clear();
-        for (final KeyEntry<S> entry : entries()) {
+        final List<long[]> eventOrder = new ArrayList<>();
+        final List<long[]> processingOrder = new ArrayList<>();
+        final List<KeyEntry<S>> entries = entries();
+        for (int e = 0; e < entries.size(); e++) {
+            final KeyEntry<S> entry = entries.get(e);
             for (int slot = 0; slot < entry.timerCount; slot++) {
-                eventTimers.enqueue(entry, slot);
+                eventOrder.add(new long[] {entry.timers[KeyEntry.WIDTH * slot], entry.timers[KeyEntry.WIDTH * slot + 1], e, slot});
             }
             for (int slot = 0; slot < entry.processingTimerCount; slot++) {
-                processingTimers.enqueue(entry, slot);
+                processingOrder.add(new long[] {entry.processingTimers[KeyEntry.WIDTH * slot],
+                        entry.processingTimers[KeyEntry.WIDTH * slot + 1], e, slot});
             }
         }
+        final java.util.Comparator<long[]> firingOrder = java.util.Comparator.<long[]>comparingLong(t -> t[0]).thenComparingLong(t -> t[1]);
+        eventOrder.sort(firingOrder);
+        processingOrder.sort(firingOrder);
+        eventOrder.forEach(t -> eventTimers.enqueue(entries.get((int) t[2]), (int) t[3]));
+        processingOrder.forEach(t -> processingTimers.enqueue(entries.get((int) t[2]), (int) t[3]));
     }
 
     @Override
