@@ -6,6 +6,7 @@ import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.IngestLog;
 import io.streamgrid.jobs.ingest.JsonLinesLoader;
 import io.streamgrid.jobs.ingest.LoadReport;
+import io.streamgrid.jobs.ingest.SchemaGenerator;
 import io.streamgrid.jobs.ingest.SchemaLoader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.EventSchema;
@@ -69,6 +70,10 @@ final class IngestCommand {
         @Option(names = "--type", defaultValue = "request", description = "request, sensor, click or transaction (default: ${DEFAULT-VALUE}).")
         String type;
 
+        @Option(names = "--schema", paramLabel = "NAME", description = "Events of this schema (the configuration's schemas: "
+                + "section) into its own log, instead of a built-in type.")
+        String schemaName;
+
         @Option(names = "--events", defaultValue = "100000", description = "How many (default: ${DEFAULT-VALUE}).")
         long events;
 
@@ -104,6 +109,9 @@ final class IngestCommand {
 
         @Override
         public Integer call() {
+            if (schemaName != null) {
+                return generateSchema();
+            }
             final EventType eventType;
             try {
                 eventType = EventType.valueOf(type.toUpperCase(Locale.ROOT));
@@ -124,6 +132,31 @@ final class IngestCommand {
                     log.appendEndOfStream(events);
                 }
                 out.println("appended " + events + " " + type + " events to " + log.directory() + (end ? ", then END_OF_STREAM" : ""));
+            }
+            return 0;
+        }
+
+        private int generateSchema() {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--type")) {
+                throw new ConfigException("--type and --schema exclude each other: --type is a built-in event type");
+            }
+            final ConfigTree tree = options.tree();
+            final EventSchema schema = schema(tree, schemaName);
+            final SchemaGenerator generator;
+            try {
+                generator = new SchemaGenerator(schema, GeneratorSpec.forSchema(seed, events, keys).withRate(rate).withZipf(zipf)
+                        .withDisorder(disorderMs, lateFraction, maxLatenessMs).withHotKeys(hotKeyFraction, 60_000));
+            } catch (final IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage(), e);
+            }
+            final PrintWriter out = spec.commandLine().getOut();
+            try (SchemaLog log = openSchemaLog(tree, schema)) {
+                generator.appendTo(log, 100_000, out::println);
+                if (end) {
+                    log.appendEndOfStream();
+                }
+                out.println("appended " + events + " " + schema.name() + " events to " + log.directory()
+                        + (end ? ", then the end of the stream" : ""));
             }
             return 0;
         }

@@ -142,6 +142,8 @@ class StreamGridCliTest {
 
         final CliRun result = run("ingest", "load", input.toString(), "--schema", "trade", "--end", "--config", config.toString());
         final CliRun unknown = run("ingest", "load", input.toString(), "--schema", "quote", "--config", config.toString());
+        final CliRun generated = run("ingest", "generate", "--schema", "trade", "--events", "500", "--keys", "20",
+                "--config", config.toString());
 
         assertThat(result.code()).as(result.err()).isZero();
         assertThat(result.out()).contains("4 lines, 2 events loaded, 1 rejected", "into the log of schema trade",
@@ -149,6 +151,8 @@ class StreamGridCliTest {
         assertThat(Files.readAllLines(Path.of(input + ".rejected"))).singleElement().asString()
                 .startsWith("line 3: 'price' must be a finite number, found abc");
         assertThat(SchemaLog.storedSchema(SchemaLog.directoryOf(dir.resolve("ingest"), "trade")).name()).isEqualTo("trade");
+        assertThat(generated.code()).as(generated.err()).isZero();
+        assertThat(generated.out()).contains("appended 500 trade events to");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.errLines()).singleElement().asString()
                 .contains("--schema quote: no such schema in the configuration's schemas: section (it declares [trade])");

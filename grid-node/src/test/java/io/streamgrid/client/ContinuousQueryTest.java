@@ -150,14 +150,32 @@ class ContinuousQueryTest {
                 versions[key]++;
                 batch.put((long) key, new Tick(key, versions[key], random.nextInt(10), random.nextInt(4) == 0 ? "zz" : "a" + random.nextInt(3)));
                 if (batch.size() == 500) {
-                    map.putAll(batch);
+                    putAll(batch);
                     batch.clear();
                 }
             }
             if (!batch.isEmpty()) {
-                map.putAll(batch);
+                putAll(batch);
             }
             return System.nanoTime() - start;
+        }
+
+        /**
+         * A batch in flight to a member that is killed fails with TargetDisconnectedException (the
+         * client does not redo non-idempotent operations); the batch's values are final, so writing
+         * it again is safe and lands the same versions.
+         */
+        private void putAll(final Map<Long, Tick> batch) {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    map.putAll(batch);
+                    return;
+                } catch (final com.hazelcast.spi.exception.TargetDisconnectedException e) {
+                    if (attempt == 5) {
+                        throw e;
+                    }
+                }
+            }
         }
     }
 

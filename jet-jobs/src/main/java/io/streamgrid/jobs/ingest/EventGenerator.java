@@ -4,7 +4,6 @@ import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.SensorKind;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
@@ -19,14 +18,17 @@ public final class EventGenerator {
 
     private final GeneratorSpec spec;
     private final SplittableRandom random;
-    private final double[] zipfCdf;
+    private final ArrivalModel arrivals;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
     private final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
 
     public EventGenerator(final GeneratorSpec spec) {
         this.spec = spec;
+        if (spec.type() == null) {
+            throw new IllegalArgumentException("the spec names no built-in event type: generate a schema's events with SchemaGenerator");
+        }
         this.random = new SplittableRandom(spec.seed());
-        this.zipfCdf = spec.zipfExponent() > 0 ? zipfCdf(spec.keys(), spec.zipfExponent()) : null;
+        this.arrivals = new ArrivalModel(spec, random);
     }
 
     /** Emits every event of the spec to {@code consumer}; returns the count. */
@@ -49,13 +51,9 @@ public final class EventGenerator {
     }
 
     private EventRecord next(final long i) {
-        final long arrival = spec.startTimeMs() + i * 1000 / spec.eventsPerSecond();
-        long timestamp = arrival - (spec.maxDisorderMs() == 0 ? 0 : random.nextLong(spec.maxDisorderMs() + 1));
-        if (spec.lateFraction() > 0 && random.nextDouble() < spec.lateFraction()) {
-            timestamp = arrival - spec.maxDisorderMs() - 1 - random.nextLong(spec.maxLatenessMs());
-        }
-        timestamp = Math.max(0, timestamp);
-        final int keyIndex = keyIndex(arrival);
+        final long arrival = arrivals.arrival(i);
+        final long timestamp = arrivals.timestamp(arrival);
+        final int keyIndex = arrivals.keyIndex(arrival);
         switch (spec.type()) {
             case REQUEST -> record.request(timestamp, i, BASE_IP + keyIndex, 0xC0A80000 + random.nextInt(16),
                     200 + random.nextInt(50_000), status());
@@ -71,18 +69,6 @@ public final class EventGenerator {
             default -> throw new IllegalStateException("bug: cannot generate " + spec.type());
         }
         return record;
-    }
-
-    private int keyIndex(final long arrival) {
-        if (spec.hotKeyFraction() > 0 && random.nextDouble() < spec.hotKeyFraction()) {
-            final long period = arrival / spec.hotKeyPeriodMs();
-            return (int) Math.floorMod(IngestLog.mix(spec.seed() ^ period), (long) spec.keys());
-        }
-        if (zipfCdf == null) {
-            return random.nextInt(spec.keys());
-        }
-        final int index = Arrays.binarySearch(zipfCdf, random.nextDouble());
-        return Math.min(spec.keys() - 1, index >= 0 ? index : -index - 1);
     }
 
     private int status() {
@@ -101,18 +87,5 @@ public final class EventGenerator {
             case TEMPERATURE -> 60.0 + (machine % 5) * (timestamp - spec.startTimeMs()) / 3_600_000.0 + random.nextGaussian();
             case PRESSURE -> 100.0 + 5 * random.nextGaussian();
         };
-    }
-
-    private static double[] zipfCdf(final int n, final double exponent) {
-        final double[] cdf = new double[n];
-        double sum = 0;
-        for (int k = 0; k < n; k++) {
-            sum += 1.0 / Math.pow(k + 1, exponent);
-            cdf[k] = sum;
-        }
-        for (int k = 0; k < n; k++) {
-            cdf[k] /= sum;
-        }
-        return cdf;
     }
 }

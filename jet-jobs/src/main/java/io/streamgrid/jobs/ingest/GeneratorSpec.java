@@ -11,6 +11,8 @@ import io.streamgrid.jobs.event.EventType;
  * a further 1 to {@code maxLatenessMs}. Keys are drawn from {@code 0..keys-1} with a Zipf
  * distribution of exponent {@code zipfExponent} (0: uniform). With {@code hotKeyFraction > 0},
  * that share of events goes to one "hot" key that changes every {@code hotKeyPeriodMs} — a spike.
+ *
+ * @param type a built-in event type for {@link EventGenerator}; null for a schema's events
  */
 public record GeneratorSpec(
         EventType type,
@@ -27,7 +29,7 @@ public record GeneratorSpec(
         long hotKeyPeriodMs) {
 
     public GeneratorSpec {
-        if (type == null || type == EventType.END_OF_STREAM) {
+        if (type == EventType.END_OF_STREAM || type == EventType.HEARTBEAT) {
             throw new IllegalArgumentException("type must be an event type, was " + type);
         }
         check(events >= 0, "events must be >= 0, was " + events);
@@ -40,6 +42,11 @@ public record GeneratorSpec(
         check(startTimeMs >= 0, "startTimeMs must be >= 0, was " + startTimeMs);
         check(hotKeyFraction >= 0 && hotKeyFraction <= 1, "hotKeyFraction must be 0 to 1, was " + hotKeyFraction);
         check(hotKeyPeriodMs > 0, "hotKeyPeriodMs must be positive, was " + hotKeyPeriodMs);
+    }
+
+    /** A spec for a schema's events ({@link SchemaGenerator}): no built-in type; refine with the withers. */
+    public static GeneratorSpec forSchema(final long seed, final long events, final int keys) {
+        return of(null, seed, events, keys);
     }
 
     /** A spec with no disorder, no late events, uniform keys and no spikes; refine with the withers. */
