@@ -173,18 +173,8 @@ final class JobCommand {
                 .replaceFirst("^com\\.hazelcast\\.jet\\.JetException: ", "");
     }
 
-    /** The job called {@code name}, not completed. @throws ConfigException when there is none */
-    static Job existing(final com.hazelcast.core.HazelcastInstance client, final String name) {
-        final Job job = client.getJet().getJob(name);
-        if (job == null || job.getStatus().isTerminal()) {
-            throw new ConfigException("no running or suspended job named '" + name + "' in the cluster: see 'streamgrid job list'");
-        }
-        return job;
-    }
-
-    @Command(name = "cancel", mixinStandardHelpOptions = true,
-            description = "Cancel a job: it stops and its snapshots are deleted (its maps keep what it wrote).")
-    static final class Cancel implements Callable<Integer> {
+    /** A command on one job by name: connects, finds the job, acts on it and prints what it did. */
+    abstract static class OnNamedJob implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
@@ -197,62 +187,8 @@ final class JobCommand {
         @Mixin
         ConfigOptions.Members members;
 
-        @Override
-        public Integer call() {
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
-                final Job job = existing(client, name);
-                job.cancel();
-                spec.commandLine().getOut().println("cancelled " + name + " (id " + job.getIdString() + ")");
-                return 0;
-            });
-        }
-    }
-
-    @Command(name = "restart", mixinStandardHelpOptions = true,
-            description = "Restart a running job from its last snapshot (exactly-once: nothing lost, nothing twice).")
-    static final class Restart implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(paramLabel = "NAME", description = "The job.")
-        String name;
-
-        @Mixin
-        ConfigOptions options;
-
-        @Mixin
-        ConfigOptions.Members members;
-
-        @Override
-        public Integer call() {
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
-                final Job job = existing(client, name);
-                if (job.getStatus() != JobStatus.RUNNING) {
-                    throw new ConfigException("job '" + name + "' is " + job.getStatus() + ", not RUNNING"
-                            + (job.getStatus() == JobStatus.SUSPENDED ? ": resume it with 'streamgrid job resume " + name + "'" : ""));
-                }
-                job.restart();
-                spec.commandLine().getOut().println("restarted " + name + " (id " + job.getIdString() + ") from its last snapshot");
-                return 0;
-            });
-        }
-    }
-
-    @Command(name = "resume", mixinStandardHelpOptions = true,
-            description = "Resume a suspended job from its last snapshot (after a failure was fixed, e.g. a Cassandra "
-                    + "transaction that was decided but not committed).")
-    static final class Resume implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(paramLabel = "NAME", description = "The job.")
-        String name;
-
-        @Mixin
-        ConfigOptions options;
-
-        @Mixin
-        ConfigOptions.Members members;
+        /** Acts on {@code job}; returns the line to print. @throws ConfigException when the job is not in a state for it */
+        abstract String act(Job job);
 
         @Override
         public Integer call() {
@@ -261,16 +197,52 @@ final class JobCommand {
                 if (job == null) {
                     throw new ConfigException("no job named '" + name + "' in the cluster: see 'streamgrid job list'");
                 }
-                final JobStatus status = job.getStatus();
-                if (status != JobStatus.SUSPENDED) {
-                    throw new ConfigException("job '" + name + "' is " + status + ", not SUSPENDED: only a suspended job can be resumed");
-                }
-                final String cause = suspensionCause(job);
-                job.resume();
-                spec.commandLine().getOut().println("resumed " + name + " (id " + job.getIdString()
-                        + ") from its last snapshot; it was suspended because: " + cause);
+                spec.commandLine().getOut().println(act(job));
                 return 0;
             });
+        }
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true,
+            description = "Cancel a job: it stops and its snapshots are deleted (its maps keep what it wrote).")
+    static final class Cancel extends OnNamedJob {
+        @Override
+        String act(final Job job) {
+            if (job.getStatus().isTerminal()) {
+                throw new ConfigException("job '" + name + "' is " + job.getStatus() + ": there is nothing to cancel");
+            }
+            job.cancel();
+            return "cancelled " + name + " (id " + job.getIdString() + ")";
+        }
+    }
+
+    @Command(name = "restart", mixinStandardHelpOptions = true,
+            description = "Restart a running job from its last snapshot (exactly-once: nothing lost, nothing twice).")
+    static final class Restart extends OnNamedJob {
+        @Override
+        String act(final Job job) {
+            if (job.getStatus() != JobStatus.RUNNING) {
+                throw new ConfigException("job '" + name + "' is " + job.getStatus() + ", not RUNNING"
+                        + (job.getStatus() == JobStatus.SUSPENDED ? ": resume it with 'streamgrid job resume " + name + "'" : ""));
+            }
+            job.restart();
+            return "restarted " + name + " (id " + job.getIdString() + ") from its last snapshot";
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = "Resume a suspended job from its last snapshot (after a failure was fixed, e.g. a Cassandra "
+                    + "transaction that was decided but not committed).")
+    static final class Resume extends OnNamedJob {
+        @Override
+        String act(final Job job) {
+            final JobStatus status = job.getStatus();
+            if (status != JobStatus.SUSPENDED) {
+                throw new ConfigException("job '" + name + "' is " + status + ", not SUSPENDED: only a suspended job can be resumed");
+            }
+            final String cause = suspensionCause(job);
+            job.resume();
+            return "resumed " + name + " (id " + job.getIdString() + ") from its last snapshot; it was suspended because: " + cause;
         }
     }
 }

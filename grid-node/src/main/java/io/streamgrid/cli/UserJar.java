@@ -79,7 +79,7 @@ final class UserJar {
                     + dir + ": load its events first ('streamgrid ingest load FILE --schema " + job.schema().name() + "')");
         }
         try {
-            SchemaLog.openExisting(dir, job.schema()).close();
+            SchemaLog.checkCompatible(dir, job.schema());
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("job " + job.name() + ": " + e.getMessage(), e);
         }

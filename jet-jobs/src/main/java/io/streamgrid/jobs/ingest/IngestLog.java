@@ -2,8 +2,6 @@ package io.streamgrid.jobs.ingest;
 
 import io.streamgrid.jobs.event.EventRecord;
 import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ChronicleQueue;
-import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
@@ -35,13 +33,11 @@ public final class IngestLog implements AutoCloseable {
     private static final int READ_CAPACITY = 256;
 
     private final Path dir;
-    private final ChronicleQueue[] queues;
-    private final ExcerptAppender[] appenders;
+    private final PartitionQueues queues;
 
     private IngestLog(final Path dir, final int partitions) {
         this.dir = dir;
-        this.queues = QueueFiles.openQueues(dir, partitions);
-        this.appenders = new ExcerptAppender[partitions];
+        this.queues = new PartitionQueues(dir, partitions);
     }
 
     /**
@@ -112,7 +108,7 @@ public final class IngestLog implements AutoCloseable {
     }
 
     public int partitions() {
-        return queues.length;
+        return queues.count();
     }
 
     /**
@@ -120,7 +116,7 @@ public final class IngestLog implements AutoCloseable {
      * the log format — it must never change for an existing log.
      */
     public int partitionOf(final long key) {
-        return partitionOf(key, queues.length);
+        return partitionOf(key, queues.count());
     }
 
     public static int partitionOf(final long key, final int partitions) {
@@ -148,19 +144,14 @@ public final class IngestLog implements AutoCloseable {
      * that are not a valid record are reported as rejected by the job, never silently skipped.
      */
     public long append(final int partition, final DirectBuffer buffer, final int offset, final int length) {
-        ExcerptAppender appender = appenders[partition];
-        if (appender == null) {
-            appender = queues[partition].createAppender();
-            appenders[partition] = appender;
-        }
-        return QueueFiles.write(appender, buffer, offset, length);
+        return queues.append(partition, buffer, offset, length);
     }
 
     /** Appends an END_OF_STREAM record to every partition: replays of a finite log close all windows. */
     public void appendEndOfStream(final long sequence) {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
         final EventRecord record = new EventRecord().wrapForWrite(buffer, 0).endOfStream(sequence);
-        for (int p = 0; p < queues.length; p++) {
+        for (int p = 0; p < queues.count(); p++) {
             append(p, record.buffer(), 0, EventRecord.LENGTH);
         }
     }
@@ -174,26 +165,17 @@ public final class IngestLog implements AutoCloseable {
     public long appendHeartbeat(final int partition, final long eventTime) {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
         new EventRecord().wrapForWrite(buffer, 0).heartbeat(eventTime);
-        try (ExcerptAppender appender = queues[partition].createAppender()) {
-            return QueueFiles.write(appender, buffer, 0, EventRecord.LENGTH);
-        }
+        return queues.appendFromAnyThread(partition, buffer, 0, EventRecord.LENGTH);
     }
 
     /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link #START}: at the beginning). */
     public PartitionReader reader(final int partition, final long lastReadIndex) {
-        return new PartitionReader(partition, queues[partition].createTailer(), lastReadIndex, READ_CAPACITY);
+        return new PartitionReader(partition, queues.tailer(partition), lastReadIndex, READ_CAPACITY);
     }
 
     @Override
     public void close() {
-        for (final ExcerptAppender appender : appenders) {
-            if (appender != null) {
-                appender.close();
-            }
-        }
-        for (final ChronicleQueue queue : queues) {
-            queue.close();
-        }
+        queues.close();
     }
 
     /**

@@ -4,11 +4,7 @@ import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.SensorKind;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -42,32 +38,10 @@ public final class JsonLinesLoader {
      */
     public LoadReport load(final Path input, final IngestLog log, final Path rejectedFile, final Consumer<String> progress)
             throws IOException {
-        long lines = 0;
-        long loaded = 0;
-        long rejected = 0;
-        try (BufferedReader in = Files.newBufferedReader(input, StandardCharsets.UTF_8);
-             BufferedWriter rejects = Files.newBufferedWriter(rejectedFile, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                lines++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    encode(FlatJson.parse(line), lines);
-                    log.append(record);
-                    loaded++;
-                } catch (final IllegalArgumentException bad) {
-                    rejected++;
-                    rejects.write("line " + lines + ": " + bad.getMessage() + ": " + abbreviate(line));
-                    rejects.newLine();
-                }
-                if (lines % 100_000 == 0) {
-                    progress.accept("read " + lines + " lines: " + loaded + " loaded, " + rejected + " rejected");
-                }
-            }
-        }
-        return new LoadReport(lines, loaded, rejected, rejectedFile);
+        return LineLoad.load(input, rejectedFile, progress, null, (line, lineNumber) -> {
+            encode(FlatJson.parse(line), lineNumber);
+            log.append(record);
+        });
     }
 
     private void encode(final Map<String, Object> fields, final long lineNumber) {
@@ -156,7 +130,4 @@ public final class JsonLinesLoader {
         };
     }
 
-    private static String abbreviate(final String line) {
-        return line.length() <= 500 ? line : line.substring(0, 500) + "...";
-    }
 }

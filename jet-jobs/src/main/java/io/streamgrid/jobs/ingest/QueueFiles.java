@@ -1,12 +1,5 @@
 package io.streamgrid.jobs.ingest;
 
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ChronicleQueue;
-import net.openhft.chronicle.queue.ExcerptAppender;
-import net.openhft.chronicle.queue.RollCycles;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.wire.DocumentContext;
-import org.agrona.DirectBuffer;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -19,45 +12,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Properties;
 
-/** What both logs ({@link IngestLog}, {@link SchemaLog}) do with their files and queues. */
+/** What both logs ({@link IngestLog}, {@link SchemaLog}) do with their metadata files. */
 final class QueueFiles {
     private QueueFiles() {
-    }
-
-    static ChronicleQueue[] openQueues(final Path dir, final int partitions) {
-        final ChronicleQueue[] queues = new ChronicleQueue[partitions];
-        for (int p = 0; p < partitions; p++) {
-            queues[p] = SingleChronicleQueueBuilder.binary(dir.resolve(partitionDirName(p)))
-                    .rollCycle(RollCycles.FAST_DAILY)
-                    .build();
-        }
-        return queues;
-    }
-
-    static String partitionDirName(final int partition) {
-        return String.format("p-%03d", partition);
     }
 
     static void checkPartitions(final int partitions) {
         if (partitions < 1 || partitions > 1024) {
             throw new IllegalArgumentException("partitions must be 1 to 1024, was " + partitions);
         }
-    }
-
-    /** Appends {@code length} bytes as one excerpt; returns its index. */
-    static long write(final ExcerptAppender appender, final DirectBuffer buffer, final int offset, final int length) {
-        try (DocumentContext dc = appender.writingDocument()) {
-            final Bytes<?> bytes = dc.wire().bytes();
-            final byte[] array = buffer.byteArray();
-            if (array != null) {
-                bytes.write(array, (int) buffer.wrapAdjustment() + offset, length);
-            } else {
-                for (int i = 0; i < length; i++) {
-                    bytes.writeByte(buffer.getByte(offset + i));
-                }
-            }
-        }
-        return appender.lastIndexAppended();
     }
 
     /**

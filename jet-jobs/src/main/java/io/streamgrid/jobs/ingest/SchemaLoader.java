@@ -6,11 +6,7 @@ import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -74,39 +70,12 @@ public final class SchemaLoader {
      */
     public LoadReport load(final Path input, final Format format, final SchemaLog log, final Path rejectedFile,
                            final Consumer<String> progress) throws IOException {
-        long lines = 0;
-        long loaded = 0;
-        long rejected = 0;
-        try (BufferedReader in = Files.newBufferedReader(input, StandardCharsets.UTF_8);
-             BufferedWriter rejects = Files.newBufferedWriter(rejectedFile, StandardCharsets.UTF_8)) {
-            List<String> header = null;
-            if (format == Format.CSV) {
-                final String first = in.readLine();
-                lines++;
-                header = checkHeader(first, input);
-            }
-            String line;
-            while ((line = in.readLine()) != null) {
-                lines++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    final Map<String, Object> values = header == null ? FlatJson.parse(line) : csvValues(header, line);
-                    encode(values, lines);
+        final List<String> header = new ArrayList<>();
+        return LineLoad.load(input, rejectedFile, progress, format == Format.CSV ? first -> header.addAll(checkHeader(first, input)) : null,
+                (line, lineNumber) -> {
+                    encode(header.isEmpty() ? FlatJson.parse(line) : csvValues(header, line), lineNumber);
                     log.append(record);
-                    loaded++;
-                } catch (final IllegalArgumentException bad) {
-                    rejected++;
-                    rejects.write("line " + lines + ": " + bad.getMessage() + ": " + abbreviate(line));
-                    rejects.newLine();
-                }
-                if (lines % 100_000 == 0) {
-                    progress.accept("read " + lines + " lines: " + loaded + " loaded, " + rejected + " rejected");
-                }
-            }
-        }
-        return new LoadReport(lines, loaded, rejected, rejectedFile);
+                });
     }
 
     private List<String> checkHeader(final String first, final Path input) {
@@ -257,10 +226,6 @@ public final class SchemaLoader {
             throw new IllegalArgumentException("'" + name + "' must be a string, found " + value);
         }
         return s;
-    }
-
-    private static String abbreviate(final String line) {
-        return line.length() <= 500 ? line : line.substring(0, 500) + "...";
     }
 
     /** Splits one CSV line: comma-separated, double quotes around fields holding commas or quotes, "" for a quote. */

@@ -5,8 +5,6 @@ import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.schema.IncompatibleSchemaException;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import net.openhft.chronicle.queue.ChronicleQueue;
-import net.openhft.chronicle.queue.ExcerptAppender;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -45,16 +43,14 @@ public final class SchemaLog implements AutoCloseable {
     private final Path dir;
     private final EventSchema schema;
     private final SchemaLayout layout;
-    private final ChronicleQueue[] queues;
-    private final ExcerptAppender[] appenders;
+    private final PartitionQueues queues;
     private final UnsafeBuffer control = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
 
     private SchemaLog(final Path dir, final EventSchema schema, final int partitions) {
         this.dir = dir;
         this.schema = schema;
         this.layout = schema.layout();
-        this.queues = QueueFiles.openQueues(dir, partitions);
-        this.appenders = new ExcerptAppender[partitions];
+        this.queues = new PartitionQueues(dir, partitions);
     }
 
     /**
@@ -137,19 +133,36 @@ public final class SchemaLog implements AutoCloseable {
         }
     }
 
-    private static void checkAndUpgrade(final Path dir, final EventSchema schema, final Properties meta) {
-        final EventSchema stored = SchemaProperties.read(meta, dir.resolve(META_FILE).toString());
+    /**
+     * Checks, from the metadata alone (no queue is opened, nothing is written), that a reader or
+     * writer with {@code schema} may use the log in {@code dir}, as {@link #open} would.
+     *
+     * @throws IncompatibleSchemaException naming the field, as {@link #open} does
+     */
+    public static void checkCompatible(final Path dir, final EventSchema schema) {
+        checkAgainst(storedSchema(dir), schema, dir);
+    }
+
+    /** Returns whether {@code schema} is a newer version than {@code stored} (so it becomes the log's). */
+    private static boolean checkAgainst(final EventSchema stored, final EventSchema schema, final Path dir) {
         if (!stored.name().equals(schema.name())) {
             throw new IncompatibleSchemaException("the log in " + dir + " holds schema " + stored.name() + ", not " + schema.name());
         }
         if (schema.equals(stored)) {
-            return;
+            return false;
         }
         if (schema.version() < stored.version()) {
             stored.checkSuccessorOf(schema); // an older reader or writer: fine if the log's version only appended fields
-            return;
+            return false;
         }
         schema.checkSuccessorOf(stored);
+        return true;
+    }
+
+    private static void checkAndUpgrade(final Path dir, final EventSchema schema, final Properties meta) {
+        if (!checkAgainst(SchemaProperties.read(meta, dir.resolve(META_FILE).toString()), schema, dir)) {
+            return;
+        }
         final Properties upgraded = meta(schema, partitionsOf(meta, dir));
         try {
             QueueFiles.replaceAtomically(dir, META_FILE, upgraded, comment(schema));
@@ -168,7 +181,7 @@ public final class SchemaLog implements AutoCloseable {
     }
 
     public int partitions() {
-        return queues.length;
+        return queues.count();
     }
 
     /**
@@ -176,7 +189,7 @@ public final class SchemaLog implements AutoCloseable {
      * UTF-8 bytes, modulo the partition count. Part of the log format — it never changes.
      */
     public int partitionOf(final SchemaRecord record) {
-        return partitionOf(record, queues.length);
+        return partitionOf(record, queues.count());
     }
 
     /** {@link #partitionOf(SchemaRecord)} in a log of {@code partitions} partitions. */
@@ -191,7 +204,7 @@ public final class SchemaLog implements AutoCloseable {
 
     /** The partition of a long key. */
     public int partitionOf(final long key) {
-        return IngestLog.partitionOf(key, queues.length);
+        return IngestLog.partitionOf(key, queues.count());
     }
 
     /** The hash of a string key's UTF-8 bytes (64-bit FNV-1a, then mixed). Part of the log format. */
@@ -214,18 +227,13 @@ public final class SchemaLog implements AutoCloseable {
      * that are not a valid record are reported as rejected by the job, never silently skipped.
      */
     public long append(final int partition, final DirectBuffer buffer, final int offset, final int length) {
-        ExcerptAppender appender = appenders[partition];
-        if (appender == null) {
-            appender = queues[partition].createAppender();
-            appenders[partition] = appender;
-        }
-        return QueueFiles.write(appender, buffer, offset, length);
+        return queues.append(partition, buffer, offset, length);
     }
 
     /** Appends an end-of-stream record to every partition: a job reading it emits everything still due. */
     public void appendEndOfStream() {
         fillControl(control, SchemaLayout.KIND_END_OF_STREAM, Long.MAX_VALUE);
-        for (int p = 0; p < queues.length; p++) {
+        for (int p = 0; p < queues.count(); p++) {
             append(p, control, 0, SchemaLayout.CONTROL_LENGTH);
         }
     }
@@ -237,9 +245,7 @@ public final class SchemaLog implements AutoCloseable {
     public long appendHeartbeat(final int partition, final long eventTime) {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
         fillControl(buffer, SchemaLayout.KIND_HEARTBEAT, eventTime);
-        try (ExcerptAppender appender = queues[partition].createAppender()) {
-            return QueueFiles.write(appender, buffer, 0, SchemaLayout.CONTROL_LENGTH);
-        }
+        return queues.appendFromAnyThread(partition, buffer, 0, SchemaLayout.CONTROL_LENGTH);
     }
 
     private static void fillControl(final UnsafeBuffer buffer, final byte kind, final long time) {
@@ -256,19 +262,12 @@ public final class SchemaLog implements AutoCloseable {
 
     /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link IngestLog#START}: at the beginning). */
     public IngestLog.PartitionReader reader(final int partition, final long lastReadIndex) {
-        return new IngestLog.PartitionReader(partition, queues[partition].createTailer(), lastReadIndex,
+        return new IngestLog.PartitionReader(partition, queues.tailer(partition), lastReadIndex,
                 Math.max(256, layout.length()), MAX_RECORD);
     }
 
     @Override
     public void close() {
-        for (final ExcerptAppender appender : appenders) {
-            if (appender != null) {
-                appender.close();
-            }
-        }
-        for (final ChronicleQueue queue : queues) {
-            queue.close();
-        }
+        queues.close();
     }
 }

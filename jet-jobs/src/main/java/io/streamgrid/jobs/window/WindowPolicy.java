@@ -1,5 +1,7 @@
 package io.streamgrid.jobs.window;
 
+import io.streamgrid.jobs.keyed.TimePolicy;
+
 import java.util.Objects;
 
 /**
@@ -32,7 +34,7 @@ import java.util.Objects;
 public record WindowPolicy(WindowDefinition window, long allowedDisorderMs, long allowedLatenessMs, long maxFutureMs,
                            long idleTimeoutMs) implements java.io.Serializable {
     /** One day: generous for any real disorder, yet finite. */
-    public static final long DEFAULT_MAX_FUTURE_MS = 86_400_000;
+    public static final long DEFAULT_MAX_FUTURE_MS = TimePolicy.DEFAULT_MAX_FUTURE_MS;
 
     /** Events at most a day ahead of the watermark; idle partitions wait (idle handling off). */
     public WindowPolicy(final WindowDefinition window, final long allowedDisorderMs, final long allowedLatenessMs) {
@@ -41,17 +43,6 @@ public record WindowPolicy(WindowDefinition window, long allowedDisorderMs, long
 
     public WindowPolicy {
         Objects.requireNonNull(window, "window");
-        if (allowedDisorderMs < 0) {
-            throw new IllegalArgumentException("allowedDisorderMs must be >= 0, was " + allowedDisorderMs);
-        }
-        if (allowedLatenessMs < 0) {
-            throw new IllegalArgumentException("allowedLatenessMs must be >= 0, was " + allowedLatenessMs);
-        }
-        if (maxFutureMs < 1) {
-            throw new IllegalArgumentException("maxFutureMs must be at least 1, was " + maxFutureMs);
-        }
-        if (idleTimeoutMs < 0) {
-            throw new IllegalArgumentException("idleTimeoutMs must be >= 0 (0: off), was " + idleTimeoutMs);
-        }
+        new TimePolicy(allowedDisorderMs, allowedLatenessMs, maxFutureMs, idleTimeoutMs); // the same rules, checked once
     }
 }

@@ -3,7 +3,8 @@ package io.streamgrid.jobs.pipeline.impl;
 import java.util.Arrays;
 
 /**
- * One key of a keyed job's partition: its state and timers. Exists while it has either.
+ * One key of a keyed job's partition: its state and timers. Exists while it has either (it is
+ * dropped when a call leaves it with neither, so no timer ever points at a dropped entry).
  *
  * <p>Timers are kept flat in a {@code long[]}, three longs each: time, registration sequence and
  * the timer's position in its {@link TimerQueue} (which the queue keeps up to date), unsorted —
@@ -19,7 +20,6 @@ final class KeyEntry<S> {
     final String stringKey;
     final long hash;
     S state;
-    boolean live = true;
     long[] timers = NONE;
     int timerCount;
     long[] processingTimers = NONE;

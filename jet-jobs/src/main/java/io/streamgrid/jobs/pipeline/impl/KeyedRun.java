@@ -9,7 +9,6 @@ import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.LateEvent;
-import io.streamgrid.jobs.pipeline.RejectedRecord;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.UnmatchedEvent;
 import io.streamgrid.jobs.schema.FieldType;
@@ -18,10 +17,9 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -37,14 +35,12 @@ import java.util.List;
  * the function, then the watermark moves and every event-time timer it reached fires, earliest
  * first (ties in registration order).
  */
-final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
+final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private static final int SNAPSHOT_FORMAT = 1;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     private final KeyedJob<S> job;
-    private final int partition;
     private final SchemaLog log;
-    private final StateWriter out;
     private final KeyedFunction<S> function;
     private final StateCodec<S> codec;
     private final TimePolicy policy;
@@ -60,18 +56,10 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     private final Utf8KeyMap<S> stringKeys = new Utf8KeyMap<>();
     private final TimerQueue eventTimers = new TimerQueue(false);
     private final TimerQueue processingTimers = new TimerQueue(true);
-    private final SnapshotOutput snapshotOutput = new SnapshotOutput();
-    private IngestLog.PartitionReader reader;
-    private long lastIndex = IngestLog.START;
-    private long lastRecordNanos = System.nanoTime();
-    private boolean ended;
     private long maxEventTime = Long.MIN_VALUE;
     private long watermark = Long.MIN_VALUE;
     private long timerSequence;
-    private long events;
     private long late;
-    private long rejected;
-    private long results;
 
     // The key the context is bound to, and the call's time and lateness.
     private KeyEntry<S> current;
@@ -81,10 +69,9 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     /** {@code replicas}: one per {@link KeyedJob#lookups()}, in order. */
     KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog log, final StateWriter out,
              final DimensionReplica[] replicas) {
+        super(partition, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT);
         this.job = job;
-        this.partition = partition;
         this.log = log;
-        this.out = out;
         this.function = job.function();
         this.codec = job.codec();
         this.policy = job.policy();
@@ -104,36 +91,18 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     // ---- PartitionTask ----
 
     @Override
-    public int partition() {
-        return partition;
+    IngestLog.PartitionReader openReader(final long lastReadIndex) {
+        return log.reader(partition, lastReadIndex);
     }
 
     @Override
-    public int poll(final int max) {
-        if (reader == null) {
-            reader = log.reader(partition, lastIndex);
-        }
-        int read = 0;
-        while (read < max) {
-            final int length = reader.next();
-            if (length < 0) {
-                break;
-            }
-            read++;
-            lastIndex = reader.lastIndex();
-            handle(length);
-        }
-        if (read > 0) {
-            lastRecordNanos = System.nanoTime();
-        }
-        if (processingTimers.size() > 0) {
-            fireProcessingTimers(System.currentTimeMillis());
-        }
-        return read;
+    void afterPoll() {
+        fire(processingTimers, System.currentTimeMillis());
     }
 
-    private void handle(final int length) {
-        final DirectBuffer buffer = reader.buffer();
+    @Override
+    void handle(final int length) {
+        final DirectBuffer buffer = buffer();
         if (length >= SchemaLayout.HEADER && buffer.getByte(1) == SchemaLayout.MARKER
                 && length == SchemaLayout.CONTROL_LENGTH) {
             final byte kind = buffer.getByte(0);
@@ -180,8 +149,8 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
         if (time > maxEventTime) {
             maxEventTime = time;
             advanceWatermark(time - policy.allowedDisorderMs());
-        } else if (eventTimers.size() > 0 && eventTimers.peekTime() <= watermark) {
-            fireEventTimers(); // a timer registered at or before the watermark fires now
+        } else {
+            fire(eventTimers, watermark); // a timer registered at or before the watermark fires now
         }
     }
 
@@ -251,8 +220,7 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     /** Unbinds the context; drops the key when it holds nothing. */
     private void release(final KeyEntry<S> entry) {
         current = null;
-        if (entry.isEmpty() && entry.live) {
-            entry.live = false;
+        if (entry.isEmpty()) {
             if (stringKey) {
                 stringKeys.remove(entry);
             } else {
@@ -264,42 +232,25 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     private void advanceWatermark(final long candidate) {
         if (candidate > watermark) {
             watermark = candidate;
-            fireEventTimers();
+            fire(eventTimers, watermark);
         }
     }
 
-    private void fireEventTimers() {
-        while (eventTimers.size() > 0 && eventTimers.peekTime() <= watermark) {
-            final long time = eventTimers.peekTime();
+    /** Fires the timers of {@code queue} due at {@code upTo}, earliest first (event time: the watermark; processing time: now). */
+    private void fire(final TimerQueue queue, final long upTo) {
+        while (queue.size() > 0 && queue.peekTime() <= upTo) {
+            final long time = queue.peekTime();
             @SuppressWarnings("unchecked")
-            final KeyEntry<S> entry = (KeyEntry<S>) eventTimers.peekEntry();
-            eventTimers.remove(entry, eventTimers.peekSlot());
+            final KeyEntry<S> entry = (KeyEntry<S>) queue.peekEntry();
+            queue.remove(entry, queue.peekSlot());
             bind(entry, time, false);
-            function.onTimer(time, this);
+            if (queue == eventTimers) {
+                function.onTimer(time, this);
+            } else {
+                function.onProcessingTimer(time, this);
+            }
             release(entry);
         }
-    }
-
-    private void fireProcessingTimers(final long now) {
-        while (processingTimers.size() > 0 && processingTimers.peekTime() <= now) {
-            final long time = processingTimers.peekTime();
-            @SuppressWarnings("unchecked")
-            final KeyEntry<S> entry = (KeyEntry<S>) processingTimers.peekEntry();
-            processingTimers.remove(entry, processingTimers.peekSlot());
-            bind(entry, time, false);
-            function.onProcessingTimer(time, this);
-            release(entry);
-        }
-    }
-
-    private void reject(final int length, final String reason) {
-        rejected++;
-        final StringBuilder head = new StringBuilder();
-        for (int i = 0; i < Math.min(16, Math.min(length, reader.buffer().capacity())); i++) {
-            head.append(String.format("%02x", reader.buffer().getByte(i)));
-        }
-        out.put(job.rejectedMap(), LateEvent.mapKey(partition, lastIndex),
-                new RejectedRecord(partition, lastIndex, length, reason, head.toString()));
     }
 
     @Override
@@ -308,43 +259,13 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     }
 
     @Override
-    public boolean ended() {
-        return ended;
-    }
-
-    @Override
-    public long lastRecordNanos() {
-        return lastRecordNanos;
-    }
-
-    @Override
-    public void markRead(final long nanos) {
-        lastRecordNanos = nanos;
-    }
-
-    @Override
     public void appendHeartbeat(final long eventTime) {
         log.appendHeartbeat(partition, eventTime);
     }
 
     @Override
-    public long events() {
-        return events;
-    }
-
-    @Override
     public long lateEvents() {
         return late;
-    }
-
-    @Override
-    public long rejected() {
-        return rejected;
-    }
-
-    @Override
-    public long results() {
-        return results;
     }
 
     /** Keys holding state or timers. */
@@ -423,35 +344,37 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
 
     @Override
     public void registerTimer(final long time) {
-        final KeyEntry<S> entry = bound();
-        if (KeyEntry.find(entry.timers, entry.timerCount, time) < 0) {
-            eventTimers.add(entry, time, timerSequence++);
-        }
+        register(eventTimers, time);
     }
 
     @Override
     public void deleteTimer(final long time) {
-        final KeyEntry<S> entry = bound();
-        final int slot = KeyEntry.find(entry.timers, entry.timerCount, time);
-        if (slot >= 0) {
-            eventTimers.remove(entry, slot);
-        }
+        delete(eventTimers, time);
     }
 
     @Override
     public void registerProcessingTimer(final long wallClockMs) {
-        final KeyEntry<S> entry = bound();
-        if (KeyEntry.find(entry.processingTimers, entry.processingTimerCount, wallClockMs) < 0) {
-            processingTimers.add(entry, wallClockMs, timerSequence++);
-        }
+        register(processingTimers, wallClockMs);
     }
 
     @Override
     public void deleteProcessingTimer(final long wallClockMs) {
+        delete(processingTimers, wallClockMs);
+    }
+
+    /** One timer per key and time: registering it again does nothing. */
+    private void register(final TimerQueue queue, final long time) {
         final KeyEntry<S> entry = bound();
-        final int slot = KeyEntry.find(entry.processingTimers, entry.processingTimerCount, wallClockMs);
+        if (queue.slotOf(entry, time) < 0) {
+            queue.add(entry, time, timerSequence++);
+        }
+    }
+
+    private void delete(final TimerQueue queue, final long time) {
+        final KeyEntry<S> entry = bound();
+        final int slot = queue.slotOf(entry, time);
         if (slot >= 0) {
-            processingTimers.remove(entry, slot);
+            queue.remove(entry, slot);
         }
     }
 
@@ -513,41 +436,30 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     }
 
     @Override
-    public byte[] snapshot() {
-        snapshotOutput.reset();
-        final SnapshotOutput data = snapshotOutput;
-        try {
-            data.writeInt(SNAPSHOT_FORMAT);
-            data.writeInt(partition);
-            data.writeLong(lastIndex);
-            data.writeBoolean(ended);
-            data.writeLong(maxEventTime);
-            data.writeLong(watermark);
-            data.writeLong(timerSequence);
-            final List<KeyEntry<S>> entries = entries();
-            data.writeInt(entries.size());
-            for (final KeyEntry<S> entry : entries) {
-                if (stringKey) {
-                    data.writeShort(entry.keyBytes.length);
-                    data.write(entry.keyBytes);
-                } else {
-                    data.writeLong(entry.longKey);
-                }
-                data.writeBoolean(entry.state != null);
-                if (entry.state != null) {
-                    codec.write(entry.state, data);
-                }
-                writeTimers(data, entry.timers, entry.timerCount);
-                writeTimers(data, entry.processingTimers, entry.processingTimerCount);
+    void writeState(final DataOutput data) throws IOException {
+        data.writeLong(maxEventTime);
+        data.writeLong(watermark);
+        data.writeLong(timerSequence);
+        final List<KeyEntry<S>> entries = entries();
+        data.writeInt(entries.size());
+        for (final KeyEntry<S> entry : entries) {
+            if (stringKey) {
+                data.writeShort(entry.keyBytes.length);
+                data.write(entry.keyBytes);
+            } else {
+                data.writeLong(entry.longKey);
             }
-        } catch (final IOException e) {
-            throw new UncheckedIOException("writing the state of job " + job.name() + " partition " + partition + " failed", e);
+            data.writeBoolean(entry.state != null);
+            if (entry.state != null) {
+                codec.write(entry.state, data);
+            }
+            writeTimers(data, entry.timers, entry.timerCount);
+            writeTimers(data, entry.processingTimers, entry.processingTimerCount);
         }
-        return snapshotOutput.toByteArray();
     }
 
     /** Time and sequence of each timer; positions in the queue are rebuilt on restore. */
-    private static void writeTimers(final SnapshotOutput data, final long[] timers, final int count) throws IOException {
+    private static void writeTimers(final DataOutput data, final long[] timers, final int count) throws IOException {
         data.writeInt(count);
         for (int slot = 0; slot < count; slot++) {
             data.writeLong(timers[KeyEntry.WIDTH * slot]);
@@ -556,57 +468,37 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
     }
 
     @Override
-    public void restore(final byte[] snapshot) {
+    void readState(final DataInput data) throws IOException {
         longKeys.clear();
         stringKeys.clear();
-        try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {
-            final int format = data.readInt();
-            if (format != SNAPSHOT_FORMAT) {
-                throw new IllegalStateException("snapshot of job " + job.name() + " partition " + partition + " has format "
-                        + format + ", this build reads " + SNAPSHOT_FORMAT);
+        maxEventTime = data.readLong();
+        watermark = data.readLong();
+        timerSequence = data.readLong();
+        final int count = data.readInt();
+        for (int k = 0; k < count; k++) {
+            final KeyEntry<S> entry;
+            if (stringKey) {
+                final byte[] bytes = new byte[data.readShort() & 0xffff];
+                data.readFully(bytes);
+                entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8),
+                        SchemaLog.stringKeyHash(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length));
+                stringKeys.add(entry);
+            } else {
+                entry = new KeyEntry<>(data.readLong());
+                longKeys.put(entry.longKey, entry);
             }
-            final int savedPartition = data.readInt();
-            if (savedPartition != partition) {
-                throw new IllegalStateException("bug: snapshot of partition " + savedPartition + " given to partition " + partition);
+            if (data.readBoolean()) {
+                entry.state = codec.read(data);
             }
-            lastIndex = data.readLong();
-            ended = data.readBoolean();
-            maxEventTime = data.readLong();
-            watermark = data.readLong();
-            timerSequence = data.readLong();
-            final int count = data.readInt();
-            for (int k = 0; k < count; k++) {
-                final KeyEntry<S> entry;
-                if (stringKey) {
-                    final byte[] bytes = new byte[data.readShort() & 0xffff];
-                    data.readFully(bytes);
-                    entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8),
-                            SchemaLog.stringKeyHash(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length));
-                    stringKeys.add(entry);
-                } else {
-                    entry = new KeyEntry<>(data.readLong());
-                    longKeys.put(entry.longKey, entry);
-                }
-                if (data.readBoolean()) {
-                    entry.state = codec.read(data);
-                }
-                entry.timerCount = data.readInt();
-                entry.timers = readTimers(data, entry.timerCount);
-                entry.processingTimerCount = data.readInt();
-                entry.processingTimers = readTimers(data, entry.processingTimerCount);
-            }
-        } catch (final IOException e) {
-            throw new UncheckedIOException("corrupt snapshot of job " + job.name() + " partition " + partition, e);
+            entry.timerCount = data.readInt();
+            entry.timers = readTimers(data, entry.timerCount);
+            entry.processingTimerCount = data.readInt();
+            entry.processingTimers = readTimers(data, entry.processingTimerCount);
         }
         rebuildTimers();
-        if (reader != null) {
-            reader.close();
-            reader = null;
-        }
-        lastRecordNanos = System.nanoTime();
     }
 
-    private static long[] readTimers(final DataInputStream data, final int count) throws IOException {
+    private static long[] readTimers(final DataInput data, final int count) throws IOException {
         final long[] timers = new long[KeyEntry.WIDTH * Math.max(2, count)];
         for (int slot = 0; slot < count; slot++) {
             timers[KeyEntry.WIDTH * slot] = data.readLong();
@@ -615,10 +507,4 @@ final class KeyedRun<S> implements PartitionTask, KeyedContext<S> {
         return timers;
     }
 
-    @Override
-    public void close() {
-        if (reader != null) {
-            reader.close();
-        }
-    }
 }

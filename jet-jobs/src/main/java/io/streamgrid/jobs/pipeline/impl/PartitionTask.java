@@ -1,44 +1,197 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.pipeline.LateEvent;
+import io.streamgrid.jobs.pipeline.RejectedRecord;
+import io.streamgrid.jobs.pipeline.StateWriter;
+import org.agrona.DirectBuffer;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
 /**
  * One log partition's work inside a job: its reader position and the state it builds from the
  * partition's records. Everything it decides depends only on those records in log order, so a
  * restored task replays to exactly the same state. Single-threaded.
+ *
+ * <p>This class reads (in batches, from the saved position), keeps the idle clock and the counters,
+ * and reports records that are not valid events; subclasses handle each record and own the rest
+ * of the state.
  */
-interface PartitionTask {
-    int partition();
+abstract class PartitionTask {
+    final int partition;
+    final StateWriter out;
+    private final String jobName;
+    private final String rejectedMap;
+    private final int snapshotFormat;
+    private final SnapshotOutput snapshotOutput = new SnapshotOutput();
+    private IngestLog.PartitionReader reader;
+    /** Index of the record last read (or the restored position); {@link IngestLog#START} before any. */
+    long lastIndex = IngestLog.START;
+    /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
+    private long lastRecordNanos = System.nanoTime();
+    /** Whether the partition's end of stream was read. */
+    boolean ended;
+    long events;
+    long rejected;
+    long results;
 
-    /** Reads and handles up to {@code max} records; returns how many (0 when nothing new is there). */
-    int poll(int max);
+    /** {@code snapshotFormat}: the version of the subclass's snapshot layout, checked on restore. */
+    PartitionTask(final int partition, final StateWriter out, final String jobName, final String rejectedMap,
+                  final int snapshotFormat) {
+        this.partition = partition;
+        this.out = out;
+        this.jobName = jobName;
+        this.rejectedMap = rejectedMap;
+        this.snapshotFormat = snapshotFormat;
+    }
+
+    /** A reader of this partition positioned after {@code lastReadIndex}. */
+    abstract IngestLog.PartitionReader openReader(long lastReadIndex);
+
+    /** Handles the record of {@code length} bytes now in {@link #buffer()} (at {@link #lastIndex}). */
+    abstract void handle(int length);
+
+    /** Called after each poll, records read or not (processing-time work). */
+    void afterPoll() {
+    }
 
     /** The partition's watermark; Long.MIN_VALUE before its first event. */
-    long watermark();
-
-    /** Whether the partition's end of stream was read. */
-    boolean ended();
-
-    /** System.nanoTime() of the last record read (or of creation, restore, {@link #markRead}): for idle detection. */
-    long lastRecordNanos();
-
-    /** Counts as a read now: the idle clock restarts. */
-    void markRead(long nanos);
+    abstract long watermark();
 
     /** Appends a heartbeat at {@code eventTime} to the partition's log; read later like any record. */
-    void appendHeartbeat(long eventTime);
+    abstract void appendHeartbeat(long eventTime);
 
-    long events();
+    abstract long lateEvents();
 
-    long lateEvents();
+    /** Writes the subclass's state (after the position, which this class writes). */
+    abstract void writeState(DataOutput data) throws IOException;
 
-    long rejected();
+    /** Replaces the subclass's state with what {@link #writeState} wrote. */
+    abstract void readState(DataInput data) throws IOException;
 
-    long results();
-
-    /** The task's whole state in compact binary form. */
-    byte[] snapshot();
+    /** The task's whole state in compact binary form: format, partition, read position, end of stream, then the subclass's. */
+    final byte[] snapshot() {
+        snapshotOutput.reset();
+        try {
+            snapshotOutput.writeInt(snapshotFormat);
+            snapshotOutput.writeInt(partition);
+            snapshotOutput.writeLong(lastIndex);
+            snapshotOutput.writeBoolean(ended);
+            writeState(snapshotOutput);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("writing the state of job " + jobName + " partition " + partition + " failed", e);
+        }
+        return snapshotOutput.toByteArray();
+    }
 
     /** Restores {@link #snapshot()}'s output; reading resumes after the saved position. */
-    void restore(byte[] snapshot);
+    final void restore(final byte[] snapshot) {
+        try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {
+            final int format = data.readInt();
+            if (format != snapshotFormat) {
+                throw new IllegalStateException("snapshot of job " + jobName + " partition " + partition + " has format "
+                        + format + ", this build reads " + snapshotFormat);
+            }
+            final int savedPartition = data.readInt();
+            if (savedPartition != partition) {
+                throw new IllegalStateException("bug: snapshot of partition " + savedPartition + " given to partition " + partition);
+            }
+            final long savedIndex = data.readLong();
+            ended = data.readBoolean();
+            readState(data);
+            resumeAfter(savedIndex);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("corrupt snapshot of job " + jobName + " partition " + partition, e);
+        }
+    }
 
-    void close();
+    /** Reads and handles up to {@code max} records; returns how many (0 when nothing new is there). */
+    final int poll(final int max) {
+        if (reader == null) {
+            reader = openReader(lastIndex);
+        }
+        int read = 0;
+        while (read < max) {
+            final int length = reader.next();
+            if (length < 0) {
+                break;
+            }
+            read++;
+            lastIndex = reader.lastIndex();
+            handle(length);
+        }
+        if (read > 0) {
+            lastRecordNanos = System.nanoTime();
+        }
+        afterPoll();
+        return read;
+    }
+
+    /** The buffer holding the record being handled. */
+    final DirectBuffer buffer() {
+        return reader.buffer();
+    }
+
+    /** The next poll reads after {@code index}, with a fresh reader; the idle clock restarts. */
+    private void resumeAfter(final long index) {
+        lastIndex = index;
+        closeReader();
+        lastRecordNanos = System.nanoTime();
+    }
+
+    /** Counts the record being handled as rejected and writes it to the job's rejected map with the reason. */
+    final void reject(final int length, final String reason) {
+        rejected++;
+        final StringBuilder head = new StringBuilder();
+        for (int i = 0; i < Math.min(16, Math.min(length, buffer().capacity())); i++) {
+            head.append(String.format("%02x", buffer().getByte(i)));
+        }
+        out.put(rejectedMap, LateEvent.mapKey(partition, lastIndex),
+                new RejectedRecord(partition, lastIndex, length, reason, head.toString()));
+    }
+
+    final boolean ended() {
+        return ended;
+    }
+
+    final int partition() {
+        return partition;
+    }
+
+    final long lastRecordNanos() {
+        return lastRecordNanos;
+    }
+
+    /** Counts as a read now: the idle clock restarts. */
+    final void markRead(final long nanos) {
+        lastRecordNanos = nanos;
+    }
+
+    final long events() {
+        return events;
+    }
+
+    final long rejected() {
+        return rejected;
+    }
+
+    final long results() {
+        return results;
+    }
+
+    void close() {
+        closeReader();
+    }
+
+    private void closeReader() {
+        if (reader != null) {
+            reader.close();
+            reader = null;
+        }
+    }
 }

@@ -60,6 +60,11 @@ final class TimerQueue {
         return processing ? entry.processingTimers : entry.timers;
     }
 
+    /** The slot of {@code entry}'s timer at {@code time} in this queue's timers, or -1. */
+    int slotOf(final KeyEntry<?> entry, final long time) {
+        return KeyEntry.find(timersOf(entry), processing ? entry.processingTimerCount : entry.timerCount, time);
+    }
+
     /** Adds a timer at {@code time} to {@code entry} (the caller checked it has none at that time) and to the queue. */
     void add(final KeyEntry<?> entry, final long time, final long sequence) {
         final int slot;

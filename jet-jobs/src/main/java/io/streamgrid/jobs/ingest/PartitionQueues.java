@@ -1,0 +1,85 @@
+package io.streamgrid.jobs.ingest;
+
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.DirectBuffer;
+
+import java.nio.file.Path;
+
+/**
+ * The Chronicle Queues of a log, one per partition ({@code p-000}, {@code p-001}, ...), with an
+ * appender per partition created on first use: what {@link IngestLog} and {@link SchemaLog} both
+ * store their records in. Appending through {@link #append} is for one thread; readers are
+ * independent.
+ */
+final class PartitionQueues implements AutoCloseable {
+    private final ChronicleQueue[] queues;
+    private final ExcerptAppender[] appenders;
+
+    PartitionQueues(final Path dir, final int partitions) {
+        queues = new ChronicleQueue[partitions];
+        appenders = new ExcerptAppender[partitions];
+        for (int p = 0; p < partitions; p++) {
+            queues[p] = SingleChronicleQueueBuilder.binary(dir.resolve(String.format("p-%03d", p)))
+                    .rollCycle(RollCycles.FAST_DAILY)
+                    .build();
+        }
+    }
+
+    int count() {
+        return queues.length;
+    }
+
+    /** Appends {@code length} bytes as one record of {@code partition}; returns its index. One thread only. */
+    long append(final int partition, final DirectBuffer buffer, final int offset, final int length) {
+        ExcerptAppender appender = appenders[partition];
+        if (appender == null) {
+            appender = queues[partition].createAppender();
+            appenders[partition] = appender;
+        }
+        return write(appender, buffer, offset, length);
+    }
+
+    /** As {@link #append}, from any thread: a fresh appender each time (for rare records such as heartbeats). */
+    long appendFromAnyThread(final int partition, final DirectBuffer buffer, final int offset, final int length) {
+        try (ExcerptAppender appender = queues[partition].createAppender()) {
+            return write(appender, buffer, offset, length);
+        }
+    }
+
+    ExcerptTailer tailer(final int partition) {
+        return queues[partition].createTailer();
+    }
+
+    private static long write(final ExcerptAppender appender, final DirectBuffer buffer, final int offset, final int length) {
+        try (DocumentContext dc = appender.writingDocument()) {
+            final Bytes<?> bytes = dc.wire().bytes();
+            final byte[] array = buffer.byteArray();
+            if (array != null) {
+                bytes.write(array, (int) buffer.wrapAdjustment() + offset, length);
+            } else {
+                for (int i = 0; i < length; i++) {
+                    bytes.writeByte(buffer.getByte(offset + i));
+                }
+            }
+        }
+        return appender.lastIndexAppended();
+    }
+
+    @Override
+    public void close() {
+        for (final ExcerptAppender appender : appenders) {
+            if (appender != null) {
+                appender.close();
+            }
+        }
+        for (final ChronicleQueue queue : queues) {
+            queue.close();
+        }
+    }
+}
