@@ -3,7 +3,7 @@ package io.streamgrid.cli;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.ingest.JsonLinesLoader;
 import io.streamgrid.jobs.ingest.LoadReport;
 import io.streamgrid.jobs.ingest.SchemaGenerator;
@@ -25,29 +25,36 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code streamgrid ingest}: put events into the ingest log. */
-@Command(name = "ingest", mixinStandardHelpOptions = true, description = "Append generated or loaded events to the ingest log.",
+/** {@code streamgrid ingest}: put events into the schema logs. */
+@Command(name = "ingest", mixinStandardHelpOptions = true,
+        description = "Append generated or loaded events to the log of their schema (built-in or configured).",
         subcommands = {IngestCommand.Generate.class, IngestCommand.Load.class, IngestCommand.End.class})
 final class IngestCommand {
+    private static final String BUILT_IN = "request, sensor, click, transaction";
 
-    static IngestLog openLog(final ConfigTree tree) {
-        final Path dir = JobCatalog.ingestDir(tree);
+    /** The logs of the built-in types under the configured ingest directory (created with ingest.partitions when new). */
+    static BuiltInLogs builtInLogs(final ConfigTree tree) {
         try {
-            return IngestLog.open(dir, tree.integer("ingest.partitions"));
+            return new BuiltInLogs(JobCatalog.ingestDir(tree), tree.integer("ingest.partitions"));
         } catch (final IllegalArgumentException e) {
             throw new ConfigException(e.getMessage(), e);
         }
     }
 
-    /** The schema called {@code name} in the configuration's {@code schemas:} section. */
+    /** The schema called {@code name}: a built-in type's, or one of the configuration's {@code schemas:} section. */
     static EventSchema schema(final ConfigTree tree, final String name) {
+        final EventType builtIn = EventType.ofSchema(name);
+        if (builtIn != null) {
+            return builtIn.schema();
+        }
         final List<EventSchema> schemas = SchemaSettings.parse(tree.mapping("schemas"));
         return schemas.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() -> new ConfigException(
-                "--schema " + name + ": no such schema in the configuration's schemas: section"
+                "--schema " + name + ": no such schema: not a built-in type (" + BUILT_IN + ") nor in the configuration's schemas: section"
                         + (schemas.isEmpty() ? " (it declares none)" : " (it declares " + schemas.stream().map(EventSchema::name).toList() + ")")));
     }
 
@@ -62,16 +69,14 @@ final class IngestCommand {
     }
 
     @Command(name = "generate", mixinStandardHelpOptions = true,
-            description = "Append deterministic generated events (seeded) to the ingest log.")
+            description = "Append deterministic generated events (seeded) to the log of their schema.")
     static final class Generate implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--type", defaultValue = "request", description = "request, sensor, click or transaction (default: ${DEFAULT-VALUE}).")
-        String type;
-
-        @Option(names = "--schema", paramLabel = "NAME", description = "Events of this schema (the configuration's schemas: "
-                + "section) into its own log, instead of a built-in type.")
+        @Option(names = {"--schema", "--type"}, paramLabel = "NAME", defaultValue = "request",
+                description = "A built-in type (" + BUILT_IN + ": realistic values) or a schema of the configuration "
+                        + "(values derived from its fields) (default: ${DEFAULT-VALUE}).")
         String schemaName;
 
         @Option(names = "--events", defaultValue = "100000", description = "How many (default: ${DEFAULT-VALUE}).")
@@ -101,7 +106,7 @@ final class IngestCommand {
         @Option(names = "--hot-key-fraction", defaultValue = "0", description = "Share of events sent to a spiking key (default: ${DEFAULT-VALUE}).")
         double hotKeyFraction;
 
-        @Option(names = "--end", description = "Append END_OF_STREAM afterwards, so every window closes.")
+        @Option(names = "--end", description = "Append the end of the stream afterwards, so every window and timer fires.")
         boolean end;
 
         @Mixin
@@ -109,63 +114,44 @@ final class IngestCommand {
 
         @Override
         public Integer call() {
-            if (schemaName != null) {
-                return generateSchema();
-            }
-            final EventType eventType;
-            try {
-                eventType = EventType.valueOf(type.toUpperCase(Locale.ROOT));
-            } catch (final IllegalArgumentException e) {
-                throw new ConfigException("--type " + type + " is not an event type: use request, sensor, click or transaction");
-            }
+            final ConfigTree tree = options.tree();
+            final EventSchema schema = schema(tree, schemaName.toLowerCase(Locale.ROOT));
+            final EventType builtIn = EventType.ofSchema(schema.name());
             final GeneratorSpec generatorSpec;
             try {
-                generatorSpec = GeneratorSpec.of(eventType, seed, events, keys).withRate(rate).withZipf(zipf)
+                generatorSpec = GeneratorSpec.of(builtIn, seed, events, keys).withRate(rate).withZipf(zipf)
                         .withDisorder(disorderMs, lateFraction, maxLatenessMs).withHotKeys(hotKeyFraction, 60_000);
             } catch (final IllegalArgumentException e) {
                 throw new ConfigException(e.getMessage(), e);
             }
             final PrintWriter out = spec.commandLine().getOut();
-            try (IngestLog log = openLog(options.tree())) {
-                new EventGenerator(generatorSpec).appendTo(log, 100_000, out::println);
-                if (end) {
-                    log.appendEndOfStream(events);
+            if (builtIn != null) {
+                try (BuiltInLogs logs = builtInLogs(tree)) {
+                    new EventGenerator(generatorSpec).appendTo(logs, 100_000, out::println);
+                    finish(logs.log(builtIn), out);
                 }
-                out.println("appended " + events + " " + type + " events to " + log.directory() + (end ? ", then END_OF_STREAM" : ""));
+            } else {
+                try (SchemaLog log = openSchemaLog(tree, schema)) {
+                    new SchemaGenerator(schema, generatorSpec).appendTo(log, 100_000, out::println);
+                    finish(log, out);
+                }
             }
             return 0;
         }
 
-        private int generateSchema() {
-            if (spec.commandLine().getParseResult().hasMatchedOption("--type")) {
-                throw new ConfigException("--type and --schema exclude each other: --type is a built-in event type");
+        private void finish(final SchemaLog log, final PrintWriter out) {
+            if (end) {
+                log.appendEndOfStream();
             }
-            final ConfigTree tree = options.tree();
-            final EventSchema schema = schema(tree, schemaName);
-            final SchemaGenerator generator;
-            try {
-                generator = new SchemaGenerator(schema, GeneratorSpec.forSchema(seed, events, keys).withRate(rate).withZipf(zipf)
-                        .withDisorder(disorderMs, lateFraction, maxLatenessMs).withHotKeys(hotKeyFraction, 60_000));
-            } catch (final IllegalArgumentException e) {
-                throw new ConfigException(e.getMessage(), e);
-            }
-            final PrintWriter out = spec.commandLine().getOut();
-            try (SchemaLog log = openSchemaLog(tree, schema)) {
-                generator.appendTo(log, 100_000, out::println);
-                if (end) {
-                    log.appendEndOfStream();
-                }
-                out.println("appended " + events + " " + schema.name() + " events to " + log.directory()
-                        + (end ? ", then the end of the stream" : ""));
-            }
-            return 0;
+            out.println("appended " + events + " " + log.schema().name() + " events to " + log.directory()
+                    + (end ? ", then the end of the stream" : ""));
         }
     }
 
     @Command(name = "load", mixinStandardHelpOptions = true,
             description = {"Append the events of a file; bad lines go to a rejected-records file.",
-                    "Without --schema: JSON lines of the built-in types (request, sensor, click, transaction).",
-                    "With --schema NAME: JSON lines or CSV (a header naming the fields) of a schema of the configuration."})
+                    "Without --schema: JSON lines of the built-in types, each line's \"type\" naming one (" + BUILT_IN + ").",
+                    "With --schema NAME: JSON lines or CSV (a header naming the fields) of that schema, built-in or configured."})
     static final class Load implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -173,7 +159,7 @@ final class IngestCommand {
         @Parameters(paramLabel = "FILE", description = "The events (formats: docs/WRITE-YOUR-OWN-JOB.md and docs/ARCHITECTURE.md).")
         Path input;
 
-        @Option(names = "--schema", paramLabel = "NAME", description = "Events of this schema (the configuration's schemas: section).")
+        @Option(names = "--schema", paramLabel = "NAME", description = "Events of this schema (a built-in type or the configuration's).")
         String schemaName;
 
         @Option(names = "--format", paramLabel = "json|csv", description = "With --schema: the file's format (default: csv for *.csv, else json).")
@@ -198,14 +184,14 @@ final class IngestCommand {
             final ConfigTree tree = options.tree();
             if (schemaName == null) {
                 if (format != null) {
-                    throw new ConfigException("--format goes with --schema: the built-in types load from JSON lines only");
+                    throw new ConfigException("--format goes with --schema: a file of several built-in types loads from JSON lines only");
                 }
-                try (IngestLog log = openLog(tree)) {
-                    final LoadReport report = new JsonLinesLoader().load(input, log, rejectedFile, out::println);
-                    out.println(report);
+                try (BuiltInLogs logs = builtInLogs(tree)) {
+                    final LoadReport report = new JsonLinesLoader().load(input, logs, rejectedFile, out::println);
+                    out.println(report + " into the logs of the built-in types under " + logs.ingestDir());
                     if (end) {
-                        log.appendEndOfStream(report.lines());
-                        out.println("appended END_OF_STREAM to every partition of " + log.directory());
+                        logs.appendEndOfStream();
+                        out.println("appended the end of the stream to every partition of every built-in type's log");
                     }
                 }
                 return 0;
@@ -238,13 +224,14 @@ final class IngestCommand {
     }
 
     @Command(name = "end", mixinStandardHelpOptions = true,
-            description = "Append the end of the stream to every partition: jobs emit their last windows and fire every "
-                    + "timer. Events appended afterwards are late.")
+            description = "Append the end of the stream to every partition of a log: jobs emit their last windows and fire "
+                    + "every timer. Events appended afterwards are late.")
     static final class End implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--schema", paramLabel = "NAME", description = "The log of this schema (default: the built-in types' log).")
+        @Option(names = "--schema", paramLabel = "NAME",
+                description = "The log of this schema (default: every built-in type's log that exists).")
         String schemaName;
 
         @Mixin
@@ -253,21 +240,22 @@ final class IngestCommand {
         @Override
         public Integer call() {
             final ConfigTree tree = options.tree();
-            if (schemaName == null) {
-                try (IngestLog log = openLog(tree)) {
-                    log.appendEndOfStream(0);
-                    spec.commandLine().getOut().println("appended END_OF_STREAM to every partition of " + log.directory());
+            final List<EventSchema> schemas = schemaName != null ? List.of(schema(tree, schemaName))
+                    : Arrays.stream(EventType.values()).map(EventType::schema)
+                            .filter(s -> SchemaLog.exists(SchemaLog.directoryOf(JobCatalog.ingestDir(tree), s.name()))).toList();
+            if (schemas.isEmpty()) {
+                throw new ConfigException("there is no log of a built-in type in " + JobCatalog.ingestDir(tree)
+                        + " to end: name the log with --schema NAME");
+            }
+            for (final EventSchema schema : schemas) {
+                final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
+                if (!SchemaLog.exists(dir)) {
+                    throw new ConfigException("there is no log of schema " + schema.name() + " in " + dir + " to end");
                 }
-                return 0;
-            }
-            final EventSchema schema = schema(tree, schemaName);
-            final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
-            if (!SchemaLog.exists(dir)) {
-                throw new ConfigException("there is no log of schema " + schema.name() + " in " + dir + " to end");
-            }
-            try (SchemaLog log = openSchemaLog(tree, schema)) {
-                log.appendEndOfStream();
-                spec.commandLine().getOut().println("appended the end of the stream to every partition of " + log.directory());
+                try (SchemaLog log = openSchemaLog(tree, schema)) {
+                    log.appendEndOfStream();
+                    spec.commandLine().getOut().println("appended the end of the stream to every partition of " + log.directory());
+                }
             }
             return 0;
         }

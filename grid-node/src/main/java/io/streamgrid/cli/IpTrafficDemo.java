@@ -12,7 +12,7 @@ import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
@@ -102,10 +102,11 @@ final class IpTrafficDemo {
                 CassandraSchema.ensure(session, target, binding.table());
             }
         }
-        try (IngestLog log = IngestLog.open(ingestDir, PARTITIONS); CqlSession session = target.connect()) {
+        try (SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(ingestDir, job.schema().name()), job.schema(), PARTITIONS);
+             CqlSession session = target.connect()) {
             final Job running = WindowedJobs.submit(client.getJet(), job, options, output);
             appendPaced(spec, log, 20);
-            log.appendEndOfStream(requests);
+            log.appendEndOfStream();
             final IMap<String, IpWindowCount> windows = client.getMap(job.stateMap());
             final IMap<String, Object> late = client.getMap(job.lateMap());
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -141,7 +142,7 @@ final class IpTrafficDemo {
     }
 
     /** Appends the requests over about {@code seconds} seconds, printing progress. */
-    private void appendPaced(final GeneratorSpec spec, final IngestLog log, final int seconds) throws InterruptedException {
+    private void appendPaced(final GeneratorSpec spec, final SchemaLog log, final int seconds) throws InterruptedException {
         final long start = System.nanoTime();
         final long step = spec.events() / 10;
         final long[] appended = {0};

@@ -6,6 +6,7 @@ import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.JobSuspensionCause;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.StreamGridJob;
@@ -13,6 +14,7 @@ import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.impl.ConfigTree;
@@ -81,12 +83,13 @@ final class JobCommand {
             }
             final WindowedJob<?> job = JobCatalog.job(name, tree);
             final JobOptions jobOptions = JobCatalog.options(tree);
+            checkLog(job.name(), job.schema(), WindowedJobs.logDirectory(job, jobOptions));
             final CassandraOutput output = cassandra ? cassandraOutput(job, tree) : null;
             return ClientConnector.withClient(tree, members.addresses, client -> {
                 final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output);
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println("submitted " + job.name() + " (id " + submitted.getIdString() + "), exactly-once, snapshots every "
-                        + jobOptions.snapshotIntervalMs() + " ms, reading " + jobOptions.ingestDir());
+                        + jobOptions.snapshotIntervalMs() + " ms, reading " + WindowedJobs.logDirectory(job, jobOptions));
                 out.println("results in " + job.stateMap() + ", late events in " + job.lateMap() + ", rejected records in "
                         + job.rejectedMap() + (output == null ? "" : "; exactly-once into Cassandra tables "
                         + output.bindings().stream().map(b -> b.table().qualifiedName()).toList()));
@@ -105,7 +108,7 @@ final class JobCommand {
             final JobOptions jobOptions = JobCatalog.options(tree);
             final UserJar userJar = UserJar.load(jar, className);
             final KeyedJob<?> job = rename == null ? userJar.job() : userJar.job().named(rename);
-            UserJar.checkLog(job, jobOptions);
+            checkLog(job.name(), job.schema(), KeyedJobs.logDirectory(job, jobOptions));
             return ClientConnector.withClient(tree, members.addresses, client -> {
                 final JobConfig config = jobOptions.jobConfig(job.name()).addJar(userJar.url());
                 final Job submitted = userJar.submit(() -> KeyedJobs.submit(client.getJet(), job, jobOptions, null, config));
@@ -117,6 +120,23 @@ final class JobCommand {
                         + job.rejectedMap());
                 return 0;
             });
+        }
+    }
+
+    /**
+     * Refuses a job whose schema log is missing or holds an incompatible version, before anything
+     * reaches the cluster.
+     */
+    static void checkLog(final String jobName, final EventSchema schema, final Path dir) {
+        if (!SchemaLog.exists(dir)) {
+            throw new ConfigException("job " + jobName + " reads schema " + schema.name() + ", but there is no log of it in "
+                    + dir + ": load its events first ('streamgrid ingest load FILE --schema " + schema.name()
+                    + "' or 'streamgrid ingest generate --schema " + schema.name() + "')");
+        }
+        try {
+            SchemaLog.checkCompatible(dir, schema);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("job " + jobName + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,11 +1,8 @@
 package io.streamgrid.cli;
 
 import com.hazelcast.jet.Job;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.StreamGridJob;
-import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.node.ConfigException;
 
 import java.lang.reflect.InvocationTargetException;
@@ -66,23 +63,6 @@ final class UserJar {
             throw new ConfigException(className + ".job() returned null: return the KeyedJob to run");
         }
         return new UserJar(jar, loader, job);
-    }
-
-    /**
-     * Refuses a job whose schema log is missing or holds an incompatible version, before anything
-     * reaches the cluster.
-     */
-    static void checkLog(final KeyedJob<?> job, final JobOptions options) {
-        final Path dir = KeyedJobs.logDirectory(job, options);
-        if (!SchemaLog.exists(dir)) {
-            throw new ConfigException("job " + job.name() + " reads schema " + job.schema().name() + ", but there is no log of it in "
-                    + dir + ": load its events first ('streamgrid ingest load FILE --schema " + job.schema().name() + "')");
-        }
-        try {
-            SchemaLog.checkCompatible(dir, job.schema());
-        } catch (final IllegalArgumentException e) {
-            throw new ConfigException("job " + job.name() + ": " + e.getMessage(), e);
-        }
     }
 
     KeyedJob<?> job() {

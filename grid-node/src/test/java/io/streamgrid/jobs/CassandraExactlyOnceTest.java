@@ -13,10 +13,10 @@ import com.hazelcast.jet.pipeline.SourceBuilder;
 import com.hazelcast.jet.pipeline.StreamSource;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
@@ -131,7 +131,7 @@ class CassandraExactlyOnceTest {
         final WindowOracle.Result oracle = Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS);
         final Map<List<Object>, List<Object>> expected = new HashMap<>();
         oracle.windows().forEach((id, accepted) -> {
-            final String ip = EventRecord.ipToString(id.key());
+            final String ip = BuiltInEvents.ipToString(id.key());
             expected.put(List.of(ip, id.start()), List.of(ip, id.start(), id.end(), (long) accepted.size()));
         });
 
@@ -142,7 +142,7 @@ class CassandraExactlyOnceTest {
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
-             IngestLog log = IngestLog.open(workDir.resolve("ingest"), PARTITIONS)) {
+             SchemaLog log = Scenario.requestLog(workDir.resolve("ingest"), PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
             final Job running = WindowedJobs.submit(client.getJet(), job,
                     JobOptions.of(workDir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2),
@@ -151,7 +151,7 @@ class CassandraExactlyOnceTest {
             writer.start();
             disruption.apply(cluster, writer, workDir);
             writer.finish();
-            log.appendEndOfStream(events);
+            log.appendEndOfStream();
 
             final TableVerifier.Report[] report = new TableVerifier.Report[1];
             try {

@@ -7,7 +7,7 @@ import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
@@ -92,7 +92,7 @@ class IpTrafficExactlyOnceTest {
                 job.alertFactor(), job.alertFloor(), job.baselineMinWindows());
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
-             IngestLog log = IngestLog.open(ingestDir, PARTITIONS)) {
+             SchemaLog log = Scenario.requestLog(ingestDir, PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
             final Job running = WindowedJobs.submit(client.getJet(), job,
                     JobOptions.of(ingestDir).withSnapshotInterval(200).withLocalParallelism(2));
@@ -108,7 +108,7 @@ class IpTrafficExactlyOnceTest {
             final int windowsAtDisruption = client.getMap(job.stateMap()).size();
             writer.finish();
             restarts.interrupt();
-            log.appendEndOfStream(EVENTS);
+            log.appendEndOfStream();
 
             final Map<String, Long> found = awaitWindows(client, job, expected, running);
             final long lost = expected.keySet().stream().filter(k -> !found.containsKey(k)).count();

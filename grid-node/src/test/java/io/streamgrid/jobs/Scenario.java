@@ -2,13 +2,15 @@ package io.streamgrid.jobs;
 
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.window.WindowOracle;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,12 +28,17 @@ final class Scenario {
     private Scenario() {
     }
 
+    /** The log of the built-in request type under {@code ingestDir}, where ip-traffic reads. */
+    static SchemaLog requestLog(final Path ingestDir, final int partitions) {
+        return SchemaLog.open(SchemaLog.directoryOf(ingestDir, EventType.REQUEST.schema().name()), EventType.REQUEST.schema(), partitions);
+    }
+
     /** The brute-force windows of {@code spec}'s events, as a job over {@code partitions} partitions sees them. */
     static WindowOracle.Result oracle(final GeneratorSpec spec, final int partitions, final long size, final long slide,
                                       final long disorder, final long lateness) {
         final List<WindowOracle.Event> events = new ArrayList<>((int) spec.events());
         new EventGenerator(spec).generate(r -> events.add(new WindowOracle.Event(
-                IngestLog.partitionOf(r.key(), partitions), r.key(), r.timestamp(), r.sequence(), null)));
+                SchemaLog.partitionOf(r.keyLong(), partitions), r.keyLong(), r.eventTime(), r.sequence(), null)));
         return WindowOracle.sliding(events, size, slide, disorder, lateness);
     }
 
@@ -48,14 +55,14 @@ final class Scenario {
         final Map<Integer, Long> maxTimestampByPartition = new HashMap<>();
         final Map<Long, TreeMap<Long, Long>> onTimeCountByStartByIp = new HashMap<>();
         new EventGenerator(spec).generate(r -> {
-            final int partition = IngestLog.partitionOf(r.key(), partitions);
+            final int partition = SchemaLog.partitionOf(r.keyLong(), partitions);
             final Long max = maxTimestampByPartition.get(partition);
             final long watermark = max == null ? Long.MIN_VALUE : max - disorder;
-            final long start = Math.floorDiv(r.timestamp(), size) * size;
+            final long start = Math.floorDiv(r.eventTime(), size) * size;
             if (start + size > watermark) {
-                onTimeCountByStartByIp.computeIfAbsent(r.key(), ip -> new TreeMap<>()).merge(start, 1L, Long::sum);
+                onTimeCountByStartByIp.computeIfAbsent(r.keyLong(), ip -> new TreeMap<>()).merge(start, 1L, Long::sum);
             }
-            maxTimestampByPartition.merge(partition, r.timestamp(), Math::max);
+            maxTimestampByPartition.merge(partition, r.eventTime(), Math::max);
         });
         final Map<String, Long> alerts = new HashMap<>();
         onTimeCountByStartByIp.forEach((ip, countByStart) -> {
@@ -86,8 +93,9 @@ final class Scenario {
         private final long total;
         private final long seconds;
 
-        PacedWriter(final GeneratorSpec spec, final IngestLog log, final long seconds) {
-            this(afterEach -> new EventGenerator(spec).generate((EventRecord record) -> {
+        /** Appends {@code spec}'s events (of a built-in type) to {@code log}, that type's log. */
+        PacedWriter(final GeneratorSpec spec, final SchemaLog log, final long seconds) {
+            this(afterEach -> new EventGenerator(spec).generate((SchemaRecord record) -> {
                 log.append(record);
                 afterEach.run();
             }), spec.events(), seconds);

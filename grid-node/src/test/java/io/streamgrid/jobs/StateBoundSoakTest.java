@@ -3,8 +3,8 @@ package io.streamgrid.jobs;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.jobs.event.EventRecord;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.event.BuiltInEvents;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
@@ -12,7 +12,6 @@ import io.streamgrid.node.GridNode;
 import io.streamgrid.node.NodeSettings;
 import io.streamgrid.node.impl.ConfigTree;
 import io.streamgrid.node.impl.JobCatalog;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,11 +66,10 @@ class StateBoundSoakTest {
         final WindowedJob<?> job = JobCatalog.job("ip-traffic", tree);
         final List<String> samples = new ArrayList<>();
         try (GridNode node = GridNode.start(NodeSettings.load(Optional.of(config), NodeSettings.Overrides.none()));
-             IngestLog log = IngestLog.open(ingest, 8)) {
+             SchemaLog log = Scenario.requestLog(ingest, 8)) {
             final HazelcastInstance member = node.hazelcast();
             final Job running = WindowedJobs.submit(member.getJet(), job, JobCatalog.options(tree));
-            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
-            final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+            final BuiltInEvents record = new BuiltInEvents();
             long heapAt60 = 0;
             long sequence = 0;
             final long start = System.nanoTime();
@@ -81,7 +79,7 @@ class StateBoundSoakTest {
                     for (int i = 0; i < IPS_PER_MINUTE; i++) {
                         final long ip = 0x0a000000L + (long) minute * IPS_PER_MINUTE + i;
                         log.append(record.request(1_767_225_600_000L + minute * 60_000L + k * 12_000L + i * 5L,
-                                sequence++, (int) ip, 0, 100, 200));
+                                sequence++, ip, 0, 100, 200));
                     }
                 }
                 final long due = start + TimeUnit.SECONDS.toNanos(minute + 1);

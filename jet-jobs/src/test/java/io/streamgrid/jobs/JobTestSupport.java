@@ -5,10 +5,10 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
-import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowOracle;
 
 import java.time.Duration;
@@ -43,18 +43,19 @@ public final class JobTestSupport {
     }
 
     /**
-     * Generates {@code spec}'s events into {@code log}, then END_OF_STREAM in every partition, and
-     * returns them as the oracle sees them (payload by {@code payload}), in append order.
+     * Generates {@code spec}'s events into {@code log} (of the spec's type), then the end of the
+     * stream in every partition, and returns them as the oracle sees them (payload by
+     * {@code payload}), in append order.
      */
-    public static List<WindowOracle.Event> generate(final GeneratorSpec spec, final IngestLog log,
-                                                    final Function<EventRecord, Object> payload) {
+    public static List<WindowOracle.Event> generate(final GeneratorSpec spec, final SchemaLog log,
+                                                    final Function<SchemaRecord, Object> payload) {
         final List<WindowOracle.Event> events = new ArrayList<>();
         new EventGenerator(spec).generate(record -> {
             log.append(record);
-            events.add(new WindowOracle.Event(log.partitionOf(record.key()), record.key(), record.timestamp(),
+            events.add(new WindowOracle.Event(log.partitionOf(record.keyLong()), record.keyLong(), record.eventTime(),
                     record.sequence(), payload.apply(record)));
         });
-        log.appendEndOfStream(spec.events());
+        log.appendEndOfStream();
         return events;
     }
 

@@ -1,5 +1,6 @@
 package io.streamgrid.node.impl;
 
+import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.Field;
 import io.streamgrid.jobs.schema.FieldType;
@@ -39,6 +40,9 @@ public final class SchemaSettings {
         for (final Map.Entry<?, ?> entry : section.entrySet()) {
             final String name = String.valueOf(entry.getKey());
             final String at = "schemas." + name;
+            if (EventType.ofSchema(name) != null) {
+                throw new ConfigException("'" + at + "': " + name + " is a built-in type's schema; give yours another name");
+            }
             final Map<?, ?> spec = mapping(entry.getValue(), at, "a mapping with keys " + SCHEMA_KEYS);
             checkKeys(spec, SCHEMA_KEYS, at);
             final Object fieldList = spec.get("fields");

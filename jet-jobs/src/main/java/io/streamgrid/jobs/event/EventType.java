@@ -1,44 +1,43 @@
 package io.streamgrid.jobs.event;
 
-/** The kinds of record in an ingest log; the code is the record's first byte. */
+import io.streamgrid.jobs.schema.EventSchema;
+
+/**
+ * The built-in event types. Each is a schema like any user's ({@link #schema()}), kept in its own
+ * schema log under the ingest directory ({@code schemas/request}, ...); the built-in jobs read them
+ * through the same public API as users' jobs. Field names are those of the JSON-lines format
+ * ({@link io.streamgrid.jobs.ingest.JsonLinesLoader}); {@code ts} is the event time.
+ */
 public enum EventType {
-    /** A network request: key = source IPv4 address (unsigned), destination, bytes, HTTP status. */
-    REQUEST(1),
-    /** A sensor reading: key = machine id, sensor kind, value. */
-    SENSOR(2),
-    /** A click: key = user id, item id, category, action. */
-    CLICK(3),
-    /** A payment: key = user id, amount in cents. */
-    TRANSACTION(4),
-    /**
-     * Control record: the partition was idle; its event-time clock stands at the record's timestamp
-     * (each job's watermark moves to it minus the job's allowed disorder). Written by jobs, never by
-     * loaders; see {@code IngestLog.appendHeartbeat}.
-     */
-    HEARTBEAT(126),
-    /** Control record: no more events in this partition; the watermark jumps to the end of time. */
-    END_OF_STREAM(127);
+    /** A network request: key {@code ip} = the source IPv4 address as an unsigned number; destination, bytes, HTTP status. */
+    REQUEST(EventSchema.builder("request").longKey("ip").eventTime("ts")
+            .int64("destination").int32("bytes").int32("status").build()),
+    /** A sensor reading: key {@code machine}; the sensor's kind ({@link SensorKind}) and its value. */
+    SENSOR(EventSchema.builder("sensor").longKey("machine").eventTime("ts")
+            .enumOf("kind", SensorKind.symbols()).float64("value").build()),
+    /** A click: key {@code user}; the item, its category and the action ({@link ClickAction}). */
+    CLICK(EventSchema.builder("click").longKey("user").eventTime("ts")
+            .int64("item").int32("category").enumOf("action", ClickAction.symbols()).build()),
+    /** A payment: key {@code user}; the amount in cents. */
+    TRANSACTION(EventSchema.builder("transaction").longKey("user").eventTime("ts").int64("amount_cents").build());
 
-    private static final EventType[] BY_CODE = new EventType[128];
+    private final EventSchema schema;
 
-    static {
+    EventType(final EventSchema schema) {
+        this.schema = schema;
+    }
+
+    public EventSchema schema() {
+        return schema;
+    }
+
+    /** The built-in type whose schema is called {@code schemaName}, or null. */
+    public static EventType ofSchema(final String schemaName) {
         for (final EventType type : values()) {
-            BY_CODE[type.code] = type;
+            if (type.schema.name().equals(schemaName)) {
+                return type;
+            }
         }
-    }
-
-    private final byte code;
-
-    EventType(final int code) {
-        this.code = (byte) code;
-    }
-
-    public byte code() {
-        return code;
-    }
-
-    /** The type with this code, or null for an unknown code. */
-    public static EventType ofCode(final byte code) {
-        return code < 0 ? null : BY_CODE[code];
+        return null;
     }
 }

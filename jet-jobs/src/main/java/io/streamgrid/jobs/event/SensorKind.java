@@ -1,26 +1,13 @@
 package io.streamgrid.jobs.event;
 
-/** What a sensor reading measures. */
+import java.util.Arrays;
+import java.util.Locale;
+
+/** What a sensor reading measures: the symbols of the {@code sensor} schema's {@code kind}, in ordinal order. */
 public enum SensorKind {
-    VIBRATION(1), TEMPERATURE(2), PRESSURE(3);
+    VIBRATION, TEMPERATURE, PRESSURE;
 
-    private final byte code;
-
-    SensorKind(final int code) {
-        this.code = (byte) code;
-    }
-
-    public byte code() {
-        return code;
-    }
-
-    /** The kind with this code, or null for an unknown code. */
-    public static SensorKind ofCode(final byte code) {
-        return switch (code) {
-            case 1 -> VIBRATION;
-            case 2 -> TEMPERATURE;
-            case 3 -> PRESSURE;
-            default -> null;
-        };
+    static String[] symbols() {
+        return Arrays.stream(values()).map(kind -> kind.name().toLowerCase(Locale.ROOT)).toArray(String[]::new);
     }
 }

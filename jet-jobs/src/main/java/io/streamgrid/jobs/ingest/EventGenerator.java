@@ -1,15 +1,17 @@
 package io.streamgrid.jobs.ingest;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.BuiltInEvents;
+import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.event.SensorKind;
-import org.agrona.concurrent.UnsafeBuffer;
+import io.streamgrid.jobs.schema.SchemaRecord;
 
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
- * Produces the events a {@link GeneratorSpec} describes, in arrival order, into one reused
- * {@link EventRecord}: no allocation per event. The consumer must copy or append the record before
+ * Produces the events of a built-in type ({@link io.streamgrid.jobs.event.EventType}) that a
+ * {@link GeneratorSpec} describes, in arrival order, into one reused {@link SchemaRecord} of the
+ * type's schema: no allocation per event. The consumer must copy or append the record before
  * returning. Deterministic: a spec always yields the same sequence.
  */
 public final class EventGenerator {
@@ -19,8 +21,7 @@ public final class EventGenerator {
     private final GeneratorSpec spec;
     private final SplittableRandom random;
     private final ArrivalModel arrivals;
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
-    private final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+    private final BuiltInEvents events = new BuiltInEvents();
 
     public EventGenerator(final GeneratorSpec spec) {
         this.spec = spec;
@@ -32,15 +33,16 @@ public final class EventGenerator {
     }
 
     /** Emits every event of the spec to {@code consumer}; returns the count. */
-    public long generate(final Consumer<EventRecord> consumer) {
+    public long generate(final Consumer<SchemaRecord> consumer) {
         for (long i = 0; i < spec.events(); i++) {
             consumer.accept(next(i));
         }
         return spec.events();
     }
 
-    /** Appends every event to {@code log}, reporting progress every {@code progressEvery} events. */
-    public long appendTo(final IngestLog log, final long progressEvery, final Consumer<String> progress) {
+    /** Appends every event to its type's log in {@code logs}, reporting progress every {@code progressEvery} events. */
+    public long appendTo(final BuiltInLogs logs, final long progressEvery, final Consumer<String> progress) {
+        final SchemaLog log = logs.log(spec.type());
         for (long i = 0; i < spec.events(); i++) {
             log.append(next(i));
             if (progressEvery > 0 && (i + 1) % progressEvery == 0) {
@@ -50,25 +52,23 @@ public final class EventGenerator {
         return spec.events();
     }
 
-    private EventRecord next(final long i) {
+    private SchemaRecord next(final long i) {
         final long arrival = arrivals.arrival(i);
         final long timestamp = arrivals.timestamp(arrival);
         final int keyIndex = arrivals.keyIndex(arrival);
-        switch (spec.type()) {
-            case REQUEST -> record.request(timestamp, i, BASE_IP + keyIndex, 0xC0A80000 + random.nextInt(16),
-                    200 + random.nextInt(50_000), status());
+        return switch (spec.type()) {
+            case REQUEST -> events.request(timestamp, i, Integer.toUnsignedLong(BASE_IP + keyIndex),
+                    Integer.toUnsignedLong(0xC0A80000 + random.nextInt(16)), 200 + random.nextInt(50_000), status());
             case SENSOR -> {
                 final SensorKind kind = SensorKind.values()[random.nextInt(3)];
-                record.sensor(timestamp, i, keyIndex, kind, sensorValue(kind, keyIndex, timestamp));
+                yield events.sensor(timestamp, i, keyIndex, kind, sensorValue(kind, keyIndex, timestamp));
             }
             case CLICK -> {
                 final long item = random.nextInt(10_000);
-                record.click(timestamp, i, keyIndex, item, (int) (item % 20), action());
+                yield events.click(timestamp, i, keyIndex, item, (int) (item % 20), action());
             }
-            case TRANSACTION -> record.transaction(timestamp, i, keyIndex, 1 + random.nextInt(100_000));
-            default -> throw new IllegalStateException("bug: cannot generate " + spec.type());
-        }
-        return record;
+            case TRANSACTION -> events.transaction(timestamp, i, keyIndex, 1 + random.nextInt(100_000));
+        };
     }
 
     private int status() {
@@ -76,9 +76,9 @@ public final class EventGenerator {
         return roll < 90 ? 200 : roll < 97 ? 404 : 500;
     }
 
-    private byte action() {
+    private ClickAction action() {
         final int roll = random.nextInt(100);
-        return roll < 70 ? EventRecord.ACTION_VIEW : roll < 95 ? EventRecord.ACTION_CLICK : EventRecord.ACTION_PURCHASE;
+        return roll < 70 ? ClickAction.VIEW : roll < 95 ? ClickAction.CLICK : ClickAction.PURCHASE;
     }
 
     private double sensorValue(final SensorKind kind, final int machine, final long timestamp) {

@@ -29,9 +29,6 @@ public record GeneratorSpec(
         long hotKeyPeriodMs) {
 
     public GeneratorSpec {
-        if (type == EventType.END_OF_STREAM || type == EventType.HEARTBEAT) {
-            throw new IllegalArgumentException("type must be an event type, was " + type);
-        }
         check(events >= 0, "events must be >= 0, was " + events);
         check(eventsPerSecond > 0, "eventsPerSecond must be positive, was " + eventsPerSecond);
         check(keys > 0, "keys must be positive, was " + keys);

@@ -1,8 +1,9 @@
 package io.streamgrid.jobs.ingest;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.BuiltInEvents;
+import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.event.SensorKind;
-import org.agrona.concurrent.UnsafeBuffer;
+import io.streamgrid.jobs.schema.SchemaRecord;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,8 +12,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Loads users' own events from a JSON-lines file into an {@link IngestLog}, one flat object per
- * line:
+ * Loads events of the built-in types from a JSON-lines file into their logs ({@link BuiltInLogs}),
+ * one flat object per line, its {@code type} naming the built-in type:
  *
  * <pre>
  * {"type":"request","ts":1767225600000,"ip":"10.0.0.1","destination":"192.168.0.3","bytes":512,"status":200}
@@ -21,14 +22,15 @@ import java.util.function.Consumer;
  * {"type":"transaction","ts":1767225600000,"user":42,"amount_cents":1999}
  * </pre>
  *
- * <p>{@code ts} is the event time in ms since the epoch; {@code seq} (optional) the source sequence
+ * <p>Addresses are dotted quads here (the {@code request} schema holds them as numbers). Other
+ * files of these types — CSV, or numeric addresses — load like any schema's with
+ * {@code ingest load FILE --schema request}. {@code ts} is the event time in ms since the epoch; {@code seq} (optional) the source sequence
  * number, the line number when absent. Blank lines are skipped. A line that is not a valid event is
  * written to the rejected-records file as {@code line N: reason: text}, counted, and the load goes
  * on: a bad line never stops it and is never silently dropped.
  */
 public final class JsonLinesLoader {
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
-    private final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+    private final BuiltInEvents events = new BuiltInEvents();
 
     /**
      * Loads {@code input} into {@code log}; rejected lines go to {@code rejectedFile} (created even
@@ -36,30 +38,27 @@ public final class JsonLinesLoader {
      *
      * @throws IOException when the input cannot be read or the rejected file cannot be written
      */
-    public LoadReport load(final Path input, final IngestLog log, final Path rejectedFile, final Consumer<String> progress)
+    public LoadReport load(final Path input, final BuiltInLogs logs, final Path rejectedFile, final Consumer<String> progress)
             throws IOException {
-        return LineLoad.load(input, rejectedFile, progress, null, (line, lineNumber) -> {
-            encode(FlatJson.parse(line), lineNumber);
-            log.append(record);
-        });
+        return LineLoad.load(input, rejectedFile, progress, null, (line, lineNumber) -> logs.append(encode(FlatJson.parse(line), lineNumber)));
     }
 
-    private void encode(final Map<String, Object> fields, final long lineNumber) {
+    private SchemaRecord encode(final Map<String, Object> fields, final long lineNumber) {
         final String type = text(fields, "type").toLowerCase(Locale.ROOT);
         final long timestamp = whole(fields, "ts");
         if (timestamp < 0) {
             throw new IllegalArgumentException("'ts' is negative: " + timestamp);
         }
         final long sequence = fields.containsKey("seq") ? whole(fields, "seq") : lineNumber;
-        switch (type) {
-            case "request" -> record.request(timestamp, sequence, ip(fields, "ip"), ip(fields, "destination"),
+        return switch (type) {
+            case "request" -> events.request(timestamp, sequence, ip(fields, "ip"), ip(fields, "destination"),
                     (int) range(fields, "bytes", 0, Integer.MAX_VALUE), (int) range(fields, "status", 100, 599));
-            case "sensor" -> record.sensor(timestamp, sequence, whole(fields, "machine"), kind(fields), decimal(fields, "value"));
-            case "click" -> record.click(timestamp, sequence, whole(fields, "user"), whole(fields, "item"),
+            case "sensor" -> events.sensor(timestamp, sequence, whole(fields, "machine"), kind(fields), decimal(fields, "value"));
+            case "click" -> events.click(timestamp, sequence, whole(fields, "user"), whole(fields, "item"),
                     (int) range(fields, "category", 0, Integer.MAX_VALUE), action(fields));
-            case "transaction" -> record.transaction(timestamp, sequence, whole(fields, "user"), whole(fields, "amount_cents"));
+            case "transaction" -> events.transaction(timestamp, sequence, whole(fields, "user"), whole(fields, "amount_cents"));
             default -> throw new IllegalArgumentException("unknown type '" + type + "' (request, sensor, click, transaction)");
-        }
+        };
     }
 
     private static Object field(final Map<String, Object> fields, final String name) {
@@ -102,13 +101,13 @@ public final class JsonLinesLoader {
         return n.doubleValue();
     }
 
-    private static int ip(final Map<String, Object> fields, final String name) {
+    private static long ip(final Map<String, Object> fields, final String name) {
         final String text = text(fields, name);
-        final Long ip = EventRecord.parseIp(text);
+        final Long ip = BuiltInEvents.parseIp(text);
         if (ip == null) {
             throw new IllegalArgumentException("'" + name + "' is not an IPv4 address: " + text);
         }
-        return (int) (long) ip;
+        return ip;
     }
 
     private static SensorKind kind(final Map<String, Object> fields) {
@@ -120,14 +119,13 @@ public final class JsonLinesLoader {
         }
     }
 
-    private static byte action(final Map<String, Object> fields) {
+    private static ClickAction action(final Map<String, Object> fields) {
         final String action = text(fields, "action");
-        return switch (action.toLowerCase(Locale.ROOT)) {
-            case "view" -> EventRecord.ACTION_VIEW;
-            case "click" -> EventRecord.ACTION_CLICK;
-            case "purchase" -> EventRecord.ACTION_PURCHASE;
-            default -> throw new IllegalArgumentException("unknown action '" + action + "' (view, click, purchase)");
-        };
+        try {
+            return ClickAction.valueOf(action.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown action '" + action + "' (view, click, purchase)");
+        }
     }
 
 }

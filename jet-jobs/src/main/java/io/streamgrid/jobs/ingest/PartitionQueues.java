@@ -13,8 +13,8 @@ import java.nio.file.Path;
 
 /**
  * The Chronicle Queues of a log, one per partition ({@code p-000}, {@code p-001}, ...), with an
- * appender per partition created on first use: what {@link IngestLog} and {@link SchemaLog} both
- * store their records in. Appending through {@link #append} is for one thread; readers are
+ * appender per partition created on first use: where a {@link SchemaLog} stores its records.
+ * Appending through {@link #append} is for one thread; readers are
  * independent.
  */
 final class PartitionQueues implements AutoCloseable {

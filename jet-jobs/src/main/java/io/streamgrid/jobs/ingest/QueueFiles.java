@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Properties;
 
-/** What both logs ({@link IngestLog}, {@link SchemaLog}) do with their metadata files. */
+/** What a {@link SchemaLog} does with its metadata file: written atomically, read with clear errors. */
 final class QueueFiles {
     private QueueFiles() {
     }

@@ -198,13 +198,29 @@ public final class SchemaLog implements AutoCloseable {
         final int at = record.offset() + layout.offset(layout.keyIndex());
         final long hash = layout.field(layout.keyIndex()).type() == FieldType.STRING
                 ? stringKeyHash(record.buffer(), at + 2, record.buffer().getShort(at, ORDER) & 0xffff)
-                : IngestLog.mix(record.buffer().getLong(at, ORDER));
+                : mix(record.buffer().getLong(at, ORDER));
         return (int) Math.floorMod(hash, (long) partitions);
     }
 
     /** The partition of a long key. */
     public int partitionOf(final long key) {
-        return IngestLog.partitionOf(key, queues.count());
+        return partitionOf(key, queues.count());
+    }
+
+    /** The partition of a long key in a log of {@code partitions} partitions. */
+    public static int partitionOf(final long key, final int partitions) {
+        return (int) Math.floorMod(mix(key), (long) partitions);
+    }
+
+    /** A 64-bit finalising mix (MurmurHash3's fmix64): nearby keys land in unrelated partitions. Part of the log format. */
+    static long mix(final long value) {
+        long h = value;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
     }
 
     /** The hash of a string key's UTF-8 bytes (64-bit FNV-1a, then mixed). Part of the log format. */
@@ -214,7 +230,7 @@ public final class SchemaLog implements AutoCloseable {
             hash ^= buffer.getByte(offset + i) & 0xff;
             hash *= 0x100000001b3L;
         }
-        return IngestLog.mix(hash);
+        return mix(hash);
     }
 
     /** Appends {@code record} (of this log's schema, any version it accepts) to its key's partition; returns its index. */
@@ -260,9 +276,9 @@ public final class SchemaLog implements AutoCloseable {
         return buffer.getLong(offset + SchemaLayout.HEADER, ORDER);
     }
 
-    /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link IngestLog#START}: at the beginning). */
-    public IngestLog.PartitionReader reader(final int partition, final long lastReadIndex) {
-        return new IngestLog.PartitionReader(partition, queues.tailer(partition), lastReadIndex,
+    /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link PartitionReader#START}: at the beginning). */
+    public PartitionReader reader(final int partition, final long lastReadIndex) {
+        return new PartitionReader(partition, queues.tailer(partition), lastReadIndex,
                 Math.max(256, layout.length()), MAX_RECORD);
     }
 

@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.pipeline;
 
-import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowPolicy;
 
@@ -8,8 +8,11 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * A named job that windows one event type read from an ingest log. The definition travels to the
- * members inside the Jet job, hence {@link Serializable}; it holds settings only, never state.
+ * A named job that windows the events of one schema, read from that schema's log, by the schema's
+ * key (which must be a long key). Windows run on the same partition runtime as keyed jobs
+ * ({@link io.streamgrid.jobs.keyed.KeyedJob}): the same log reading, time rules, side outputs and
+ * snapshots. The definition travels to the members inside the Jet job, hence {@link Serializable};
+ * it holds settings only, never state.
  *
  * <p>Maps it writes: {@code state.<name>} (its results, or as its handler says), {@code late.<name>}
  * (events too late for their windows, keyed {@code p<partition>-<log index>}, see {@link LateEvent})
@@ -21,8 +24,12 @@ public interface WindowedJob<A> extends Serializable {
     /** The job's name, also the suffix of its maps. */
     String name();
 
-    /** The only event type this job reads; records of other types are rejected with a reason. */
-    EventType eventType();
+    /**
+     * The schema of the events this job reads, from its log under the ingest directory
+     * ({@link io.streamgrid.jobs.ingest.SchemaLog#directoryOf}); records that are not valid events of
+     * it are rejected with a reason. Its key must be a long.
+     */
+    EventSchema schema();
 
     WindowPolicy policy();
 

@@ -3,7 +3,10 @@ package io.streamgrid.jobs.pipeline;
 import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.impl.WindowedDag;
+
+import java.nio.file.Path;
 
 /** Submits {@link WindowedJob}s to a cluster, exactly-once. */
 public final class WindowedJobs {
@@ -12,7 +15,8 @@ public final class WindowedJobs {
 
     /**
      * Submits {@code job} under its name with the EXACTLY_ONCE guarantee and the given snapshot
-     * interval. The job restarts from its last snapshot when a member leaves or joins; when it
+     * interval, reading the log of its schema under {@code options.ingestDir()} (which must exist
+     * and hold the schema or a compatible version: the job fails naming the field otherwise). The job restarts from its last snapshot when a member leaves or joins; when it
      * fails it is suspended, keeping that snapshot, until resumed ({@code Job.resume()}).
      */
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options) {
@@ -26,7 +30,11 @@ public final class WindowedJobs {
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options,
                              final CassandraOutput cassandra) {
         final JobConfig config = options.jobConfig(job.name());
-        return jet.newJob(WindowedDag.of(job, options.ingestDir().toAbsolutePath().toString(), options.localParallelism(),
-                cassandra), config);
+        return jet.newJob(WindowedDag.of(job, logDirectory(job, options).toString(), options.localParallelism(), cassandra), config);
+    }
+
+    /** Where the job's schema log is, as the members see it. */
+    public static Path logDirectory(final WindowedJob<?> job, final JobOptions options) {
+        return SchemaLog.directoryOf(options.ingestDir().toAbsolutePath(), job.schema().name());
     }
 }

@@ -269,6 +269,15 @@ public final class SchemaRecord {
         if (!has(layout.keyIndex()) || !has(layout.eventTimeIndex())) {
             return "record of " + length + " bytes ends before its key or event time";
         }
+        if (version == layout.schema().version() && length != layout.length()) {
+            return "record of " + length + " bytes, but version " + version + " of schema " + layout.schema().name()
+                    + " is " + layout.length() + " bytes";
+        }
+        for (int i = 0; i < layout.fieldCount(); i++) {
+            if (!has(i) && layout.field(i).defaultValue() == null) {
+                return "record of " + length + " bytes lacks field " + layout.field(i).name() + ", which has no default";
+            }
+        }
         for (int i = 0; i < layout.fieldCount() && has(i); i++) {
             final Field field = layout.field(i);
             final int at = offset + layout.offset(i);

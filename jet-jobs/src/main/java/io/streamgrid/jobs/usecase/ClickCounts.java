@@ -1,6 +1,8 @@
 package io.streamgrid.jobs.usecase;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.ClickAction;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
@@ -17,6 +19,9 @@ public final class ClickCounts {
     /** Counts views, clicks and purchases. */
     public static final class Aggregation implements WindowAggregation<ClickCounts>, Serializable {
         private static final long serialVersionUID = 1L;
+        private static final int ACTION = EventType.CLICK.schema().layout().indexOf("action");
+        private static final int VIEW = ClickAction.VIEW.ordinal();
+        private static final int CLICK = ClickAction.CLICK.ordinal();
 
         @Override
         public ClickCounts create() {
@@ -24,11 +29,14 @@ public final class ClickCounts {
         }
 
         @Override
-        public void accumulate(final ClickCounts counts, final EventRecord event) {
-            switch (event.clickAction()) {
-                case EventRecord.ACTION_VIEW -> counts.views++;
-                case EventRecord.ACTION_CLICK -> counts.clicks++;
-                default -> counts.purchases++;
+        public void accumulate(final ClickCounts counts, final SchemaRecord event) {
+            final int action = event.getEnumOrdinal(ACTION);
+            if (action == VIEW) {
+                counts.views++;
+            } else if (action == CLICK) {
+                counts.clicks++;
+            } else {
+                counts.purchases++;
             }
         }
 

@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.usecase;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
@@ -26,7 +26,7 @@ public final class Counter {
         }
 
         @Override
-        public void accumulate(final Counter accumulator, final EventRecord event) {
+        public void accumulate(final Counter accumulator, final SchemaRecord event) {
             accumulator.value++;
         }
 

@@ -1,7 +1,8 @@
 package io.streamgrid.jobs.usecase;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.event.SensorKind;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
@@ -59,6 +60,8 @@ public final class HealthStats {
     /** Aggregates sensor readings; operating minutes assume one-minute slices (the job checks). */
     public static final class Aggregation implements WindowAggregation<HealthStats>, Serializable {
         private static final long serialVersionUID = 1L;
+        private static final int KIND = EventType.SENSOR.schema().layout().indexOf("kind");
+        private static final int VALUE = EventType.SENSOR.schema().layout().indexOf("value");
 
         @Override
         public HealthStats create() {
@@ -66,16 +69,17 @@ public final class HealthStats {
         }
 
         @Override
-        public void accumulate(final HealthStats stats, final EventRecord event) {
+        public void accumulate(final HealthStats stats, final SchemaRecord event) {
             stats.readings++;
             stats.operatingMinutes = 1; // a slice is one minute; a window sums its slices
-            final double value = event.sensorValue();
-            if (event.sensorKind() == SensorKind.VIBRATION) {
+            final double value = event.getDouble(VALUE);
+            final int kind = event.getEnumOrdinal(KIND);
+            if (kind == SensorKind.VIBRATION.ordinal()) {
                 stats.vibrationCount++;
                 stats.vibrationSum += value;
                 stats.vibrationMax = Math.max(stats.vibrationMax, value);
-            } else if (event.sensorKind() == SensorKind.TEMPERATURE) {
-                stats.addTemperature(event.timestamp(), value);
+            } else if (kind == SensorKind.TEMPERATURE.ordinal()) {
+                stats.addTemperature(event.eventTime(), value);
             }
         }
 

@@ -1,7 +1,8 @@
 package io.streamgrid.jobs.usecase;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
@@ -70,8 +71,8 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
     }
 
     @Override
-    public EventType eventType() {
-        return EventType.REQUEST;
+    public EventSchema schema() {
+        return EventType.REQUEST.schema();
     }
 
     @Override
@@ -81,7 +82,7 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
 
     /** The state-map key of an IP's window. */
     public static String windowKey(final long ip, final long windowStart) {
-        return EventRecord.ipToString(ip) + "@" + windowStart;
+        return BuiltInEvents.ipToString(ip) + "@" + windowStart;
     }
 
     /** Table of window counts: {@code ip_window_counts}, partitioned by IP, clustered by window start. */
@@ -152,7 +153,7 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
         public void onWindow(final long ip, final long start, final long end, final Counter value, final int updateSequence,
                              final boolean afterWatermark, final StateWriter out) {
             final String key = windowKey(ip, start);
-            out.put(job.stateMap(), key, new IpWindowCount(EventRecord.ipToString(ip), start, end, value.value,
+            out.put(job.stateMap(), key, new IpWindowCount(BuiltInEvents.ipToString(ip), start, end, value.value,
                     updateSequence, afterWatermark));
             if (updateSequence != 1 || afterWatermark) {
                 return;
@@ -165,7 +166,7 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
             baseline.lastWindowStart = start;
             if (baseline.windows >= job.baselineMinWindows() && value.value >= job.alertFloor()
                     && value.value > job.alertFactor() * baseline.mean) {
-                out.put(ALERTS_MAP, key, new TrafficAlert(EventRecord.ipToString(ip), start, end, value.value,
+                out.put(ALERTS_MAP, key, new TrafficAlert(BuiltInEvents.ipToString(ip), start, end, value.value,
                         baseline.mean, baseline.stdDev(), job.alertFactor()));
             }
             baseline.add(value.value);

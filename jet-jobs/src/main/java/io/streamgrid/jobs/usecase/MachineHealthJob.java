@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.window.WindowAggregation;
@@ -29,8 +30,8 @@ public record MachineHealthJob(WindowPolicy policy) implements WindowedJob<Healt
     }
 
     @Override
-    public EventType eventType() {
-        return EventType.SENSOR;
+    public EventSchema schema() {
+        return EventType.SENSOR.schema();
     }
 
     @Override

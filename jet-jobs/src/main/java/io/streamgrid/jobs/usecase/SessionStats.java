@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.usecase;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 import org.agrona.collections.LongHashSet;
 
@@ -46,6 +47,8 @@ public final class SessionStats {
     /** Aggregates clicks into session statistics. */
     public static final class Aggregation implements WindowAggregation<SessionStats>, Serializable {
         private static final long serialVersionUID = 1L;
+        private static final int ITEM = EventType.CLICK.schema().layout().indexOf("item");
+        private static final int CATEGORY = EventType.CLICK.schema().layout().indexOf("category");
 
         @Override
         public SessionStats create() {
@@ -53,10 +56,10 @@ public final class SessionStats {
         }
 
         @Override
-        public void accumulate(final SessionStats stats, final EventRecord event) {
+        public void accumulate(final SessionStats stats, final SchemaRecord event) {
             stats.events++;
-            stats.items.add(event.clickItem());
-            stats.offer(event.timestamp(), event.clickCategory());
+            stats.items.add(event.getLong(ITEM));
+            stats.offer(event.eventTime(), event.getInt(CATEGORY));
         }
 
         @Override

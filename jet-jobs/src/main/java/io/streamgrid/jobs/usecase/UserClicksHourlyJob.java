@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.window.WindowAggregation;
@@ -28,8 +29,8 @@ public record UserClicksHourlyJob(WindowPolicy policy) implements WindowedJob<Cl
     }
 
     @Override
-    public EventType eventType() {
-        return EventType.CLICK;
+    public EventSchema schema() {
+        return EventType.CLICK.schema();
     }
 
     @Override

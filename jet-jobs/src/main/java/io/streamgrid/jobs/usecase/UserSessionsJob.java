@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
@@ -29,8 +30,8 @@ public record UserSessionsJob(WindowPolicy policy) implements WindowedJob<Sessio
     }
 
     @Override
-    public EventType eventType() {
-        return EventType.CLICK;
+    public EventSchema schema() {
+        return EventType.CLICK.schema();
     }
 
     @Override

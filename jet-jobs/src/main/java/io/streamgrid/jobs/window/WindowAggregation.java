@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -17,7 +17,7 @@ public interface WindowAggregation<A> {
     A create();
 
     /** Adds one event; called on the hot path, so it should not allocate. */
-    void accumulate(A accumulator, EventRecord event);
+    void accumulate(A accumulator, SchemaRecord event);
 
     /** Adds {@code other} into {@code target}: slices into a sliding window, sessions that merge. */
     void combine(A target, A other);

@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.impl.IncrementalSlidingWindowEngine;
 import io.streamgrid.jobs.window.impl.SessionWindowEngine;
 import io.streamgrid.jobs.window.impl.SlidingWindowEngine;
@@ -32,8 +32,8 @@ public interface WindowEngine<A> {
         return new SessionWindowEngine<>((WindowDefinition.Session) policy.window(), policy, aggregation, listener);
     }
 
-    /** Processes one valid event (see {@link EventRecord#validate()}), then advances the watermark. */
-    void onEvent(EventRecord event);
+    /** Processes one valid event (see {@link SchemaRecord#validate()}), then advances the watermark. */
+    void onEvent(SchemaRecord event);
 
     /**
      * The partition was idle and its event-time clock stands at {@code eventTime}: the watermark

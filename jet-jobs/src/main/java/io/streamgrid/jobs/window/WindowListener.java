@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 
 /**
  * What a {@link WindowEngine} reports. Called synchronously from the engine; arguments are valid
@@ -22,5 +22,5 @@ public interface WindowListener<A> {
     void onRetract(long key, long start);
 
     /** An event too late for (some of) its windows, with the reason. */
-    void onLate(EventRecord event, long watermark, String reason);
+    void onLate(SchemaRecord event, long watermark, String reason);
 }

@@ -21,7 +21,7 @@ import java.util.Objects;
  *     a clock far ahead cannot make every later event late. The first event of a partition has no
  *     watermark to be measured against and is accepted.</li>
  * <li>A partition without records for {@code idleTimeoutMs} of wall-clock time has its watermark
- *     moved on (see {@code IngestLog.appendHeartbeat}), so its last windows close; 0 turns this off.</li>
+ *     moved on (see {@code SchemaLog.appendHeartbeat}), so its last windows close; 0 turns this off.</li>
  * </ul>
  *
  * @param window            which windows

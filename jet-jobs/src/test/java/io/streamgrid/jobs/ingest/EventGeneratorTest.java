@@ -45,7 +45,7 @@ class EventGeneratorTest {
 
     private static List<String> events(final GeneratorSpec spec) {
         final List<String> out = new ArrayList<>();
-        new EventGenerator(spec).generate(r -> out.add(r.key() + "," + r.timestamp() + "," + r.sequence()));
+        new EventGenerator(spec).generate(r -> out.add(r.keyLong() + "," + r.eventTime() + "," + r.sequence()));
         return out;
     }
 }

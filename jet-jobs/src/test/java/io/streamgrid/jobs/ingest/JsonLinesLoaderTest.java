@@ -1,8 +1,7 @@
 package io.streamgrid.jobs.ingest;
 
-import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.event.SensorKind;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,7 +17,7 @@ class JsonLinesLoaderTest {
     Path dir;
 
     @Test
-    void when_fileHasGoodAndBadLines_then_goodAreLoadedAndBadRejectedWithLineAndReason() throws Exception {
+    void when_fileHasGoodAndBadLines_then_goodGoToTheirTypesLogsAndBadAreRejectedWithLineAndReason() throws Exception {
         final Path input = dir.resolve("events.jsonl");
         Files.write(input, List.of(
                 "{\"type\":\"request\",\"ts\":1000,\"ip\":\"10.0.0.1\",\"destination\":\"192.168.0.3\",\"bytes\":512,\"status\":200}",
@@ -33,17 +32,24 @@ class JsonLinesLoaderTest {
         final Path rejected = dir.resolve("rejected.txt");
 
         final LoadReport report;
-        try (IngestLog log = IngestLog.open(dir.resolve("log"), 1)) {
-            report = new JsonLinesLoader().load(input, log, rejected, line -> { });
+        try (BuiltInLogs logs = new BuiltInLogs(dir.resolve("ingest"), 1)) {
+            report = new JsonLinesLoader().load(input, logs, rejected, line -> { });
             final List<String> loaded = new ArrayList<>();
-            final EventRecord record = new EventRecord();
-            try (IngestLog.PartitionReader reader = log.reader(0, IngestLog.START)) {
-                while (reader.next() > 0) {
-                    record.wrap(reader.buffer(), 0);
-                    loaded.add(record.type() + "/" + record.sequence());
-                    if (record.type() == EventType.SENSOR) {
-                        assertThat(record.sensorKind()).isEqualTo(SensorKind.TEMPERATURE);
-                        assertThat(record.sensorValue()).isEqualTo(61.5);
+            for (final EventType type : EventType.values()) {
+                final SchemaRecord record = new SchemaRecord(type.schema().layout());
+                try (PartitionReader reader = logs.log(type).reader(0, PartitionReader.START)) {
+                    int length;
+                    while ((length = reader.next()) > 0) {
+                        record.wrap(reader.buffer(), 0, length);
+                        assertThat(record.validate()).isNull();
+                        loaded.add(type + "/" + record.sequence());
+                        if (type == EventType.SENSOR) {
+                            assertThat(record.getEnum(record.layout().indexOf("kind"))).isEqualTo("temperature");
+                            assertThat(record.getDouble(record.layout().indexOf("value"))).isEqualTo(61.5);
+                        }
+                        if (type == EventType.REQUEST) {
+                            assertThat(record.keyLong()).isEqualTo(0x0A000001L);
+                        }
                     }
                 }
             }

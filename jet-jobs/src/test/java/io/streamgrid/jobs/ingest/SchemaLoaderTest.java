@@ -120,7 +120,7 @@ class SchemaLoaderTest {
         final SchemaRecord record = new SchemaRecord(layout);
         final List<Trade> trades = new ArrayList<>();
         for (int p = 0; p < log.partitions(); p++) {
-            try (IngestLog.PartitionReader reader = log.reader(p, IngestLog.START)) {
+            try (PartitionReader reader = log.reader(p, PartitionReader.START)) {
                 int length;
                 while ((length = reader.next()) >= 0) {
                     record.wrap(reader.buffer(), 0, length);

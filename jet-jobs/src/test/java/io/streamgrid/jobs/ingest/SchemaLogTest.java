@@ -42,7 +42,7 @@ class SchemaLogTest {
         final List<String> out = new ArrayList<>();
         final SchemaLayout layout = as.layout();
         final SchemaRecord record = new SchemaRecord(layout);
-        try (IngestLog.PartitionReader reader = log.reader(partition, IngestLog.START)) {
+        try (PartitionReader reader = log.reader(partition, PartitionReader.START)) {
             int length;
             while ((length = reader.next()) >= 0) {
                 if (reader.buffer().getByte(0) != SchemaLayout.KIND_EVENT) {

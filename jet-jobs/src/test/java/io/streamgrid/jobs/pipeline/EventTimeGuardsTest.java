@@ -3,14 +3,16 @@ package io.streamgrid.jobs.pipeline;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.PartitionReader;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.IpWindowCount;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,18 +27,21 @@ import static org.awaitility.Awaitility.await;
 /** One bad clock must not make a partition's later events late; a quiet partition must not hold its last windows forever. */
 class EventTimeGuardsTest extends EmbeddedMemberTest {
     private static final long HOUR = 3_600_000;
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
-    private final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+    private final BuiltInEvents events = new BuiltInEvents();
 
-    private void request(final IngestLog log, final int partition, final long ip, final long timestamp, final long sequence) {
-        record.request(timestamp, sequence, (int) ip, 0, 100, 200);
-        log.append(partition, buffer, 0, EventRecord.LENGTH);
+    private void request(final SchemaLog log, final int partition, final long ip, final long timestamp, final long sequence) {
+        final SchemaRecord record = events.request(timestamp, sequence, ip, 0, 100, 200);
+        log.append(partition, record.buffer(), record.offset(), record.length());
+    }
+
+    private SchemaLog openLog(final int partitions) {
+        return SchemaLog.open(SchemaLog.directoryOf(dir, EventType.REQUEST.schema().name()), EventType.REQUEST.schema(), partitions);
     }
 
     @Test
     void when_oneEventIsFarInTheFuture_then_itIsRejectedAndLaterOnTimeEventsCount() {
         final long ip = 0x0a000001L;
-        try (IngestLog log = IngestLog.open(dir, 1)) {
+        try (SchemaLog log = openLog(1)) {
             for (int i = 0; i < 10; i++) {
                 request(log, 0, ip, 60_000 + i * 100L, i);
             }
@@ -44,7 +49,7 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
             for (int i = 11; i < 21; i++) {
                 request(log, 0, ip, 61_000 + i * 100L, i);
             }
-            log.appendEndOfStream(21);
+            log.appendEndOfStream();
         }
         startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0, HOUR, 0), 3.0, 100, 3);
@@ -73,7 +78,7 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
         final long ipA = 0x0a000001L;
         final long ipB = 0x0a000002L;
         final Map<String, Long> expected = new HashMap<>();
-        try (IngestLog log = IngestLog.open(dir, 2)) {
+        try (SchemaLog log = openLog(2)) {
             long sequence = 0;
             for (long t = 0; t < 600_000; t += 1_000) {
                 request(log, 0, ipA, t, sequence++);
@@ -91,7 +96,7 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
         await().atMost(Duration.ofSeconds(60)).until(() -> counts(job).equals(expected));
         assertThat(expected).hasSize(15);
         running.cancel();
-        try (IngestLog log = IngestLog.openExisting(dir)) {
+        try (SchemaLog log = openLog(2)) {
             for (int p = 0; p < 2; p++) {
                 assertThat(heartbeats(log, p)).as("heartbeats in partition " + p).isNotEmpty();
             }
@@ -104,14 +109,13 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
         return counts;
     }
 
-    private static List<Long> heartbeats(final IngestLog log, final int partition) {
+    private static List<Long> heartbeats(final SchemaLog log, final int partition) {
         final List<Long> times = new ArrayList<>();
-        final EventRecord read = new EventRecord();
-        try (IngestLog.PartitionReader reader = log.reader(partition, IngestLog.START)) {
-            while (reader.next() >= 0) {
-                read.wrap(reader.buffer(), 0);
-                if (read.type() == EventType.HEARTBEAT) {
-                    times.add(read.timestamp());
+        try (PartitionReader reader = log.reader(partition, PartitionReader.START)) {
+            int length;
+            while ((length = reader.next()) >= 0) {
+                if (length == SchemaLayout.CONTROL_LENGTH && reader.buffer().getByte(0) == SchemaLayout.KIND_HEARTBEAT) {
+                    times.add(SchemaLog.controlTime(reader.buffer(), 0));
                 }
             }
         }

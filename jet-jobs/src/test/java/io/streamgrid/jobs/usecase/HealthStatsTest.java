@@ -1,8 +1,7 @@
 package io.streamgrid.jobs.usecase;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.SensorKind;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,7 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 
 class HealthStatsTest {
     private final HealthStats.Aggregation aggregation = new HealthStats.Aggregation();
-    private final EventRecord record = new EventRecord().wrapForWrite(new UnsafeBuffer(new byte[EventRecord.LENGTH]), 0);
+    private final BuiltInEvents record = new BuiltInEvents();
 
     @Test
     void when_slicesAcrossAnHourBoundaryCombined_then_slopeEqualsOneLineThroughAllPoints() {

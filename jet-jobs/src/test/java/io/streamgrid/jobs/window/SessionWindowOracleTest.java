@@ -3,10 +3,9 @@ package io.streamgrid.jobs.window;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
-import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
@@ -43,8 +42,9 @@ class SessionWindowOracleTest extends EmbeddedMemberTest {
         final GeneratorSpec spec = GeneratorSpec.of(EventType.CLICK, 11, 12_000, 300).withRate(2)
                 .withZipf(0.5).withDisorder(disorder, 0.04, 600_000);
         final List<WindowOracle.Event> events;
-        try (IngestLog log = IngestLog.open(dir.resolve("ingest"), 4)) {
-            events = JobTestSupport.generate(spec, log, EventRecord::clickItem);
+        final int item = EventType.CLICK.schema().layout().indexOf("item");
+        try (BuiltInLogs logs = new BuiltInLogs(dir.resolve("ingest"), 4)) {
+            events = JobTestSupport.generate(spec, logs.log(EventType.CLICK), record -> record.getLong(item));
         }
         final WindowOracle.Result oracle = WindowOracle.sessions(events, gap, disorder, lateness);
         final Map<String, List<Long>> expected = new HashMap<>();

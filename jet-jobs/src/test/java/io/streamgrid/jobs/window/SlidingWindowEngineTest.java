@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
@@ -44,10 +44,10 @@ class SlidingWindowEngineTest {
         final List<byte[]> events = new ArrayList<>();
         final List<WindowOracle.Event> oracleEvents = new ArrayList<>();
         new EventGenerator(spec).generate(r -> {
-            final byte[] copy = new byte[EventRecord.LENGTH];
+            final byte[] copy = new byte[r.length()];
             r.buffer().getBytes(r.offset(), copy);
             events.add(copy);
-            oracleEvents.add(new WindowOracle.Event(0, r.key(), r.timestamp(), r.sequence(), null));
+            oracleEvents.add(new WindowOracle.Event(0, r.keyLong(), r.eventTime(), r.sequence(), null));
         });
         final WindowOracle.Result oracle = WindowOracle.sliding(oracleEvents, size, slide, disorder, lateness);
 
@@ -55,9 +55,9 @@ class SlidingWindowEngineTest {
         final WindowAggregation<Counter> aggregation = deducting ? new Counter.Counting() : new NonDeducting();
         final WindowEngine<Counter> engine = WindowEngine.create(new WindowPolicy(WindowDefinition.sliding(size, slide),
                 disorder, lateness), aggregation, results);
-        final EventRecord record = new EventRecord();
+        final SchemaRecord record = new SchemaRecord(EventType.CLICK.schema().layout());
         for (final byte[] event : events) {
-            engine.onEvent(record.wrap(new UnsafeBuffer(event), 0));
+            engine.onEvent(record.wrap(new UnsafeBuffer(event), 0, event.length));
         }
         engine.onEndOfStream();
 
@@ -101,7 +101,7 @@ class SlidingWindowEngineTest {
         }
 
         @Override
-        public void onLate(final EventRecord event, final long watermark, final String reason) {
+        public void onLate(final SchemaRecord event, final long watermark, final String reason) {
             late.add(event.sequence());
         }
     }
@@ -116,7 +116,7 @@ class SlidingWindowEngineTest {
         }
 
         @Override
-        public void accumulate(final Counter accumulator, final EventRecord event) {
+        public void accumulate(final Counter accumulator, final SchemaRecord event) {
             counting.accumulate(accumulator, event);
         }
 

@@ -3,10 +3,10 @@ package io.streamgrid.jobs.window;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
@@ -44,14 +44,15 @@ class SlidingWindowOracleTest extends EmbeddedMemberTest {
         final GeneratorSpec spec = GeneratorSpec.of(EventType.CLICK, 7, 30_000, 100).withRate(20)
                 .withZipf(1.0).withDisorder(disorder, 0.03, 240_000);
         final List<WindowOracle.Event> events;
-        try (IngestLog log = IngestLog.open(dir.resolve("ingest"), 3)) {
-            events = JobTestSupport.generate(spec, log, EventRecord::clickAction);
+        final int action = EventType.CLICK.schema().layout().indexOf("action");
+        try (BuiltInLogs logs = new BuiltInLogs(dir.resolve("ingest"), 3)) {
+            events = JobTestSupport.generate(spec, logs.log(EventType.CLICK), record -> record.getEnumOrdinal(action));
         }
         final WindowOracle.Result oracle = WindowOracle.sliding(events, size, slide, disorder, lateness);
         final Map<String, List<Long>> expected = new HashMap<>();
         oracle.windows().forEach((id, accepted) -> expected.put(UserClicksHourlyJob.windowKey(id.key(), id.start()), List.of(
-                count(accepted, EventRecord.ACTION_CLICK), count(accepted, EventRecord.ACTION_VIEW),
-                count(accepted, EventRecord.ACTION_PURCHASE))));
+                count(accepted, ClickAction.CLICK), count(accepted, ClickAction.VIEW),
+                count(accepted, ClickAction.PURCHASE))));
         assertThat(oracle.lateSequences()).isNotEmpty();
 
         startMember();
@@ -70,7 +71,7 @@ class SlidingWindowOracleTest extends EmbeddedMemberTest {
         running.cancel();
     }
 
-    private static long count(final List<WindowOracle.Event> events, final byte action) {
-        return events.stream().filter(e -> (byte) e.payload() == action).count();
+    private static long count(final List<WindowOracle.Event> events, final ClickAction action) {
+        return events.stream().filter(e -> (int) e.payload() == action.ordinal()).count();
     }
 }

@@ -5,7 +5,7 @@ import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
@@ -42,8 +42,8 @@ class TumblingWindowOracleTest extends EmbeddedMemberTest {
         final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 42, 40_000, 200).withRate(100)
                 .withZipf(0.8).withDisorder(disorder, 0.03, 120_000);
         final List<WindowOracle.Event> events;
-        try (IngestLog log = IngestLog.open(dir.resolve("ingest"), 4)) {
-            events = JobTestSupport.generate(spec, log, record -> null);
+        try (BuiltInLogs logs = new BuiltInLogs(dir.resolve("ingest"), 4)) {
+            events = JobTestSupport.generate(spec, logs.log(EventType.REQUEST), record -> null);
         }
         final WindowOracle.Result oracle = WindowOracle.sliding(events, size, size, disorder, lateness);
         final Map<String, Long> expected = new HashMap<>();

@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
@@ -65,7 +65,7 @@ class WindowEngineSnapshotTest {
     private static List<byte[]> events(final GeneratorSpec spec) {
         final List<byte[]> events = new ArrayList<>();
         new EventGenerator(spec).generate(r -> {
-            final byte[] copy = new byte[EventRecord.LENGTH];
+            final byte[] copy = new byte[r.length()];
             r.buffer().getBytes(r.offset(), copy);
             events.add(copy);
         });
@@ -73,9 +73,9 @@ class WindowEngineSnapshotTest {
     }
 
     private static void feed(final WindowEngine<Counter> engine, final List<byte[]> events, final int from, final int to) {
-        final EventRecord record = new EventRecord();
+        final SchemaRecord record = new SchemaRecord(EventType.CLICK.schema().layout());
         for (int i = from; i < to; i++) {
-            engine.onEvent(record.wrap(new UnsafeBuffer(events.get(i)), 0));
+            engine.onEvent(record.wrap(new UnsafeBuffer(events.get(i)), 0, events.get(i).length));
         }
     }
 
@@ -96,7 +96,7 @@ class WindowEngineSnapshotTest {
         }
 
         @Override
-        public void onLate(final EventRecord event, final long watermark, final String reason) {
+        public void onLate(final SchemaRecord event, final long watermark, final String reason) {
             late.add(event.sequence());
         }
     }

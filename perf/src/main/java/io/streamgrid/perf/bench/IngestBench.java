@@ -1,7 +1,10 @@
 package io.streamgrid.perf.bench;
 
-import io.streamgrid.jobs.event.EventRecord;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.event.BuiltInEvents;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.PartitionReader;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.Benchmark;
 import io.streamgrid.perf.OpenLoop;
@@ -30,8 +33,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Benchmark 6: {@link IngestLog} against a raw Chronicle Queue writing and reading the same 48-byte
- * records (same roll cycle, one partition, same document API a careful user would pick).
+ * Benchmark 6: {@link SchemaLog} against a raw Chronicle Queue writing and reading the same records
+ * (requests of the built-in {@code request} schema, 44 bytes) (same roll cycle, one partition, same document API a careful user would pick).
  *
  * <ul>
  * <li>Throughput: append N records, then read them back from the start; records per second of each,
@@ -41,7 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  */
 public final class IngestBench implements Benchmark {
-    private static final String GOAL = "IngestLog ≥ 0.7× raw Chronicle Queue (append and read-back throughput)";
+    private static final String GOAL = "SchemaLog ≥ 0.7× raw Chronicle Queue (append and read-back throughput)";
+    private static final int LENGTH = EventType.REQUEST.schema().layout().length();
 
     @Override
     public String name() {
@@ -50,12 +54,12 @@ public final class IngestBench implements Benchmark {
 
     @Override
     public String title() {
-        return "IngestLog vs raw Chronicle Queue: append, read-back and append→tail latency";
+        return "SchemaLog (the ingest log) vs raw Chronicle Queue: append, read-back and append→tail latency";
     }
 
-    /** One subject: something that appends 48-byte records and reads them back in order. */
+    /** One subject: something that appends request records and reads them back in order. */
     private interface Log extends AutoCloseable {
-        void append(UnsafeBuffer record);
+        void append(SchemaRecord record);
 
         /** The next record (valid until the next call), or null when none is there yet. */
         DirectBuffer read();
@@ -90,14 +94,14 @@ public final class IngestBench implements Benchmark {
         context.emptyWorkDir();
 
         final List<Measurement> measurements = List.of(
-                Measurement.of("IngestLog (StreamGrid)", "ours", "append records/s", ours[0]),
+                Measurement.of("SchemaLog (StreamGrid)", "ours", "append records/s", ours[0]),
                 Measurement.of("raw Chronicle Queue", "reference", "append records/s", raw[0]),
-                Measurement.of("IngestLog (StreamGrid)", "ours", "read-back records/s", ours[1]),
+                Measurement.of("SchemaLog (StreamGrid)", "ours", "read-back records/s", ours[1]),
                 Measurement.of("raw Chronicle Queue", "reference", "read-back records/s", raw[1]));
         final double appendRatio = measurements.get(0).median() / measurements.get(1).median();
         final double readRatio = measurements.get(2).median() / measurements.get(3).median();
         final List<LatencyProfile> latencies = List.of(
-                LatencyProfile.ofNanos("IngestLog (StreamGrid)", "append→tail", rate, oursLatency, 0),
+                LatencyProfile.ofNanos("SchemaLog (StreamGrid)", "append→tail", rate, oursLatency, 0),
                 LatencyProfile.ofNanos("raw Chronicle Queue", "append→tail", rate, rawLatency, 0));
         final double worst = Math.min(appendRatio, readRatio);
         return new BenchResult(name(), title(),
@@ -107,14 +111,14 @@ public final class IngestBench implements Benchmark {
                         + rate + " records/s (open loop, latency from the scheduled append time), one tailer thread "
                         + "busy-polling, " + latencyRun.toSeconds() + " s measured after a warm-up of the same length.",
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), measurements, latencies,
-                List.of(new Ratio("IngestLog / raw Chronicle, append records/s", appendRatio, "1 = as fast as raw; the goal is ≥ 0.7"),
-                        new Ratio("IngestLog / raw Chronicle, read-back records/s", readRatio, "1 = as fast as raw; the goal is ≥ 0.7"),
-                        Ratio.of("IngestLog / raw Chronicle, append→tail p99", latencies.get(0).p99Us(),
+                List.of(new Ratio("SchemaLog / raw Chronicle, append records/s", appendRatio, "1 = as fast as raw; the goal is ≥ 0.7"),
+                        new Ratio("SchemaLog / raw Chronicle, read-back records/s", readRatio, "1 = as fast as raw; the goal is ≥ 0.7"),
+                        Ratio.of("SchemaLog / raw Chronicle, append→tail p99", latencies.get(0).p99Us(),
                                 latencies.get(1).p99Us(), "below 1: lower latency than raw")),
                 List.of(GoalCheck.of(GOAL, worst >= 0.7, String.format(java.util.Locale.ROOT,
                         "append %.2f×, read-back %.2f× (the lower is %.0f%% of the goal's 0.7)", appendRatio, readRatio,
                         100 * worst / 0.7))),
-                List.of("The IngestLog path adds the partition choice (one partition here, so a constant), an array copy "
+                List.of("The SchemaLog path adds the partition choice (one partition here, so a constant), an array copy "
                         + "into the queue's bytes and, on read, a copy into the reader's reused buffer; the raw subject "
                         + "writes and reads the same bytes through the same DocumentContext API without those copies.",
                         "In the latency runs the writer and the tailer both spin, which fills both cores: the tail "
@@ -126,14 +130,12 @@ public final class IngestBench implements Benchmark {
 
     private void measure(final BenchContext context, final String label, final int run, final int records,
                          final java.util.function.Supplier<Log> logs, final double[][] into) {
-        final UnsafeBuffer record = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
-        final EventRecord event = new EventRecord().wrapForWrite(record, 0);
-        final EventRecord read = new EventRecord();
+        final BuiltInEvents events = new BuiltInEvents();
+        final SchemaRecord read = new SchemaRecord(EventType.REQUEST.schema().layout());
         try (Log log = logs.get()) {
             final long appendStart = System.nanoTime();
             for (int i = 0; i < records; i++) {
-                event.request(i, i, 0x0A000000 | (i & 0xFFFF), 0x0A000001, 512, (short) 200);
-                log.append(record);
+                log.append(events.request(i, i, 0x0A000000 | (i & 0xFFFF), 0x0A000001, 512, 200));
             }
             final double appendRate = records / ((System.nanoTime() - appendStart) / 1e9);
             final long readStart = System.nanoTime();
@@ -143,7 +145,7 @@ public final class IngestBench implements Benchmark {
                 if (readBack == null) {
                     throw new IllegalStateException(label + ": record " + i + " of " + records + " missing on read-back");
                 }
-                sum += read.wrap(readBack, 0).sequence();
+                sum += read.wrap(readBack, 0, LENGTH).sequence();
             }
             final double readRate = records / ((System.nanoTime() - readStart) / 1e9);
             if (sum == 0 && records > 1) {
@@ -171,12 +173,12 @@ public final class IngestBench implements Benchmark {
     private static void timed(final Log log, final int rate, final Duration duration, final Histogram into) throws Exception {
         final AtomicLong expected = new AtomicLong(Long.MAX_VALUE);
         final Thread tailer = new Thread(() -> {
-            final EventRecord read = new EventRecord();
+            final SchemaRecord read = new SchemaRecord(EventType.REQUEST.schema().layout());
             long seen = 0;
             while (seen < expected.get()) {
                 final DirectBuffer record = log.read();
                 if (record != null) {
-                    into.recordValue(Math.max(0, System.nanoTime() - read.wrap(record, 0).timestamp()));
+                    into.recordValue(Math.max(0, System.nanoTime() - read.wrap(record, 0, LENGTH).eventTime()));
                     seen++;
                 } else {
                     Thread.onSpinWait();
@@ -184,12 +186,10 @@ public final class IngestBench implements Benchmark {
             }
         }, "ingest-bench-tailer");
         tailer.start();
-        final UnsafeBuffer record = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
-        final EventRecord event = new EventRecord().wrapForWrite(record, 0);
+        final BuiltInEvents events = new BuiltInEvents();
         final long calls = OpenLoop.run(rate, duration, (sequence, scheduled) -> {
-            // The timestamp field carries the scheduled time: the tailer measures from it.
-            event.request(scheduled, sequence, 0x0A000000, 0x0A000001, 512, (short) 200);
-            log.append(record);
+            // The event-time field carries the scheduled time: the tailer measures from it.
+            log.append(events.request(scheduled, sequence, 0x0A000000, 0x0A000001, 512, 200));
         }, OpenLoop.newHistogram(), OpenLoop.Wait.SPIN);
         expected.set(calls);
         tailer.join(Duration.ofSeconds(30).toMillis());
@@ -199,20 +199,19 @@ public final class IngestBench implements Benchmark {
         }
     }
 
-    /** Ours: the IngestLog API as the jobs use it. */
+    /** Ours: the SchemaLog API as the jobs use it. */
     private static final class OurLog implements Log {
-        private final IngestLog log;
-        private final IngestLog.PartitionReader reader;
-        private final EventRecord event = new EventRecord();
+        private final SchemaLog log;
+        private final PartitionReader reader;
 
         OurLog(final Path dir) {
-            log = IngestLog.open(dir, 1);
-            reader = log.reader(0, IngestLog.START);
+            log = SchemaLog.open(dir, EventType.REQUEST.schema(), 1);
+            reader = log.reader(0, PartitionReader.START);
         }
 
         @Override
-        public void append(final UnsafeBuffer record) {
-            log.append(event.wrap(record, 0));
+        public void append(final SchemaRecord record) {
+            log.append(record);
         }
 
         @Override
@@ -232,7 +231,7 @@ public final class IngestBench implements Benchmark {
         private final ChronicleQueue queue;
         private final ExcerptAppender appender;
         private final ExcerptTailer tailer;
-        private final UnsafeBuffer readBuffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
+        private final UnsafeBuffer readBuffer = new UnsafeBuffer(new byte[LENGTH]);
 
         RawChronicle(final Path dir) {
             queue = SingleChronicleQueueBuilder.binary(dir).rollCycle(RollCycles.FAST_DAILY).build();
@@ -241,9 +240,9 @@ public final class IngestBench implements Benchmark {
         }
 
         @Override
-        public void append(final UnsafeBuffer record) {
+        public void append(final SchemaRecord record) {
             try (DocumentContext dc = appender.writingDocument()) {
-                dc.wire().bytes().write(record.byteArray(), 0, EventRecord.LENGTH);
+                dc.wire().bytes().write(record.buffer().byteArray(), record.offset(), record.length());
             }
         }
 
@@ -254,7 +253,7 @@ public final class IngestBench implements Benchmark {
                     return null;
                 }
                 final Bytes<?> bytes = dc.wire().bytes();
-                bytes.read(readBuffer.byteArray(), 0, EventRecord.LENGTH);
+                bytes.read(readBuffer.byteArray(), 0, LENGTH);
                 return readBuffer;
             }
         }

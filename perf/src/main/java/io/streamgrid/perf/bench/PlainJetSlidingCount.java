@@ -8,8 +8,10 @@ import com.hazelcast.jet.pipeline.SinkBuilder;
 import com.hazelcast.jet.pipeline.SourceBuilder;
 import com.hazelcast.jet.pipeline.StreamSource;
 import com.hazelcast.jet.pipeline.WindowDefinition;
-import io.streamgrid.jobs.event.EventRecord;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.PartitionReader;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.SchemaRecord;
 
 import java.io.Serializable;
 import java.nio.file.Path;
@@ -68,24 +70,25 @@ final class PlainJetSlidingCount {
     /** Reads this processor's partitions round-robin, up to a batch per call. */
     private static final class Reader {
         private static final int BATCH = 1024;
-        private final IngestLog log;
-        private final List<IngestLog.PartitionReader> readers = new ArrayList<>();
-        private final EventRecord event = new EventRecord();
+        private final SchemaLog log;
+        private final List<PartitionReader> readers = new ArrayList<>();
+        private final SchemaRecord event = new SchemaRecord(EventType.REQUEST.schema().layout());
 
         Reader(final String dir, final int index, final int total) {
-            log = IngestLog.openExisting(Path.of(dir));
+            log = SchemaLog.openExisting(Path.of(dir), EventType.REQUEST.schema());
             for (int p = 0; p < log.partitions(); p++) {
                 if (p % total == index) {
-                    readers.add(log.reader(p, IngestLog.START));
+                    readers.add(log.reader(p, PartitionReader.START));
                 }
             }
         }
 
         void fill(final SourceBuilder.SourceBuffer<Request> buffer) {
-            for (final IngestLog.PartitionReader reader : readers) {
-                for (int i = 0; i < BATCH && reader.next() > 0; i++) {
-                    event.wrap(reader.buffer(), 0);
-                    buffer.add(new Request(event.key(), event.timestamp()));
+            for (final PartitionReader reader : readers) {
+                int length;
+                for (int i = 0; i < BATCH && (length = reader.next()) > 0; i++) {
+                    event.wrap(reader.buffer(), 0, length);
+                    buffer.add(new Request(event.keyLong(), event.eventTime()));
                 }
             }
         }
@@ -100,7 +103,7 @@ final class PlainJetSlidingCount {
             final Map<Integer, Long> merged = new HashMap<>();
             saved.forEach(merged::putAll);
             for (int i = 0; i < readers.size(); i++) {
-                final IngestLog.PartitionReader old = readers.get(i);
+                final PartitionReader old = readers.get(i);
                 final Long position = merged.get(old.partition());
                 if (position != null) {
                     old.close();
@@ -110,7 +113,7 @@ final class PlainJetSlidingCount {
         }
 
         void close() {
-            readers.forEach(IngestLog.PartitionReader::close);
+            readers.forEach(PartitionReader::close);
             log.close();
         }
     }

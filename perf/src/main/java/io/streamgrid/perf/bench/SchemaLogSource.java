@@ -3,7 +3,7 @@ package io.streamgrid.perf.bench;
 import com.hazelcast.function.FunctionEx;
 import com.hazelcast.jet.pipeline.SourceBuilder;
 import com.hazelcast.jet.pipeline.StreamSource;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
@@ -39,7 +39,7 @@ final class SchemaLogSource {
     private static final class Reader<T> {
         private static final int BATCH = 1024;
         private final SchemaLog log;
-        private final List<IngestLog.PartitionReader> readers = new ArrayList<>();
+        private final List<PartitionReader> readers = new ArrayList<>();
         private final SchemaRecord record;
         private final FunctionEx<SchemaRecord, T> toItem;
 
@@ -49,13 +49,13 @@ final class SchemaLogSource {
             this.toItem = toItem;
             for (int p = 0; p < log.partitions(); p++) {
                 if (p % total == index) {
-                    readers.add(log.reader(p, IngestLog.START));
+                    readers.add(log.reader(p, PartitionReader.START));
                 }
             }
         }
 
         void fill(final SourceBuilder.TimestampedSourceBuffer<T> buffer) {
-            for (final IngestLog.PartitionReader reader : readers) {
+            for (final PartitionReader reader : readers) {
                 int length;
                 for (int i = 0; i < BATCH && (length = reader.next()) > 0; i++) {
                     if (reader.buffer().getByte(0) == SchemaLayout.KIND_EVENT) {
@@ -67,7 +67,7 @@ final class SchemaLogSource {
         }
 
         void close() {
-            readers.forEach(IngestLog.PartitionReader::close);
+            readers.forEach(PartitionReader::close);
             log.close();
         }
     }

@@ -1,6 +1,7 @@
 package io.streamgrid.perf.bench;
 
 import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.usecase.Counter;
@@ -22,8 +23,8 @@ record SlidingCountJob(WindowPolicy policy, long sentinelKey) implements Windowe
     }
 
     @Override
-    public EventType eventType() {
-        return EventType.REQUEST;
+    public EventSchema schema() {
+        return EventType.REQUEST.schema();
     }
 
     @Override

@@ -5,8 +5,10 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.core.JobStatus;
-import io.streamgrid.jobs.event.EventRecord;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.event.BuiltInEvents;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.pipeline.impl.WindowedDag;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
@@ -203,7 +205,7 @@ public final class WindowingBench implements Benchmark {
                                               final double rate, final Duration warmUp, final Duration measured)
             throws InterruptedException {
         final Path dir = context.workDir().resolve("live-" + JOB_IDS.incrementAndGet());
-        try (IngestLog log = IngestLog.open(dir, PARTITIONS)) {
+        try (SchemaLog log = SchemaLog.open(dir, EventType.REQUEST.schema(), PARTITIONS)) {
             job.tally().reset();
             ResultTally.startClock();
             final Job running = job.submit().apply(dir).apply(jet);
@@ -211,8 +213,7 @@ public final class WindowingBench implements Benchmark {
                 context.progress(String.format(Locale.ROOT, "latency of %s at %,.0f events/s: %d s warm-up, %d s measured",
                         job.label(), rate, warmUp.toSeconds(), measured.toSeconds()));
                 final SplittableRandom random = new SplittableRandom(42);
-                final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
-                final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+                final BuiltInEvents record = new BuiltInEvents();
                 final long start = System.nanoTime();
                 final long warmUpEnd = start + warmUp.toNanos();
                 final long end = warmUpEnd + measured.toNanos();
@@ -315,7 +316,7 @@ public final class WindowingBench implements Benchmark {
     }
 
     private static List<String> notes() {
-        return List.of("Both jobs read the same bytes through the same IngestLog reader and tally every window result "
+        return List.of("Both jobs read the same bytes of the built-in request schema's log through the same reader and tally every window result "
                         + "of a real key; both totals must equal the oracle's exactly, else the run fails.",
                 "The hand-written loop reads arrays in memory on one thread, with no source, no watermark, no "
                         + "snapshots and no hand-offs: it is the limit, not a competitor.",
@@ -326,25 +327,24 @@ public final class WindowingBench implements Benchmark {
     /** Writes the backlog's events, and their keys and times into the arrays when given (the hand-written loop's input). */
     private static void generate(final Backlog backlog, final long[] keys, final long[] timestamps) {
         final SplittableRandom random = new SplittableRandom(20_261_130L);
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EventRecord.LENGTH]);
-        final EventRecord record = new EventRecord().wrapForWrite(buffer, 0);
+        final BuiltInEvents record = new BuiltInEvents();
         final int events = backlog.events();
-        try (IngestLog log = IngestLog.open(backlog.dir(), PARTITIONS)) {
+        try (SchemaLog log = SchemaLog.open(backlog.dir(), EventType.REQUEST.schema(), PARTITIONS)) {
             long last = BASE_TIME;
             for (int i = 0; i < events; i++) {
-                final int ip = 0x0A00_0000 + random.nextInt(KEYS);
+                final long ip = 0x0A00_0000 + random.nextInt(KEYS);
                 final long timestamp = BASE_TIME + i * 1_000L / EVENTS_PER_EVENT_SECOND;
                 log.append(record.request(timestamp, i, ip, 0x0A00_FFFF, 512, 200));
                 if (keys != null) {
-                    keys[i] = Integer.toUnsignedLong(ip);
+                    keys[i] = ip;
                     timestamps[i] = timestamp;
                 }
                 last = timestamp;
             }
             final long end = last + SIZE_MS + SLIDE_MS;
             for (int p = 0; p < PARTITIONS; p++) {
-                record.request(end, events + p, (int) SENTINEL_KEY, 0, 0, 200);
-                log.append(p, buffer, 0, EventRecord.LENGTH);
+                final SchemaRecord sentinel = record.request(end, events + p, SENTINEL_KEY, 0, 0, 200);
+                log.append(p, sentinel.buffer(), sentinel.offset(), sentinel.length());
             }
         }
     }

@@ -1,6 +1,5 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.ingest.IngestLog;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
@@ -40,12 +39,10 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     private final KeyedJob<S> job;
-    private final SchemaLog log;
     private final KeyedFunction<S> function;
     private final StateCodec<S> codec;
     private final TimePolicy policy;
     private final SchemaLayout layout;
-    private final SchemaRecord record;
     private final boolean stringKey;
     private final int keyOffset;
     private final DimensionReplica[] replicas;
@@ -69,14 +66,12 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     /** {@code replicas}: one per {@link KeyedJob#lookups()}, in order. */
     KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog log, final StateWriter out,
              final DimensionReplica[] replicas) {
-        super(partition, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT);
+        super(partition, log, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
-        this.log = log;
         this.function = job.function();
         this.codec = job.codec();
         this.policy = job.policy();
         this.layout = job.schema().layout();
-        this.record = new SchemaRecord(layout);
         this.stringKey = layout.field(layout.keyIndex()).type() == FieldType.STRING;
         this.keyOffset = layout.offset(layout.keyIndex());
         this.replicas = replicas;
@@ -91,45 +86,23 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     // ---- PartitionTask ----
 
     @Override
-    IngestLog.PartitionReader openReader(final long lastReadIndex) {
-        return log.reader(partition, lastReadIndex);
-    }
-
-    @Override
     void afterPoll() {
         fire(processingTimers, System.currentTimeMillis());
     }
 
     @Override
-    void handle(final int length) {
-        final DirectBuffer buffer = buffer();
-        if (length >= SchemaLayout.HEADER && buffer.getByte(1) == SchemaLayout.MARKER
-                && length == SchemaLayout.CONTROL_LENGTH) {
-            final byte kind = buffer.getByte(0);
-            if (kind == SchemaLayout.KIND_END_OF_STREAM) {
-                ended = true;
-                advanceWatermark(Long.MAX_VALUE);
-                return;
-            }
-            if (kind == SchemaLayout.KIND_HEARTBEAT) {
-                final long time = SchemaLog.controlTime(buffer, 0);
-                maxEventTime = Math.max(maxEventTime, time);
-                advanceWatermark(time - policy.allowedDisorderMs());
-                return;
-            }
-        }
-        record.wrap(buffer, 0, length);
-        final String invalid = record.validate();
-        if (invalid != null) {
-            reject(length, invalid);
-            return;
-        }
-        final long time = record.eventTime();
-        if (watermark != Long.MIN_VALUE && time - watermark > policy.maxFutureMs()) {
-            reject(length, "event time " + time + " is " + (time - watermark) + " ms ahead of the partition's watermark "
-                    + watermark + ", more than max-future-ms " + policy.maxFutureMs() + "; the watermark was not moved");
-            return;
-        }
+    void onEndOfStream() {
+        advanceWatermark(Long.MAX_VALUE);
+    }
+
+    @Override
+    void onHeartbeat(final long time) {
+        maxEventTime = Math.max(maxEventTime, time);
+        advanceWatermark(time - policy.allowedDisorderMs());
+    }
+
+    @Override
+    void onEvent(final long time) {
         if (watermark != Long.MIN_VALUE && time < watermark - policy.allowedLatenessMs()) {
             late++;
             out.put(job.lateMap(), LateEvent.mapKey(partition, lastIndex), new LateEvent(partition, lastIndex,
@@ -256,11 +229,6 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @Override
     public long watermark() {
         return watermark;
-    }
-
-    @Override
-    public void appendHeartbeat(final long eventTime) {
-        log.appendHeartbeat(partition, eventTime);
     }
 
     @Override

@@ -1,12 +1,11 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.event.EventRecord;
-import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowEngine;
 import io.streamgrid.jobs.window.WindowListener;
 
@@ -15,27 +14,22 @@ import java.io.DataOutput;
 import java.io.IOException;
 
 /**
- * One ingest-log partition inside a job: its reader position, window engine and result handler.
- * Everything it decides depends only on the partition's records in log order, so a restored run
- * replays to exactly the same state.
+ * One schema-log partition inside a windowed job: its window engine and result handler on top of
+ * what every {@link PartitionTask} keeps. Everything it decides depends only on the partition's
+ * records in log order, so a restored run replays to exactly the same state.
  */
 final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
-    /** 2: ip-traffic baselines carry their last window start (baseline expiry). */
-    private static final int SNAPSHOT_FORMAT = 2;
+    /** 3: read positions are schema-log indexes (the fixed-layout ingest log is gone). */
+    private static final int SNAPSHOT_FORMAT = 3;
 
     private final WindowedJob<A> job;
-    private final IngestLog log;
     private final WindowEngine<A> engine;
-    private final long maxFutureMs;
     private final ResultHandler<A> handler;
-    private final EventRecord record = new EventRecord();
 
-    PartitionRun(final WindowedJob<A> job, final int partition, final IngestLog log, final StateWriter out) {
-        super(partition, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT);
+    PartitionRun(final WindowedJob<A> job, final int partition, final SchemaLog log, final StateWriter out) {
+        super(partition, log, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
-        this.log = log;
         this.engine = WindowEngine.create(job.policy(), job.aggregation(), this);
-        this.maxFutureMs = job.policy().maxFutureMs();
         this.handler = job.newResultHandler();
     }
 
@@ -45,51 +39,20 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     }
 
     @Override
-    public void appendHeartbeat(final long eventTime) {
-        log.appendHeartbeat(partition, eventTime);
+    void onEndOfStream() {
+        engine.onEndOfStream();
+        handler.onWatermark(engine.watermark(), out);
     }
 
     @Override
-    IngestLog.PartitionReader openReader(final long lastReadIndex) {
-        return log.reader(partition, lastReadIndex);
+    void onHeartbeat(final long time) {
+        engine.onHeartbeat(time);
+        handler.onWatermark(engine.watermark(), out);
     }
 
     @Override
-    void handle(final int length) {
-        if (length != EventRecord.LENGTH) {
-            reject(length, "record length " + length + " bytes, expected " + EventRecord.LENGTH);
-            return;
-        }
-        record.wrap(buffer(), 0);
-        final String invalid = record.validate();
-        if (invalid != null) {
-            reject(length, invalid);
-            return;
-        }
-        final EventType type = record.type();
-        if (type == EventType.END_OF_STREAM) {
-            ended = true;
-            engine.onEndOfStream();
-            handler.onWatermark(engine.watermark(), out);
-            return;
-        }
-        if (type == EventType.HEARTBEAT) {
-            engine.onHeartbeat(record.timestamp());
-            handler.onWatermark(engine.watermark(), out);
-            return;
-        }
-        if (type != job.eventType()) {
-            reject(length, "event type " + type + ", but job " + job.name() + " reads " + job.eventType());
-            return;
-        }
+    void onEvent(final long time) {
         final long watermark = engine.watermark();
-        final long maxFuture = maxFutureMs;
-        if (watermark != Long.MIN_VALUE && record.timestamp() - watermark > maxFuture) {
-            reject(length, "event time " + record.timestamp() + " is " + (record.timestamp() - watermark)
-                    + " ms ahead of the partition's watermark " + watermark + ", more than max-future-ms " + maxFuture
-                    + "; the watermark was not moved");
-            return;
-        }
         events++;
         engine.onEvent(record);
         if (engine.watermark() != watermark) {
@@ -115,9 +78,9 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     }
 
     @Override
-    public void onLate(final EventRecord event, final long watermark, final String reason) {
+    public void onLate(final SchemaRecord event, final long watermark, final String reason) {
         out.put(job.lateMap(), LateEvent.mapKey(partition, lastIndex), new LateEvent(partition, lastIndex,
-                String.valueOf(event.type()), Long.toString(event.key()), event.timestamp(), event.sequence(), watermark, reason));
+                job.schema().name(), Long.toString(event.keyLong()), event.eventTime(), event.sequence(), watermark, reason));
     }
 
     @Override
@@ -131,5 +94,4 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
         engine.readState(data);
         handler.readState(data);
     }
-
 }

@@ -1,9 +1,12 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.PartitionReader;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.RejectedRecord;
 import io.streamgrid.jobs.pipeline.StateWriter;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.DirectBuffer;
 
 import java.io.ByteArrayInputStream;
@@ -14,13 +17,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * One log partition's work inside a job: its reader position and the state it builds from the
- * partition's records. Everything it decides depends only on those records in log order, so a
+ * One schema-log partition's work inside a job: its reader position and the state it builds from
+ * the partition's records. Everything it decides depends only on those records in log order, so a
  * restored task replays to exactly the same state. Single-threaded.
  *
  * <p>This class reads (in batches, from the saved position), keeps the idle clock and the counters,
- * and reports records that are not valid events; subclasses handle each record and own the rest
- * of the state.
+ * tells control records from events, and rejects records that are not valid events of the schema
+ * or are too far ahead of the watermark; subclasses handle the events and control records and own
+ * the rest of the state.
  */
 abstract class PartitionTask {
     final int partition;
@@ -29,9 +33,13 @@ abstract class PartitionTask {
     private final String rejectedMap;
     private final int snapshotFormat;
     private final SnapshotOutput snapshotOutput = new SnapshotOutput();
-    private IngestLog.PartitionReader reader;
-    /** Index of the record last read (or the restored position); {@link IngestLog#START} before any. */
-    long lastIndex = IngestLog.START;
+    private final SchemaLog log;
+    private final long maxFutureMs;
+    /** The event being handled (a flyweight over the reader's buffer). */
+    final SchemaRecord record;
+    private PartitionReader reader;
+    /** Index of the record last read (or the restored position); {@link PartitionReader#START} before any. */
+    long lastIndex = PartitionReader.START;
     /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
     private long lastRecordNanos = System.nanoTime();
     /** Whether the partition's end of stream was read. */
@@ -40,21 +48,61 @@ abstract class PartitionTask {
     long rejected;
     long results;
 
-    /** {@code snapshotFormat}: the version of the subclass's snapshot layout, checked on restore. */
-    PartitionTask(final int partition, final StateWriter out, final String jobName, final String rejectedMap,
-                  final int snapshotFormat) {
+    /**
+     * @param snapshotFormat the version of the subclass's snapshot layout, checked on restore
+     * @param maxFutureMs    events further ahead of the watermark are rejected
+     */
+    PartitionTask(final int partition, final SchemaLog log, final StateWriter out, final String jobName, final String rejectedMap,
+                  final int snapshotFormat, final long maxFutureMs) {
         this.partition = partition;
+        this.log = log;
         this.out = out;
         this.jobName = jobName;
         this.rejectedMap = rejectedMap;
         this.snapshotFormat = snapshotFormat;
+        this.maxFutureMs = maxFutureMs;
+        this.record = new SchemaRecord(log.schema().layout());
     }
 
-    /** A reader of this partition positioned after {@code lastReadIndex}. */
-    abstract IngestLog.PartitionReader openReader(long lastReadIndex);
+    /** A valid event, not too far ahead, now in {@link #record} (at {@link #lastIndex}); {@code time} is its event time. */
+    abstract void onEvent(long time);
 
-    /** Handles the record of {@code length} bytes now in {@link #buffer()} (at {@link #lastIndex}). */
-    abstract void handle(int length);
+    /** The partition was idle; its event-time clock stands at {@code time}. */
+    abstract void onHeartbeat(long time);
+
+    /** The partition's stream ended: everything still due is due now. */
+    abstract void onEndOfStream();
+
+    /** Sorts the record of {@code length} bytes just read: a control record, an event, or rejected with the reason. */
+    private void handle(final int length) {
+        final DirectBuffer buffer = buffer();
+        if (length == SchemaLayout.CONTROL_LENGTH && buffer.getByte(1) == SchemaLayout.MARKER) {
+            final byte kind = buffer.getByte(0);
+            if (kind == SchemaLayout.KIND_END_OF_STREAM) {
+                ended = true;
+                onEndOfStream();
+                return;
+            }
+            if (kind == SchemaLayout.KIND_HEARTBEAT) {
+                onHeartbeat(SchemaLog.controlTime(buffer, 0));
+                return;
+            }
+        }
+        record.wrap(buffer, 0, length);
+        final String invalid = record.validate();
+        if (invalid != null) {
+            reject(length, invalid);
+            return;
+        }
+        final long time = record.eventTime();
+        final long watermark = watermark();
+        if (watermark != Long.MIN_VALUE && time - watermark > maxFutureMs) {
+            reject(length, "event time " + time + " is " + (time - watermark) + " ms ahead of the partition's watermark "
+                    + watermark + ", more than max-future-ms " + maxFutureMs + "; the watermark was not moved");
+            return;
+        }
+        onEvent(time);
+    }
 
     /** Called after each poll, records read or not (processing-time work). */
     void afterPoll() {
@@ -64,7 +112,9 @@ abstract class PartitionTask {
     abstract long watermark();
 
     /** Appends a heartbeat at {@code eventTime} to the partition's log; read later like any record. */
-    abstract void appendHeartbeat(long eventTime);
+    final void appendHeartbeat(final long eventTime) {
+        log.appendHeartbeat(partition, eventTime);
+    }
 
     abstract long lateEvents();
 
@@ -113,7 +163,7 @@ abstract class PartitionTask {
     /** Reads and handles up to {@code max} records; returns how many (0 when nothing new is there). */
     final int poll(final int max) {
         if (reader == null) {
-            reader = openReader(lastIndex);
+            reader = log.reader(partition, lastIndex);
         }
         int read = 0;
         while (read < max) {

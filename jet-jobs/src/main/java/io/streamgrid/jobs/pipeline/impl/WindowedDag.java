@@ -3,24 +3,30 @@ package io.streamgrid.jobs.pipeline.impl;
 import com.hazelcast.jet.core.DAG;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.WindowedJob;
+import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.window.WindowDefinition;
 
-/** Builds the DAG of a windowed job: ingest+window → state writer (and Cassandra sinks). */
+/** Builds the DAG of a windowed job: its schema log read and windowed → state writer (and Cassandra sinks). */
 public final class WindowedDag {
     private WindowedDag() {
     }
 
-    public static DAG of(final WindowedJob<?> job, final String ingestDir, final int localParallelism) {
-        return of(job, ingestDir, localParallelism, null);
+    public static DAG of(final WindowedJob<?> job, final String logDir, final int localParallelism) {
+        return of(job, logDir, localParallelism, null);
     }
 
     /** With {@code cassandra} (may be null): one exactly-once Cassandra sink vertex per binding. */
-    public static DAG of(final WindowedJob<?> job, final String ingestDir, final int localParallelism,
+    public static DAG of(final WindowedJob<?> job, final String logDir, final int localParallelism,
                          final CassandraOutput cassandra) {
+        if (job.schema().layout().field(job.schema().layout().keyIndex()).type() != FieldType.LONG) {
+            throw new IllegalArgumentException("job " + job.name() + " windows schema " + job.schema().name() + " by its key "
+                    + job.schema().keyField() + ", a string: windows need a long key; keep per-key state of a string key "
+                    + "in a KeyedJob instead");
+        }
         if (cassandra != null) {
             cassandra.bindings().forEach(binding -> checkRetractions(job, binding));
         }
-        return JobDag.of(job.name(), "ingest-window", () -> new IngestWindowP<>(job, ingestDir), localParallelism, cassandra);
+        return JobDag.of(job.name(), "ingest-window", () -> new WindowP<>(job, logDir), localParallelism, cassandra);
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window.impl;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowEngine;
 import io.streamgrid.jobs.window.WindowListener;
@@ -42,8 +42,8 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     }
 
     @Override
-    public final void onEvent(final EventRecord event) {
-        final long timestamp = event.timestamp();
+    public final void onEvent(final SchemaRecord event) {
+        final long timestamp = event.eventTime();
         process(event, timestamp);
         advanceWatermark(timestamp - disorder);
     }
@@ -62,7 +62,7 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
      * For slice-based windows: reports {@code event} late and returns true when every window holding
      * it ({@code lastEnd} is the end of the last one) is past its allowed lateness.
      */
-    final boolean lateForEveryWindow(final EventRecord event, final long lastEnd) {
+    final boolean lateForEveryWindow(final SchemaRecord event, final long lastEnd) {
         if (lastEnd + lateness > watermark) {
             return false;
         }
@@ -73,7 +73,7 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     }
 
     /** For slice-based windows: reports {@code event} late for {@code missed} of its windows. */
-    final void lateForSomeWindows(final EventRecord event, final int missed, final long windowsPerEvent) {
+    final void lateForSomeWindows(final SchemaRecord event, final int missed, final long windowsPerEvent) {
         lateEvents++;
         listener.onLate(event, watermark, "missed " + missed + " of its " + windowsPerEvent
                 + " windows, closed beyond allowed lateness " + lateness + " ms at watermark " + watermark
@@ -81,7 +81,7 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     }
 
     /** Handles one event against the current watermark (which it does not change). */
-    abstract void process(EventRecord event, long timestamp);
+    abstract void process(SchemaRecord event, long timestamp);
 
     /** Emits what is due for {@code key} at {@code time} (at most the watermark) and drops what has expired. */
     abstract void onDue(long key, long time);

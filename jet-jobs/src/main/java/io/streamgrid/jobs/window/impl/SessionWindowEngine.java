@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window.impl;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowListener;
@@ -56,8 +56,8 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
     }
 
     @Override
-    void process(final EventRecord event, final long timestamp) {
-        final long key = event.key();
+    void process(final SchemaRecord event, final long timestamp) {
+        final long key = event.keyLong();
         KeySessions<A> keySessions = sessionsByKey.get(key);
         final List<Session<A>> sessions = keySessions == null ? null : keySessions.sessions;
         Session<A> target = null;

@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window.impl;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowListener;
@@ -58,8 +58,8 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
     }
 
     @Override
-    void process(final EventRecord event, final long timestamp) {
-        final long key = event.key();
+    void process(final SchemaRecord event, final long timestamp) {
+        final long key = event.keyLong();
         final long sliceStart = Math.floorDiv(timestamp, slide) * slide;
         final long lastEnd = sliceStart + size;
         if (lateForEveryWindow(event, lastEnd)) {

@@ -1,6 +1,8 @@
 package io.streamgrid.jobs.window.impl;
 
-import io.streamgrid.jobs.event.EventRecord;
+import io.streamgrid.jobs.event.BuiltInEvents;
+import io.streamgrid.jobs.event.ClickAction;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.usecase.Counter;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowListener;
@@ -15,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The timer wheel holds what is due, not a history of every event: registrations and spare sets stay bounded. */
 class TimerWheelBoundTest {
-    private final EventRecord record = new EventRecord().wrapForWrite(new UnsafeBuffer(new byte[EventRecord.LENGTH]), 0);
+    private final BuiltInEvents record = new BuiltInEvents();
     private final List<String> emitted = new ArrayList<>();
     private final WindowListener<Counter> listener = new WindowListener<>() {
         @Override
@@ -30,13 +32,13 @@ class TimerWheelBoundTest {
         }
 
         @Override
-        public void onLate(final EventRecord event, final long watermark, final String reason) {
+        public void onLate(final SchemaRecord event, final long watermark, final String reason) {
             emitted.add("late " + event.sequence());
         }
     };
 
     private void click(final SessionWindowEngine<Counter> engine, final long user, final long timestamp, final long sequence) {
-        engine.onEvent(record.click(timestamp, sequence, user, 1, 1, EventRecord.ACTION_CLICK));
+        engine.onEvent(record.click(timestamp, sequence, user, 1, 1, ClickAction.CLICK));
     }
 
     @Test

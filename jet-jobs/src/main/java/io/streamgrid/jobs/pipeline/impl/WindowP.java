@@ -1,18 +1,18 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.ingest.IngestLog;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 
 import java.nio.file.Path;
 
-/** A windowed job's processor: the ingest log's partitions through {@link PartitionRun}s. */
-final class IngestWindowP<A> extends PartitionTasksP<PartitionRun<A>> {
+/** A windowed job's processor: its schema log's partitions through {@link PartitionRun}s. */
+final class WindowP<A> extends PartitionTasksP<PartitionRun<A>> {
     private final WindowedJob<A> job;
     private final String logDir;
-    private IngestLog log;
+    private SchemaLog log;
 
-    IngestWindowP(final WindowedJob<A> job, final String logDir) {
+    WindowP(final WindowedJob<A> job, final String logDir) {
         super(job.name(), job.policy().allowedDisorderMs(), job.policy().idleTimeoutMs());
         this.job = job;
         this.logDir = logDir;
@@ -20,7 +20,7 @@ final class IngestWindowP<A> extends PartitionTasksP<PartitionRun<A>> {
 
     @Override
     int openLog(final Context context) {
-        log = IngestLog.openExisting(Path.of(logDir));
+        log = SchemaLog.openExisting(Path.of(logDir), job.schema());
         return log.partitions();
     }
 

@@ -1,7 +1,8 @@
 package io.streamgrid.jobs.ingest;
 
-import io.streamgrid.jobs.event.EventRecord;
 import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,35 +20,38 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class IngestLogTest {
+/** The on-disk rules every schema log keeps: partitioning, metadata, concurrent creation, resuming, raw records. */
+class SchemaLogFormatTest {
+    private static final EventSchema REQUEST = EventType.REQUEST.schema();
+
     @TempDir
     Path dir;
 
     @Test
     void when_eventsAppended_then_eachPartitionReadsItsKeysInAppendOrder() {
         final List<long[]> appended = new ArrayList<>();
-        try (IngestLog log = IngestLog.open(dir, 3)) {
+        try (SchemaLog log = SchemaLog.open(dir, REQUEST, 3)) {
             new EventGenerator(GeneratorSpec.of(EventType.REQUEST, 1, 3_000, 50)).generate(r -> {
                 log.append(r);
-                appended.add(new long[] {log.partitionOf(r.key()), r.sequence()});
+                appended.add(new long[] {log.partitionOf(r.keyLong()), r.sequence()});
             });
             for (int p = 0; p < 3; p++) {
                 final int partition = p;
                 final List<Long> expected = appended.stream().filter(a -> a[0] == partition).map(a -> a[1]).toList();
-                assertThat(readSequences(log, p, IngestLog.START)).isEqualTo(expected);
+                assertThat(readSequences(log, p, PartitionReader.START)).isEqualTo(expected);
             }
         }
     }
 
     @Test
     void when_logHasAnotherLayoutVersion_then_openRefusesNamingBoth() throws Exception {
-        IngestLog.open(dir, 2).close();
-        final Path meta = dir.resolve(IngestLog.META_FILE);
-        Files.writeString(meta, Files.readString(meta).replace("layout-version=" + EventRecord.VERSION, "layout-version=99"));
+        SchemaLog.open(dir, REQUEST, 2).close();
+        final Path meta = dir.resolve(SchemaLog.META_FILE);
+        Files.writeString(meta, Files.readString(meta).replace("layout-version=" + SchemaLog.LAYOUT_VERSION, "layout-version=99"));
 
-        assertThatThrownBy(() -> IngestLog.open(dir, 2)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("has record layout version 99, this build reads layout version " + EventRecord.VERSION);
-        assertThatThrownBy(() -> IngestLog.openExisting(dir)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SchemaLog.open(dir, REQUEST, 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has record layout version 99, this build reads layout version " + SchemaLog.LAYOUT_VERSION);
+        assertThatThrownBy(() -> SchemaLog.openExisting(dir, REQUEST)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("layout version 99");
     }
 
@@ -70,7 +74,7 @@ class IngestLogTest {
                     final int partitions = 2 + i % 2;
                     results.add(pool.submit(() -> {
                         start.await();
-                        try (IngestLog log = IngestLog.open(logDir, partitions)) {
+                        try (SchemaLog log = SchemaLog.open(logDir, REQUEST, partitions)) {
                             return log.partitions();
                         } catch (final IllegalArgumentException refused) {
                             assertThat(refused).hasMessageContaining("partitions, asked for " + partitions);
@@ -83,7 +87,7 @@ class IngestLogTest {
                     opened.add(result.get(60, TimeUnit.SECONDS));
                 }
                 final int winner;
-                try (IngestLog log = IngestLog.openExisting(logDir)) {
+                try (SchemaLog log = SchemaLog.openExisting(logDir, REQUEST)) {
                     winner = log.partitions();
                 }
                 assertThat(opened).as("round " + round + ": each opener got the winning count or was refused")
@@ -98,10 +102,10 @@ class IngestLogTest {
 
     @Test
     void when_readerResumesAfterIndex_then_itContinuesWithTheNextRecord() {
-        try (IngestLog log = IngestLog.open(dir, 1)) {
+        try (SchemaLog log = SchemaLog.open(dir, EventType.CLICK.schema(), 1)) {
             new EventGenerator(GeneratorSpec.of(EventType.CLICK, 1, 100, 5)).generate(log::append);
             final long resumeAfter;
-            try (IngestLog.PartitionReader reader = log.reader(0, IngestLog.START)) {
+            try (PartitionReader reader = log.reader(0, PartitionReader.START)) {
                 for (int i = 0; i < 40; i++) {
                     reader.next();
                 }
@@ -114,11 +118,11 @@ class IngestLogTest {
 
     @Test
     void when_reopenedWithOtherPartitionCount_then_refused() {
-        IngestLog.open(dir, 4).close();
+        SchemaLog.open(dir, REQUEST, 4).close();
 
-        assertThatThrownBy(() -> IngestLog.open(dir, 2)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SchemaLog.open(dir, REQUEST, 2)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has 4 partitions, asked for 2");
-        try (IngestLog log = IngestLog.openExisting(dir)) {
+        try (SchemaLog log = SchemaLog.openExisting(dir, REQUEST)) {
             assertThat(log.partitions()).isEqualTo(4);
         }
     }
@@ -127,28 +131,29 @@ class IngestLogTest {
     void when_partitionOfComputed_then_itMatchesThePinnedFormat() {
         // The key-to-partition mapping is part of the on-disk format; these values (fmix64 of the
         // key modulo 8, computed once by hand) must never change.
-        assertThat(IngestLog.partitionOf(1, 8)).isEqualTo(4);
-        assertThat(IngestLog.partitionOf(42, 8)).isEqualTo(4);
-        assertThat(IngestLog.partitionOf(0x0A000001L, 8)).isEqualTo(6);
+        assertThat(SchemaLog.partitionOf(1, 8)).isEqualTo(4);
+        assertThat(SchemaLog.partitionOf(42, 8)).isEqualTo(4);
+        assertThat(SchemaLog.partitionOf(0x0A000001L, 8)).isEqualTo(6);
     }
 
     @Test
     void when_rawBytesOfWrongLengthAppended_then_readerReportsTheirLength() {
-        try (IngestLog log = IngestLog.open(dir, 1)) {
+        try (SchemaLog log = SchemaLog.open(dir, REQUEST, 1)) {
             log.append(0, new UnsafeBuffer(new byte[] {1, 2, 3}), 0, 3);
-            try (IngestLog.PartitionReader reader = log.reader(0, IngestLog.START)) {
+            try (PartitionReader reader = log.reader(0, PartitionReader.START)) {
                 assertThat(reader.next()).isEqualTo(3);
                 assertThat(reader.next()).isEqualTo(-1);
             }
         }
     }
 
-    private static List<Long> readSequences(final IngestLog log, final int partition, final long after) {
+    private static List<Long> readSequences(final SchemaLog log, final int partition, final long after) {
         final List<Long> sequences = new ArrayList<>();
-        final EventRecord record = new EventRecord();
-        try (IngestLog.PartitionReader reader = log.reader(partition, after)) {
-            while (reader.next() == EventRecord.LENGTH) {
-                sequences.add(record.wrap(reader.buffer(), 0).sequence());
+        final SchemaRecord record = new SchemaRecord(log.schema().layout());
+        int length;
+        try (PartitionReader reader = log.reader(partition, after)) {
+            while ((length = reader.next()) >= 0) {
+                sequences.add(record.wrap(reader.buffer(), 0, length).sequence());
             }
         }
         return sequences;

@@ -1,0 +1,60 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.schema.SchemaRecord;
+
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The schema logs of the built-in event types under one ingest directory, opened on first use:
+ * each event goes to the log of its type's schema ({@link SchemaLog#directoryOf}). What the
+ * generator and the JSON-lines loader write to; a job reads only its own type's log. One thread.
+ */
+public final class BuiltInLogs implements AutoCloseable {
+    private final Path ingestDir;
+    private final int partitions;
+    private final Map<EventType, SchemaLog> logs = new EnumMap<>(EventType.class);
+
+    /**
+     * @param partitions the partition count of logs created here; an existing log keeps its own,
+     *                   and a different count is refused when it is opened ({@link SchemaLog#open})
+     */
+    public BuiltInLogs(final Path ingestDir, final int partitions) {
+        QueueFiles.checkPartitions(partitions);
+        this.ingestDir = ingestDir;
+        this.partitions = partitions;
+    }
+
+    /** The log of {@code type}, opened (and created if new) on first use. */
+    public SchemaLog log(final EventType type) {
+        return logs.computeIfAbsent(type, t -> SchemaLog.open(SchemaLog.directoryOf(ingestDir, t.schema().name()), t.schema(), partitions));
+    }
+
+    /** Appends {@code record}, an event of a built-in type, to its type's log; returns its index there. */
+    public long append(final SchemaRecord record) {
+        final EventType type = EventType.ofSchema(record.layout().schema().name());
+        if (type == null) {
+            throw new IllegalArgumentException("schema " + record.layout().schema().name() + " is not a built-in type");
+        }
+        return log(type).append(record);
+    }
+
+    /** Appends the end of the stream to every partition of every built-in type's log (creating the logs that do not exist yet). */
+    public void appendEndOfStream() {
+        for (final EventType type : EventType.values()) {
+            log(type).appendEndOfStream();
+        }
+    }
+
+    public Path ingestDir() {
+        return ingestDir;
+    }
+
+    @Override
+    public void close() {
+        logs.values().forEach(SchemaLog::close);
+        logs.clear();
+    }
+}
