@@ -9,8 +9,11 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A keyed job: the events of one schema, grouped by the schema's key, through a
- * {@link KeyedFunction} with per-key state and timers. Immutable; it travels to the members inside
+ * A keyed job: the events of one schema — or of several schemas co-partitioned by the same key
+ * ({@link Builder#alsoReads}: trades and quotes by symbol, temperature and pressure by machine) —
+ * grouped by key, through a {@link KeyedFunction} with per-key state and timers. Events of several
+ * schemas reach the function merged in event-time order, deterministically (see
+ * {@link Builder#alsoReads}). Immutable; it travels to the members inside
  * the Jet job, so the function and codec must be serializable (and their classes on the members'
  * class path or in the job's jar).
  *
@@ -26,7 +29,7 @@ public final class KeyedJob<S> implements Serializable {
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{0,62}");
 
     private final String name;
-    private final EventSchema schema;
+    private final List<EventSchema> schemas;
     private final KeyedFunction<S> function;
     private final StateCodec<S> codec;
     private final TimePolicy policy;
@@ -34,13 +37,14 @@ public final class KeyedJob<S> implements Serializable {
     private final List<Lookup> lookups;
 
     private KeyedJob(final Builder<S> builder) {
-        this(builder.name, builder.schema, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups);
+        this(builder.name, builder.schemas, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups);
     }
 
-    private KeyedJob(final String name, final EventSchema schema, final KeyedFunction<S> function, final StateCodec<S> codec,
+    private KeyedJob(final String name, final List<EventSchema> schemas, final KeyedFunction<S> function, final StateCodec<S> codec,
                      final TimePolicy policy, final List<String> stateMaps, final List<Lookup> lookups) {
         this.name = name;
-        this.schema = Objects.requireNonNull(schema, "schema");
+        schemas.forEach(schema -> Objects.requireNonNull(schema, "schema of job " + name));
+        this.schemas = List.copyOf(schemas);
         this.function = Objects.requireNonNull(function, "function of job " + name);
         this.codec = Objects.requireNonNull(codec, "state codec of job " + name);
         this.policy = policy;
@@ -50,15 +54,40 @@ public final class KeyedJob<S> implements Serializable {
             throw new IllegalArgumentException("job name '" + name
                     + "' must be lower-case letters, digits and -, starting with a letter, at most 63 characters");
         }
+        checkSchemas(name, this.schemas, policy);
         for (final Lookup lookup : this.lookups) {
-            final FieldType type = schema.field(lookup.keyField()).type();
-            if (type != FieldType.STRING && type != FieldType.LONG && type != FieldType.INT && type != FieldType.TIMESTAMP) {
-                throw new IllegalArgumentException("job " + name + ": lookup in " + lookup.map() + " by field " + lookup.keyField()
-                        + ", which is " + type.yamlName() + ": look up by a string, int, long or timestamp field");
+            for (final EventSchema schema : this.schemas) {
+                final FieldType type = schema.field(lookup.keyField()).type();
+                if (type != FieldType.STRING && type != FieldType.LONG && type != FieldType.INT && type != FieldType.TIMESTAMP) {
+                    throw new IllegalArgumentException("job " + name + ": lookup in " + lookup.map() + " by field " + lookup.keyField()
+                            + " of schema " + schema.name() + ", which is " + type.yamlName()
+                            + ": look up by a string, int, long or timestamp field");
+                }
             }
         }
         if (this.lookups.stream().map(Lookup::map).distinct().count() != this.lookups.size()) {
             throw new IllegalArgumentException("job " + name + " looks up the same map twice: " + this.lookups);
+        }
+    }
+
+    /** Several schemas: distinct, keyed alike, and an idle timeout so that a quiet one cannot hold the others back forever. */
+    private static void checkSchemas(final String name, final List<EventSchema> schemas, final TimePolicy policy) {
+        final EventSchema first = schemas.get(0);
+        final FieldType keyType = first.field(first.keyField()).type();
+        for (final EventSchema other : schemas.subList(1, schemas.size())) {
+            if (other.field(other.keyField()).type() != keyType) {
+                throw new IllegalArgumentException("job " + name + " reads schemas " + first.name() + " and " + other.name()
+                        + " by key, but their keys are " + keyType.yamlName() + " and " + other.field(other.keyField()).type().yamlName()
+                        + ": co-partitioned schemas need keys of one type");
+            }
+        }
+        if (schemas.stream().map(EventSchema::name).distinct().count() != schemas.size()) {
+            throw new IllegalArgumentException("job " + name + " reads a schema twice: "
+                    + schemas.stream().map(EventSchema::name).toList());
+        }
+        if (schemas.size() > 1 && policy.idleTimeoutMs() <= 0) {
+            throw new IllegalArgumentException("job " + name + " reads " + schemas.size() + " schemas: give its time policy an "
+                    + "idle timeout (TimePolicy.withIdleTimeout), or a schema with no new events would hold the others back forever");
         }
     }
 
@@ -73,11 +102,17 @@ public final class KeyedJob<S> implements Serializable {
 
     /** This job under another name (its side maps follow the name; the maps its function writes do not). */
     public KeyedJob<S> named(final String newName) {
-        return new KeyedJob<>(newName, schema, function, codec, policy, stateMaps, lookups);
+        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups);
     }
 
+    /** The (first) schema the job reads. */
     public EventSchema schema() {
-        return schema;
+        return schemas.get(0);
+    }
+
+    /** Every schema the job reads, the first one first; all keyed alike and partitioned alike. */
+    public List<EventSchema> schemas() {
+        return schemas;
     }
 
     public KeyedFunction<S> function() {
@@ -118,7 +153,7 @@ public final class KeyedJob<S> implements Serializable {
     /** Builds a {@link KeyedJob}. */
     public static final class Builder<S> {
         private final String name;
-        private final EventSchema schema;
+        private final List<EventSchema> schemas = new java.util.ArrayList<>();
         private KeyedFunction<S> function;
         private StateCodec<S> codec;
         private TimePolicy policy = TimePolicy.of(0, 0);
@@ -127,7 +162,21 @@ public final class KeyedJob<S> implements Serializable {
 
         private Builder(final String name, final EventSchema schema) {
             this.name = name;
-            this.schema = schema;
+            this.schemas.add(schema);
+        }
+
+        /**
+         * Also reads the events of {@code more}, co-partitioned with the first schema by key: the
+         * same key type, their logs with the same partition count (checked when the job starts).
+         * Each partition's events of all the schemas reach the function merged by event time (the
+         * event's schema: {@code event.layout().schema()}), ties in the order the schemas are
+         * declared — the same order on every replay. A schema with nothing new holds the others
+         * back until its next event, its end of stream, or a heartbeat after the time policy's idle
+         * timeout (required here); see the guide for what that means for late data.
+         */
+        public Builder<S> alsoReads(final EventSchema... more) {
+            schemas.addAll(List.of(more));
+            return this;
         }
 
         public Builder<S> function(final KeyedFunction<S> value) {

@@ -5,12 +5,17 @@ import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.StateWriter;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 
-/** A keyed job's processor: its schema log's partitions through {@link KeyedRun}s. */
+/**
+ * A keyed job's processor: the partitions of its schema logs through {@link KeyedRun}s. The log of
+ * the job's first schema is {@code logDir}; the logs of its other schemas are that directory's
+ * siblings ({@link SchemaLog#directoryOf} puts every schema's log under the same parent).
+ */
 final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
     private final KeyedJob<S> job;
     private final String logDir;
-    private SchemaLog log;
+    private SchemaLog[] logs = new SchemaLog[0];
     private DimensionReplica[] replicas = new DimensionReplica[0];
 
     KeyedP(final KeyedJob<S> job, final String logDir) {
@@ -21,17 +26,27 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
 
     @Override
     int openLog(final Context context) {
-        log = SchemaLog.openExisting(Path.of(logDir), job.schema());
+        final Path first = Path.of(logDir);
+        logs = new SchemaLog[job.schemas().size()];
+        for (int i = 0; i < logs.length; i++) {
+            final Path dir = i == 0 ? first : first.resolveSibling(job.schemas().get(i).name());
+            logs[i] = SchemaLog.openExisting(dir, job.schemas().get(i));
+            if (logs[i].partitions() != logs[0].partitions()) {
+                throw new IllegalStateException("job " + job.name() + " reads schemas " + job.schemas().get(0).name() + " and "
+                        + job.schemas().get(i).name() + " co-partitioned by key, but their logs have " + logs[0].partitions()
+                        + " and " + logs[i].partitions() + " partitions: load both with the same ingest.partitions");
+            }
+        }
         replicas = new DimensionReplica[job.lookups().size()];
         for (int i = 0; i < replicas.length; i++) {
             replicas[i] = DimensionReplica.acquire(context.hazelcastInstance(), job.lookups().get(i).map());
         }
-        return log.partitions();
+        return logs[0].partitions();
     }
 
     @Override
     KeyedRun<S> newTask(final int partition, final StateWriter out) {
-        return new KeyedRun<>(job, partition, log, out, replicas);
+        return new KeyedRun<>(job, partition, logs, out, replicas);
     }
 
     @Override
@@ -41,13 +56,16 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
                 replica.release();
             }
         }
-        if (log != null) {
-            log.close();
+        for (final SchemaLog log : logs) {
+            if (log != null) {
+                log.close();
+            }
         }
     }
 
     @Override
     String source() {
-        return logDir;
+        return logs.length <= 1 ? logDir : logDir + " and its siblings " + Arrays.stream(logs).skip(1)
+                .map(log -> log.directory().getFileName().toString()).toList();
     }
 }

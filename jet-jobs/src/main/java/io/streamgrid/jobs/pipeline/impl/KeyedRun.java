@@ -35,19 +35,21 @@ import java.util.List;
  * first (ties in registration order).
  */
 final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
-    private static final int SNAPSHOT_FORMAT = 1;
+    /** 2: a read position per schema log (jobs reading several schemas). */
+    private static final int SNAPSHOT_FORMAT = 2;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     private final KeyedJob<S> job;
     private final KeyedFunction<S> function;
     private final StateCodec<S> codec;
     private final TimePolicy policy;
-    private final SchemaLayout layout;
     private final boolean stringKey;
-    private final int keyOffset;
+    /** Per schema the job reads: where the key is in its records. */
+    private final int[] keyOffsets;
     private final DimensionReplica[] replicas;
     private final Lookup[] lookups;
-    private final int[] lookupFields;
+    /** Per schema the job reads, per lookup: the field holding the lookup key. */
+    private final int[][] lookupFields;
     private final Object[] found;
     private final Long2ObjectHashMap<KeyEntry<S>> longKeys = new Long2ObjectHashMap<>();
     private final Utf8KeyMap<S> stringKeys = new Utf8KeyMap<>();
@@ -63,22 +65,29 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private long currentTime;
     private boolean currentLate;
 
-    /** {@code replicas}: one per {@link KeyedJob#lookups()}, in order. */
-    KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog log, final StateWriter out,
+    /**
+     * @param logs     the logs of {@link KeyedJob#schemas()}, in order
+     * @param replicas one per {@link KeyedJob#lookups()}, in order
+     */
+    KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog[] logs, final StateWriter out,
              final DimensionReplica[] replicas) {
-        super(partition, log, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
+        super(partition, logs, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
         this.function = job.function();
         this.codec = job.codec();
         this.policy = job.policy();
-        this.layout = job.schema().layout();
-        this.stringKey = layout.field(layout.keyIndex()).type() == FieldType.STRING;
-        this.keyOffset = layout.offset(layout.keyIndex());
+        final SchemaLayout first = job.schema().layout();
+        this.stringKey = first.field(first.keyIndex()).type() == FieldType.STRING;
         this.replicas = replicas;
         this.lookups = job.lookups().toArray(new Lookup[0]);
-        this.lookupFields = new int[lookups.length];
-        for (int i = 0; i < lookups.length; i++) {
-            lookupFields[i] = layout.indexOf(lookups[i].keyField());
+        this.keyOffsets = new int[logs.length];
+        this.lookupFields = new int[logs.length][lookups.length];
+        for (int s = 0; s < logs.length; s++) {
+            final SchemaLayout layout = job.schemas().get(s).layout();
+            keyOffsets[s] = layout.offset(layout.keyIndex());
+            for (int i = 0; i < lookups.length; i++) {
+                lookupFields[s][i] = layout.indexOf(lookups[i].keyField());
+            }
         }
         this.found = new Object[lookups.length];
     }
@@ -105,8 +114,8 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     void onEvent(final long time) {
         if (watermark != Long.MIN_VALUE && time < watermark - policy.allowedLatenessMs()) {
             late++;
-            out.put(job.lateMap(), LateEvent.mapKey(partition, lastIndex), new LateEvent(partition, lastIndex,
-                    job.schema().name(), keyText(), time, record.sequence(), watermark,
+            out.put(job.lateMap(), sideOutputKey(), new LateEvent(partition, lastIndex,
+                    record.layout().schema().name(), keyText(), time, record.sequence(), watermark,
                     "event time " + time + " is " + (watermark - time) + " ms behind the watermark " + watermark
                             + ", more than allowed-lateness-ms " + policy.allowedLatenessMs()));
             return;
@@ -133,12 +142,12 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
      */
     private boolean lookUp() {
         for (int i = 0; i < lookups.length; i++) {
-            final Object key = lookupKey(lookupFields[i]);
+            final Object key = lookupKey(lookupFields[input][i]);
             found[i] = replicas[i].get(key);
             if (found[i] == null && lookups[i].onMissing() == Lookup.OnMissing.SIDE_OUTPUT) {
                 Arrays.fill(found, null);
-                out.put(job.unmatchedMap(), LateEvent.mapKey(partition, lastIndex), new UnmatchedEvent(partition, lastIndex,
-                        job.schema().name(), keyText(), record.eventTime(), record.sequence(), lookups[i].map(), String.valueOf(key)));
+                out.put(job.unmatchedMap(), sideOutputKey(), new UnmatchedEvent(partition, lastIndex,
+                        record.layout().schema().name(), keyText(), record.eventTime(), record.sequence(), lookups[i].map(), String.valueOf(key)));
                 return false;
             }
         }
@@ -146,7 +155,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     }
 
     private Object lookupKey(final int field) {
-        return switch (layout.field(field).type()) {
+        return switch (record.layout().field(field).type()) {
             case STRING -> record.getString(field);
             case INT -> (long) record.getInt(field);
             default -> record.getLong(field);
@@ -155,14 +164,14 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     private String keyText() {
         final DirectBuffer buffer = record.buffer();
-        final int at = record.offset() + keyOffset;
+        final int at = record.offset() + keyOffsets[input];
         return stringKey ? buffer.getStringWithoutLengthUtf8(at + 2, buffer.getShort(at, ORDER) & 0xffff)
                 : Long.toString(buffer.getLong(at, ORDER));
     }
 
     private KeyEntry<S> entryOfRecord() {
         final DirectBuffer buffer = record.buffer();
-        final int at = record.offset() + keyOffset;
+        final int at = record.offset() + keyOffsets[input];
         if (!stringKey) {
             final long key = buffer.getLong(at, ORDER);
             KeyEntry<S> entry = longKeys.get(key);

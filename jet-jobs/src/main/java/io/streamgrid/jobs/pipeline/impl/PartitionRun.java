@@ -27,7 +27,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     private final ResultHandler<A> handler;
 
     PartitionRun(final WindowedJob<A> job, final int partition, final SchemaLog log, final StateWriter out) {
-        super(partition, log, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
+        super(partition, new SchemaLog[] {log}, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
         this.engine = WindowEngine.create(job.policy(), job.aggregation(), this);
         this.handler = job.newResultHandler();
@@ -79,7 +79,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
 
     @Override
     public void onLate(final SchemaRecord event, final long watermark, final String reason) {
-        out.put(job.lateMap(), LateEvent.mapKey(partition, lastIndex), new LateEvent(partition, lastIndex,
+        out.put(job.lateMap(), sideOutputKey(), new LateEvent(partition, lastIndex,
                 job.schema().name(), Long.toString(event.keyLong()), event.eventTime(), event.sequence(), watermark, reason));
     }
 

@@ -17,70 +17,160 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * One schema-log partition's work inside a job: its reader position and the state it builds from
- * the partition's records. Everything it decides depends only on those records in log order, so a
- * restored task replays to exactly the same state. Single-threaded.
+ * One partition's work inside a job: the same partition of each schema log the job reads, its read
+ * positions, and the state it builds from their records. Everything it decides depends only on
+ * those records, so a restored task replays to exactly the same state. Single-threaded.
  *
- * <p>This class reads (in batches, from the saved position), keeps the idle clock and the counters,
- * tells control records from events, and rejects records that are not valid events of the schema
- * or are too far ahead of the watermark; subclasses handle the events and control records and own
- * the rest of the state.
+ * <p>This class reads (in batches, from the saved positions), keeps the idle clock and the
+ * counters, tells control records from events, and rejects records that are not valid events of
+ * their schema or are too far ahead of the watermark; subclasses handle the events and control
+ * records and own the rest of the state.
+ *
+ * <p>Several logs (a job reading several co-partitioned schemas) are merged deterministically: the
+ * next record handled is the earliest of the logs' next records (event time; a heartbeat's time;
+ * the end of a log last), ties going to the log declared first. A log with nothing new holds the
+ * others back — the merge cannot know what it will hold — until its next record arrives, its end of
+ * stream is read, or the processor appends a heartbeat to it after the idle timeout. Since the
+ * heartbeat is in the log, a replay merges exactly as the first run did.
  */
 abstract class PartitionTask {
+    /** Order time of a record to be rejected: handled first, it does not hold the merge back. */
+    private static final long REJECT_FIRST = Long.MIN_VALUE;
+
     final int partition;
     final StateWriter out;
     private final String jobName;
     private final String rejectedMap;
     private final int snapshotFormat;
     private final SnapshotOutput snapshotOutput = new SnapshotOutput();
-    private final SchemaLog log;
+    private final Input[] inputs;
     private final long maxFutureMs;
-    /** The event being handled (a flyweight over the reader's buffer). */
-    final SchemaRecord record;
-    private PartitionReader reader;
-    /** Index of the record last read (or the restored position); {@link PartitionReader#START} before any. */
+    /** The event being handled (a flyweight over its reader's buffer), of {@link #input}'s schema. */
+    SchemaRecord record;
+    /** Which of the job's schemas {@link #record} is of (0 for a job reading one). */
+    int input;
+    /** Index of the record being handled in its log (after a restore, of the last one handled). */
     long lastIndex = PartitionReader.START;
-    /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
-    private long lastRecordNanos = System.nanoTime();
-    /** Whether the partition's end of stream was read. */
+    /** Whether the end of stream was read in every log. */
     boolean ended;
     long events;
     long rejected;
     long results;
 
     /**
+     * @param logs           the logs the job reads, in declaration order (all with this partition)
      * @param snapshotFormat the version of the subclass's snapshot layout, checked on restore
      * @param maxFutureMs    events further ahead of the watermark are rejected
      */
-    PartitionTask(final int partition, final SchemaLog log, final StateWriter out, final String jobName, final String rejectedMap,
+    PartitionTask(final int partition, final SchemaLog[] logs, final StateWriter out, final String jobName, final String rejectedMap,
                   final int snapshotFormat, final long maxFutureMs) {
         this.partition = partition;
-        this.log = log;
         this.out = out;
         this.jobName = jobName;
         this.rejectedMap = rejectedMap;
         this.snapshotFormat = snapshotFormat;
         this.maxFutureMs = maxFutureMs;
-        this.record = new SchemaRecord(log.schema().layout());
+        this.inputs = new Input[logs.length];
+        for (int i = 0; i < logs.length; i++) {
+            inputs[i] = new Input(logs[i], i);
+        }
+        this.record = inputs[0].record;
     }
 
     /** A valid event, not too far ahead, now in {@link #record} (at {@link #lastIndex}); {@code time} is its event time. */
     abstract void onEvent(long time);
 
-    /** The partition was idle; its event-time clock stands at {@code time}. */
+    /** A log was idle; its event-time clock stands at {@code time}. */
     abstract void onHeartbeat(long time);
 
-    /** The partition's stream ended: everything still due is due now. */
+    /** Every log's stream ended: everything still due is due now. */
     abstract void onEndOfStream();
 
-    /** Sorts the record of {@code length} bytes just read: a control record, an event, or rejected with the reason. */
-    private void handle(final int length) {
-        final DirectBuffer buffer = buffer();
+    /** Called after each poll, records read or not (processing-time work). */
+    void afterPoll() {
+    }
+
+    /** The partition's watermark; Long.MIN_VALUE before its first event. */
+    abstract long watermark();
+
+    abstract long lateEvents();
+
+    /** Writes the subclass's state (after the positions, which this class writes). */
+    abstract void writeState(DataOutput data) throws IOException;
+
+    /** Replaces the subclass's state with what {@link #writeState} wrote. */
+    abstract void readState(DataInput data) throws IOException;
+
+    /** Reads and handles up to {@code max} records; returns how many (0 when nothing new is there). */
+    final int poll(final int max) {
+        final int handled = inputs.length == 1 ? pollOne(inputs[0], max) : pollMerged(max);
+        afterPoll();
+        return handled;
+    }
+
+    /** One log: every record in log order. */
+    private int pollOne(final Input in, final int max) {
+        final PartitionReader reader = in.reader();
+        int read = 0;
+        while (read < max) {
+            final int length = reader.next();
+            if (length < 0) {
+                break;
+            }
+            read++;
+            lastIndex = reader.lastIndex();
+            in.lastIndex = lastIndex;
+            handle(in, length);
+        }
+        if (read > 0) {
+            in.lastRecordNanos = System.nanoTime();
+        }
+        return read;
+    }
+
+    /** Several logs: the earliest next record first, while every log that has not ended has one. */
+    private int pollMerged(final int max) {
+        final long now = System.nanoTime();
+        int handled = 0;
+        while (handled < max) {
+            Input next = null;
+            for (final Input in : inputs) {
+                if (in.ended) {
+                    continue;
+                }
+                if (in.headLength < 0 && !in.readHead(now)) {
+                    return handled; // it may yet hold an earlier record: wait
+                }
+                if (next == null || in.headTime < next.headTime) {
+                    next = in;
+                }
+            }
+            if (next == null) {
+                return handled; // every log ended
+            }
+            final int length = next.headLength;
+            next.headLength = -1;
+            lastIndex = next.reader.lastIndex();
+            next.lastIndex = lastIndex;
+            handle(next, length);
+            handled++;
+        }
+        return handled;
+    }
+
+    /** Sorts the record of {@code length} bytes just read from {@code in}: a control record, an event, or rejected with the reason. */
+    private void handle(final Input in, final int length) {
+        input = in.number;
+        record = in.record;
+        final DirectBuffer buffer = in.reader.buffer();
         if (length == SchemaLayout.CONTROL_LENGTH && buffer.getByte(1) == SchemaLayout.MARKER) {
             final byte kind = buffer.getByte(0);
             if (kind == SchemaLayout.KIND_END_OF_STREAM) {
-                ended = true;
-                onEndOfStream();
+                in.ended = true;
+                if (allEnded()) {
+                    ended = true;
+                    onEndOfStream();
+                }
                 return;
             }
             if (kind == SchemaLayout.KIND_HEARTBEAT) {
@@ -104,34 +194,69 @@ abstract class PartitionTask {
         onEvent(time);
     }
 
-    /** Called after each poll, records read or not (processing-time work). */
-    void afterPoll() {
+    private boolean allEnded() {
+        for (final Input in : inputs) {
+            if (!in.ended) {
+                return false;
+            }
+        }
+        return true;
     }
 
-    /** The partition's watermark; Long.MIN_VALUE before its first event. */
-    abstract long watermark();
-
-    /** Appends a heartbeat at {@code eventTime} to the partition's log; read later like any record. */
-    final void appendHeartbeat(final long eventTime) {
-        log.appendHeartbeat(partition, eventTime);
+    /**
+     * Appends a heartbeat to a log that holds this task back, so that its event-time clock moves
+     * and the task goes on; the heartbeat is read later like any record. One log: when it had no
+     * record for {@code idleNanos} and has had an event (nothing to close otherwise), at
+     * {@code othersNewest} (the newest event time of the processor's other partitions) when that is
+     * ahead of its own, else at the wall clock when that is. Several logs: a log with nothing new for
+     * {@code idleNanos} while another has a record waiting, at the later of the waiting records'
+     * times and the wall clock. Returns the heartbeat's time, or {@link PartitionTasksP#NO_HEARTBEAT}.
+     */
+    final long heartbeatIfIdle(final long nowNanos, final long idleNanos, final long allowedDisorderMs, final long othersNewest,
+                               final long wallClockMs) {
+        if (inputs.length == 1) {
+            final Input in = inputs[0];
+            if (nowNanos - in.lastRecordNanos < idleNanos || ended || watermark() == Long.MIN_VALUE) {
+                return PartitionTasksP.NO_HEARTBEAT; // active, ended, or never had an event (so nothing to close)
+            }
+            final long time = PartitionTasksP.heartbeatTime(watermark() + allowedDisorderMs, othersNewest, wallClockMs);
+            if (time != PartitionTasksP.NO_HEARTBEAT) {
+                in.log.appendHeartbeat(partition, time);
+            }
+            in.lastRecordNanos = nowNanos; // not again before it is read, or another idle timeout passed
+            return time;
+        }
+        long waiting = Long.MIN_VALUE;
+        for (final Input in : inputs) {
+            if (!in.ended && in.headLength >= 0) {
+                waiting = Math.max(waiting, in.headTime);
+            }
+        }
+        if (waiting == Long.MIN_VALUE) {
+            return PartitionTasksP.NO_HEARTBEAT; // nobody is held back
+        }
+        long appended = PartitionTasksP.NO_HEARTBEAT;
+        for (final Input in : inputs) {
+            if (!in.ended && in.headLength < 0 && nowNanos - in.lastRecordNanos >= idleNanos) {
+                appended = Math.max(waiting, wallClockMs);
+                in.log.appendHeartbeat(partition, appended);
+                in.lastRecordNanos = nowNanos;
+            }
+        }
+        return appended;
     }
 
-    abstract long lateEvents();
-
-    /** Writes the subclass's state (after the position, which this class writes). */
-    abstract void writeState(DataOutput data) throws IOException;
-
-    /** Replaces the subclass's state with what {@link #writeState} wrote. */
-    abstract void readState(DataInput data) throws IOException;
-
-    /** The task's whole state in compact binary form: format, partition, read position, end of stream, then the subclass's. */
+    /** The task's whole state in compact binary form: format, partition, each log's position and end, then the subclass's. */
     final byte[] snapshot() {
         snapshotOutput.reset();
         try {
             snapshotOutput.writeInt(snapshotFormat);
             snapshotOutput.writeInt(partition);
-            snapshotOutput.writeLong(lastIndex);
-            snapshotOutput.writeBoolean(ended);
+            snapshotOutput.writeInt(inputs.length);
+            for (final Input in : inputs) {
+                snapshotOutput.writeLong(in.lastIndex);
+                snapshotOutput.writeBoolean(in.ended);
+            }
             writeState(snapshotOutput);
         } catch (final IOException e) {
             throw new UncheckedIOException("writing the state of job " + jobName + " partition " + partition + " failed", e);
@@ -139,7 +264,7 @@ abstract class PartitionTask {
         return snapshotOutput.toByteArray();
     }
 
-    /** Restores {@link #snapshot()}'s output; reading resumes after the saved position. */
+    /** Restores {@link #snapshot()}'s output; reading resumes after the saved positions. */
     final void restore(final byte[] snapshot) {
         try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {
             final int format = data.readInt();
@@ -151,58 +276,47 @@ abstract class PartitionTask {
             if (savedPartition != partition) {
                 throw new IllegalStateException("bug: snapshot of partition " + savedPartition + " given to partition " + partition);
             }
-            final long savedIndex = data.readLong();
-            ended = data.readBoolean();
+            final int logs = data.readInt();
+            if (logs != inputs.length) {
+                throw new IllegalStateException("snapshot of job " + jobName + " partition " + partition + " holds positions in "
+                        + logs + " logs, the job reads " + inputs.length + ": a job's schemas cannot change across a restore");
+            }
+            for (final Input in : inputs) {
+                in.resumeAfter(data.readLong());
+                in.ended = data.readBoolean();
+            }
+            ended = allEnded();
             readState(data);
-            resumeAfter(savedIndex);
         } catch (final IOException e) {
             throw new UncheckedIOException("corrupt snapshot of job " + jobName + " partition " + partition, e);
         }
     }
 
-    /** Reads and handles up to {@code max} records; returns how many (0 when nothing new is there). */
-    final int poll(final int max) {
-        if (reader == null) {
-            reader = log.reader(partition, lastIndex);
-        }
-        int read = 0;
-        while (read < max) {
-            final int length = reader.next();
-            if (length < 0) {
-                break;
-            }
-            read++;
-            lastIndex = reader.lastIndex();
-            handle(length);
-        }
-        if (read > 0) {
-            lastRecordNanos = System.nanoTime();
-        }
-        afterPoll();
-        return read;
-    }
-
     /** The buffer holding the record being handled. */
     final DirectBuffer buffer() {
-        return reader.buffer();
+        return inputs[input].reader.buffer();
     }
 
-    /** The next poll reads after {@code index}, with a fresh reader; the idle clock restarts. */
-    private void resumeAfter(final long index) {
-        lastIndex = index;
-        closeReader();
-        lastRecordNanos = System.nanoTime();
+    /**
+     * The key of a side-output entry ({@code late.*}, {@code rejected.*}, {@code unmatched.*}) for the
+     * record being handled: {@code p<partition>-<index>}, prefixed by {@code <schema>/} in a job
+     * reading several schemas (each log has its own indexes).
+     */
+    final String sideOutputKey() {
+        final String key = LateEvent.mapKey(partition, lastIndex);
+        return inputs.length == 1 ? key : inputs[input].log.schema().name() + "/" + key;
     }
 
     /** Counts the record being handled as rejected and writes it to the job's rejected map with the reason. */
     final void reject(final int length, final String reason) {
         rejected++;
+        final DirectBuffer buffer = buffer();
         final StringBuilder head = new StringBuilder();
-        for (int i = 0; i < Math.min(16, Math.min(length, buffer().capacity())); i++) {
-            head.append(String.format("%02x", buffer().getByte(i)));
+        for (int i = 0; i < Math.min(16, Math.min(length, buffer.capacity())); i++) {
+            head.append(String.format("%02x", buffer.getByte(i)));
         }
-        out.put(rejectedMap, LateEvent.mapKey(partition, lastIndex),
-                new RejectedRecord(partition, lastIndex, length, reason, head.toString()));
+        out.put(rejectedMap, sideOutputKey(), new RejectedRecord(partition, lastIndex, length,
+                inputs.length == 1 ? reason : inputs[input].log.schema().name() + ": " + reason, head.toString()));
     }
 
     final boolean ended() {
@@ -211,15 +325,6 @@ abstract class PartitionTask {
 
     final int partition() {
         return partition;
-    }
-
-    final long lastRecordNanos() {
-        return lastRecordNanos;
-    }
-
-    /** Counts as a read now: the idle clock restarts. */
-    final void markRead(final long nanos) {
-        lastRecordNanos = nanos;
     }
 
     final long events() {
@@ -235,13 +340,79 @@ abstract class PartitionTask {
     }
 
     void close() {
-        closeReader();
+        for (final Input in : inputs) {
+            in.closeReader();
+        }
     }
 
-    private void closeReader() {
-        if (reader != null) {
-            reader.close();
-            reader = null;
+    /** One log this task reads: its reader, the position of the last record handled, and (merging) the record read next. */
+    private final class Input {
+        final SchemaLog log;
+        final SchemaRecord record;
+        final int number;
+        PartitionReader reader;
+        long lastIndex = PartitionReader.START;
+        boolean ended;
+        /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
+        long lastRecordNanos = System.nanoTime();
+        /** Merging: the length of the record read but not handled yet (in the reader's buffer), or -1. */
+        int headLength = -1;
+        /** Merging: that record's place in the merge order. */
+        long headTime;
+
+        Input(final SchemaLog log, final int number) {
+            this.log = log;
+            this.record = new SchemaRecord(log.schema().layout());
+            this.number = number;
+        }
+
+        PartitionReader reader() {
+            if (reader == null) {
+                reader = log.reader(partition, lastIndex);
+            }
+            return reader;
+        }
+
+        /** Reads the next record into the head; false when there is none yet. */
+        boolean readHead(final long nowNanos) {
+            final int length = reader().next();
+            if (length < 0) {
+                return false;
+            }
+            lastRecordNanos = nowNanos;
+            headLength = length;
+            headTime = orderTime(reader.buffer(), length);
+            return true;
+        }
+
+        /** Where a record goes in the merge: its event time, a heartbeat's time, the end of stream last, a bad record first. */
+        private long orderTime(final DirectBuffer buffer, final int length) {
+            if (length == SchemaLayout.CONTROL_LENGTH && buffer.getByte(1) == SchemaLayout.MARKER) {
+                final byte kind = buffer.getByte(0);
+                if (kind == SchemaLayout.KIND_END_OF_STREAM) {
+                    return Long.MAX_VALUE;
+                }
+                if (kind == SchemaLayout.KIND_HEARTBEAT) {
+                    return SchemaLog.controlTime(buffer, 0);
+                }
+            }
+            record.wrap(buffer, 0, length);
+            return record.validate() == null ? record.eventTime() : REJECT_FIRST;
+        }
+
+        /** The next read is after {@code index}, with a fresh reader; the idle clock restarts. */
+        void resumeAfter(final long index) {
+            lastIndex = index;
+            headLength = -1;
+            closeReader();
+            lastRecordNanos = System.nanoTime();
+        }
+
+        void closeReader() {
+            if (reader != null) {
+                reader.close();
+                reader = null;
+            }
         }
     }
 }

@@ -124,30 +124,26 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     }
 
     /**
-     * A partition without records for the idle timeout gets a heartbeat in the log: its event-time
-     * clock moves to the newest event time of this processor's other partitions, or, when none is
-     * ahead of it, to the wall clock. Appended, not applied: the task reads it like any record, so a
-     * replay after a restore moves the watermark at exactly the same place.
+     * A partition whose log (or one of whose logs) had no records for the idle timeout gets a
+     * heartbeat appended there (see {@link PartitionTask#heartbeatIfIdle}): its event-time clock
+     * moves to the newest event time of this processor's other partitions, or the wall clock.
+     * Appended, not applied: the task reads it like any record, so a replay after a restore moves the
+     * watermark at exactly the same place.
      */
     private void heartbeatIdlePartitions() {
         final long now = System.nanoTime();
         for (final T idle : tasks) {
-            if (now - idle.lastRecordNanos() < idleTimeoutNanos || idle.ended() || idle.watermark() == Long.MIN_VALUE) {
-                continue; // active, ended, or never had an event (so nothing to close)
-            }
             long othersNewest = Long.MIN_VALUE;
             for (final T other : tasks) {
                 if (other != idle && !other.ended() && other.watermark() != Long.MIN_VALUE) {
                     othersNewest = Math.max(othersNewest, other.watermark() + allowedDisorderMs);
                 }
             }
-            final long eventTime = heartbeatTime(idle.watermark() + allowedDisorderMs, othersNewest, System.currentTimeMillis());
+            final long eventTime = idle.heartbeatIfIdle(now, idleTimeoutNanos, allowedDisorderMs, othersNewest,
+                    System.currentTimeMillis());
             if (eventTime != NO_HEARTBEAT) {
-                idle.appendHeartbeat(eventTime);
-                getLogger().fine("job " + jobName + ": partition " + idle.partition() + " idle for "
-                        + TimeUnit.NANOSECONDS.toMillis(now - idle.lastRecordNanos()) + " ms, heartbeat at event time " + eventTime);
+                getLogger().fine("job " + jobName + ": partition " + idle.partition() + " idle, heartbeat at event time " + eventTime);
             }
-            idle.markRead(now); // not again before the heartbeat is read, or another idle timeout passed
         }
     }
 

@@ -1,0 +1,221 @@
+package io.streamgrid.jobs.keyed;
+
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.jobs.EmbeddedMemberTest;
+import io.streamgrid.jobs.JobTestSupport;
+import io.streamgrid.jobs.ingest.PartitionReader;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A keyed job reading two schemas co-partitioned by machine: temperature and pressure readings.
+ * For every pressure reading it writes the machine's temperature as of that reading — the latest
+ * temperature reading at or before it in event time (at the same time: the temperature, its schema
+ * being declared first). That answer depends on the order the two streams are merged in, so it
+ * checks the merge: by event time, ties to the first schema, the same after restarts.
+ */
+class CoPartitionedSchemasTest extends EmbeddedMemberTest {
+    static final EventSchema TEMPERATURE = EventSchema.builder("temperature").longKey("machine").eventTime("ts")
+            .float64("celsius").build();
+    static final EventSchema PRESSURE = EventSchema.builder("pressure").longKey("machine").eventTime("ts")
+            .float64("bar").build();
+    static final String MAP = "state.pressure-with-temperature";
+    private static final int MACHINES = 200;
+    private static final int PARTITIONS = 4;
+    private static final long START = 1_767_225_600_000L;
+
+    /** Per machine, the last temperature: the whole state is one double. */
+    static final class LastTemperature implements KeyedFunction<double[]> {
+        @Override
+        public void onEvent(final SchemaRecord event, final KeyedContext<double[]> context) {
+            if (event.layout().schema().name().equals(TEMPERATURE.name())) {
+                context.setState(new double[] {event.getDouble(2)});
+            } else {
+                final double[] last = context.state();
+                context.put(MAP, context.longKey() + "|" + event.sequence(), last == null ? -1.0 : last[0]);
+            }
+        }
+    }
+
+    static final StateCodec<double[]> CODEC = new StateCodec<>() {
+        @Override
+        public void write(final double[] state, final DataOutput out) throws IOException {
+            out.writeDouble(state[0]);
+        }
+
+        @Override
+        public double[] read(final DataInput in) throws IOException {
+            return new double[] {in.readDouble()};
+        }
+    };
+
+    private static KeyedJob<double[]> job(final long idleTimeoutMs) {
+        return KeyedJob.<double[]>builder("pressure-with-temperature", TEMPERATURE).alsoReads(PRESSURE)
+                .function(new LastTemperature()).state(CODEC)
+                .time(TimePolicy.of(0, 365L * 24 * 3_600_000).withIdleTimeout(idleTimeoutMs)).writes(MAP).build();
+    }
+
+    /** One reading: machine, time, value, sequence. Each stream is in time order (ties allowed). */
+    private record Reading(long machine, long ts, double value, long sequence) {
+    }
+
+    private static List<Reading> readings(final long seed, final int count, final long sequenceBase) {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final List<Reading> out = new ArrayList<>(count);
+        long ts = START;
+        for (int i = 0; i < count; i++) {
+            ts += random.nextInt(0, 20); // 0: several readings at the same time, in this stream and across both
+            out.add(new Reading(random.nextInt(MACHINES), ts, Math.round(random.nextDouble() * 1000) / 10.0, sequenceBase + i));
+        }
+        return out;
+    }
+
+    private static void append(final SchemaLog log, final List<Reading> readings, final int from, final int to) {
+        final SchemaRecord record = new SchemaRecord(log.schema().layout());
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        for (final Reading r : readings.subList(from, to)) {
+            record.wrapForWrite(buffer, 0).sequence(r.sequence()).setLong(0, r.machine()).setTimestamp(1, r.ts()).setDouble(2, r.value());
+            log.append(record);
+        }
+    }
+
+    /** The oracle: per pressure reading, the latest temperature of its machine at or before it (ties: the temperature). */
+    private static Map<String, Double> expected(final List<Reading> temperatures, final List<Reading> pressures) {
+        final Map<String, Double> expected = new HashMap<>();
+        final Map<Long, List<Reading>> byMachine = new HashMap<>();
+        temperatures.forEach(t -> byMachine.computeIfAbsent(t.machine(), m -> new ArrayList<>()).add(t));
+        for (final Reading p : pressures) {
+            double last = -1.0;
+            for (final Reading t : byMachine.getOrDefault(p.machine(), List.of())) {
+                if (t.ts() > p.ts()) {
+                    break;
+                }
+                last = t.value();
+            }
+            expected.put(p.machine() + "|" + p.sequence(), last);
+        }
+        return expected;
+    }
+
+    /**
+     * Design of this test: 20,000 readings of each kind for 200 machines over 4 partitions, each
+     * stream in time order with many equal times (within and across the streams). They are
+     * appended in thirds — temperature first, then pressure, so the merge must wait for the
+     * pressure log — while the job runs and is restarted twice from its snapshots. Every output
+     * must equal the oracle's.
+     */
+    @Test
+    void when_twoSchemasReadTogether_then_eventsMeetInEventTimeOrderAcrossRestarts() throws Exception {
+        final List<Reading> temperatures = readings(11, 20_000, 0);
+        final List<Reading> pressures = readings(12, 20_000, 1_000_000);
+        final Map<String, Double> expected = expected(temperatures, pressures);
+        final KeyedJob<double[]> job = job(60_000);
+        final JobOptions options = JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2);
+        startMember();
+        try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
+             SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
+            append(temperatureLog, temperatures, 0, 6_000);
+            append(pressureLog, pressures, 0, 6_000);
+            final Job running = KeyedJobs.submit(member.getJet(), job, options);
+            for (int third = 1; third < 3; third++) {
+                await().atMost(Duration.ofMinutes(1)).until(() -> running.getStatus() == JobStatus.RUNNING);
+                Thread.sleep(300);
+                running.restart();
+                final int to = third == 2 ? 20_000 : 13_000;
+                append(temperatureLog, temperatures, third == 1 ? 6_000 : 13_000, to);
+                Thread.sleep(200);
+                append(pressureLog, pressures, third == 1 ? 6_000 : 13_000, to);
+            }
+            temperatureLog.appendEndOfStream();
+            pressureLog.appendEndOfStream();
+            JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, Double>getMap(MAP)), Duration.ofMinutes(2), running);
+            final long ties = pressures.stream().filter(p -> temperatures.stream().anyMatch(
+                    t -> t.machine() == p.machine() && t.ts() == p.ts())).count();
+            System.out.println(expected.size() + " pressure readings with their temperature expected and found; "
+                    + ties + " of them at the same time as a temperature reading of their machine");
+            assertThat(ties).as("the streams have readings at the same time on one machine").isPositive();
+            assertThat(member.getMap(job.rejectedMap()).size()).isZero();
+            running.cancel();
+        }
+    }
+
+    /**
+     * Design of this test: temperature readings only, the pressure log empty. Without a heartbeat the
+     * merge would wait for the pressure log forever; after the 500 ms idle timeout the job appends
+     * one there, and the pressure readings that arrive later still find their temperature.
+     */
+    @Test
+    void when_oneSchemaIsQuiet_then_aHeartbeatInItsLogLetsTheOthersThrough() throws Exception {
+        final List<Reading> temperatures = readings(21, 2_000, 0);
+        final KeyedJob<double[]> job = job(500);
+        startMember();
+        try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
+             SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
+            append(temperatureLog, temperatures, 0, temperatures.size());
+            final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
+            await().atMost(Duration.ofSeconds(60)).until(() -> heartbeats(pressureLog) == PARTITIONS);
+            // Readings after the heartbeats' time (the wall clock) are on time, and see the last temperature.
+            final long now = System.currentTimeMillis() + 60_000;
+            final List<Reading> pressures = new ArrayList<>();
+            final Map<String, Double> expected = new HashMap<>();
+            final Map<Long, Double> lastTemperature = new HashMap<>();
+            temperatures.forEach(t -> lastTemperature.put(t.machine(), t.value()));
+            for (long machine = 0; machine < MACHINES; machine++) {
+                pressures.add(new Reading(machine, now, 1.0, 5_000 + machine));
+                expected.put(machine + "|" + (5_000 + machine), lastTemperature.getOrDefault(machine, -1.0));
+            }
+            append(pressureLog, pressures, 0, pressures.size());
+            temperatureLog.appendEndOfStream();
+            pressureLog.appendEndOfStream();
+            JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, Double>getMap(MAP)), Duration.ofSeconds(60), running);
+            running.cancel();
+        }
+    }
+
+    @Test
+    void when_schemasAreKeyedDifferentlyOrNoIdleTimeout_then_theJobIsRefusedNamingWhy() {
+        final EventSchema byName = EventSchema.builder("pressure").stringKey("machine", 16).eventTime("ts").float64("bar").build();
+        assertThatThrownBy(() -> KeyedJob.<double[]>builder("j", TEMPERATURE).alsoReads(byName).function(new LastTemperature())
+                .state(CODEC).time(TimePolicy.of(0, 0).withIdleTimeout(1_000)).build())
+                .hasMessageContaining("their keys are long and string");
+        assertThatThrownBy(() -> KeyedJob.<double[]>builder("j", TEMPERATURE).alsoReads(PRESSURE).function(new LastTemperature())
+                .state(CODEC).build())
+                .hasMessageContaining("give its time policy an idle timeout");
+    }
+
+    private static int heartbeats(final SchemaLog log) {
+        int found = 0;
+        for (int p = 0; p < log.partitions(); p++) {
+            try (PartitionReader reader = log.reader(p, PartitionReader.START)) {
+                int length;
+                while ((length = reader.next()) >= 0) {
+                    if (length == SchemaLayout.CONTROL_LENGTH && reader.buffer().getByte(0) == SchemaLayout.KIND_HEARTBEAT) {
+                        found++;
+                        break;
+                    }
+                }
+            }
+        }
+        return found;
+    }
+}
