@@ -83,8 +83,8 @@ final class JobCommand {
             }
             final WindowedJob<?> job = JobCatalog.job(name, tree);
             final JobOptions jobOptions = JobCatalog.options(tree);
-            checkLog(job.name(), job.schema(), WindowedJobs.logDirectory(job, jobOptions));
             final CassandraOutput output = cassandra ? cassandraOutput(job, tree) : null;
+            checkLog(job.name(), job.schema(), WindowedJobs.logDirectory(job, jobOptions));
             return ClientConnector.withClient(tree, members.addresses, client -> {
                 final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output);
                 final PrintWriter out = spec.commandLine().getOut();
@@ -108,7 +108,9 @@ final class JobCommand {
             final JobOptions jobOptions = JobCatalog.options(tree);
             final UserJar userJar = UserJar.load(jar, className);
             final KeyedJob<?> job = rename == null ? userJar.job() : userJar.job().named(rename);
-            checkLog(job.name(), job.schema(), KeyedJobs.logDirectory(job, jobOptions));
+            for (final EventSchema schema : job.schemas()) {
+                checkLog(job.name(), schema, SchemaLog.directoryOf(jobOptions.ingestDir(), schema.name()));
+            }
             return ClientConnector.withClient(tree, members.addresses, client -> {
                 final JobConfig config = jobOptions.jobConfig(job.name()).addJar(userJar.url());
                 final Job submitted = userJar.submit(() -> KeyedJobs.submit(client.getJet(), job, jobOptions, null, config));

@@ -155,7 +155,8 @@ class StreamGridCliTest {
         assertThat(generated.out()).contains("appended 500 trade events to");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.errLines()).singleElement().asString()
-                .contains("--schema quote: no such schema in the configuration's schemas: section (it declares [trade])");
+                .contains("--schema quote: no such schema: not a built-in type (request, sensor, click, transaction) nor in the "
+                        + "configuration's schemas: section (it declares [trade])");
     }
 
     @Test

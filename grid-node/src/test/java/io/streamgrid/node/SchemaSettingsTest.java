@@ -56,6 +56,14 @@ class SchemaSettingsTest {
     }
 
     @Test
+    void when_schemaTakesABuiltInTypesName_then_refusedNamingIt() {
+        assertThatThrownBy(() -> load("schemas:\n  request:\n    key: ip\n    event-time: ts\n"
+                + "    fields: [{name: ip, type: long}, {name: ts, type: timestamp}]\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("'schemas.request': request is a built-in type's schema; give yours another name");
+    }
+
+    @Test
     void when_schemaIsWrong_then_oneMessageNamingSchemaFieldAndFix() {
         assertThatThrownBy(() -> load("schemas:\n  trade:\n    key: a\n    event-time: ts\n    fields:\n"
                 + "      - {name: a, type: long}\n      - {name: ts, type: timestamp}\n      - {name: price, type: float}\n"))
