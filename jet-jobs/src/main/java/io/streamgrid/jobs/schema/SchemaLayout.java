@@ -28,6 +28,11 @@ public final class SchemaLayout {
 
     private final EventSchema schema;
     private final int[] offsets;
+    /** Per field, the offset just past it: a record holds the field when its length reaches this. */
+    private final int[] ends;
+    private final FieldType[] types;
+    /** The fields whose values {@link SchemaRecord#validate()} checks (not int and long: every value is valid), in order. */
+    private final int[] checkedFields;
     private final int length;
     private final int keyIndex;
     private final int eventTimeIndex;
@@ -36,12 +41,18 @@ public final class SchemaLayout {
         this.schema = schema;
         final List<Field> fields = schema.fields();
         offsets = new int[fields.size()];
+        ends = new int[fields.size()];
+        types = new FieldType[fields.size()];
         int offset = HEADER;
         for (int i = 0; i < fields.size(); i++) {
             offsets[i] = offset;
             offset += fields.get(i).width();
+            ends[i] = offset;
+            types[i] = fields.get(i).type();
         }
         length = offset;
+        checkedFields = java.util.stream.IntStream.range(0, types.length)
+                .filter(i -> types[i] != FieldType.INT && types[i] != FieldType.LONG).toArray();
         keyIndex = indexOf(schema.keyField());
         eventTimeIndex = indexOf(schema.eventTimeField());
     }
@@ -62,6 +73,19 @@ public final class SchemaLayout {
     /** Offset of field {@code index} from the record's start. */
     public int offset(final int index) {
         return offsets[index];
+    }
+
+    /** The offset just past field {@code index}. */
+    public int end(final int index) {
+        return ends[index];
+    }
+
+    public FieldType type(final int index) {
+        return types[index];
+    }
+
+    int[] checkedFields() {
+        return checkedFields;
     }
 
     public Field field(final int index) {

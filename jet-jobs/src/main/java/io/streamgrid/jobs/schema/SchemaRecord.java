@@ -92,7 +92,7 @@ public final class SchemaRecord {
 
     /** Whether the record holds field {@code index} (false for a field added after it was written). */
     public boolean has(final int index) {
-        return layout.offset(index) + layout.field(index).width() <= length;
+        return layout.end(index) <= length;
     }
 
     public int getInt(final int index) {
@@ -269,40 +269,44 @@ public final class SchemaRecord {
         if (!has(layout.keyIndex()) || !has(layout.eventTimeIndex())) {
             return "record of " + length + " bytes ends before its key or event time";
         }
-        if (version == layout.schema().version() && length != layout.length()) {
-            return "record of " + length + " bytes, but version " + version + " of schema " + layout.schema().name()
-                    + " is " + layout.length() + " bytes";
-        }
-        for (int i = 0; i < layout.fieldCount(); i++) {
-            if (!has(i) && layout.field(i).defaultValue() == null) {
-                return "record of " + length + " bytes lacks field " + layout.field(i).name() + ", which has no default";
+        if (length != layout.length()) {
+            if (version == layout.schema().version()) {
+                return "record of " + length + " bytes, but version " + version + " of schema " + layout.schema().name()
+                        + " is " + layout.length() + " bytes";
+            }
+            for (int i = 0; i < layout.fieldCount(); i++) {
+                if (!has(i) && layout.field(i).defaultValue() == null) {
+                    return "record of " + length + " bytes lacks field " + layout.field(i).name() + ", which has no default";
+                }
             }
         }
-        for (int i = 0; i < layout.fieldCount() && has(i); i++) {
-            final Field field = layout.field(i);
+        for (final int i : layout.checkedFields()) {
+            if (!has(i)) {
+                break; // fields are in order: the rest are missing too, and have defaults
+            }
             final int at = offset + layout.offset(i);
-            final String problem = switch (field.type()) {
+            final String problem = switch (layout.type(i)) {
                 case DOUBLE -> Double.isFinite(buffer.getDouble(at, ORDER)) ? null : "is not a finite number";
                 case TIMESTAMP -> buffer.getLong(at, ORDER) >= 0 ? null : "is a negative timestamp";
                 case ENUM -> {
                     final int ordinal = buffer.getShort(at, ORDER);
-                    yield ordinal >= 0 && ordinal < field.symbols().size() ? null : "has no symbol number " + ordinal;
+                    yield ordinal >= 0 && ordinal < layout.field(i).symbols().size() ? null : "has no symbol number " + ordinal;
                 }
-                case STRING -> (buffer.getShort(at, ORDER) & 0xffff) <= field.maxLength() ? null
-                        : "is longer than its maximum " + field.maxLength();
+                case STRING -> (buffer.getShort(at, ORDER) & 0xffff) <= layout.field(i).maxLength() ? null
+                        : "is longer than its maximum " + layout.field(i).maxLength();
                 case BOOLEAN -> buffer.getByte(at) <= 1 && buffer.getByte(at) >= 0 ? null : "is neither true nor false";
                 default -> null;
             };
             if (problem != null) {
-                return "field " + field.name() + " " + problem;
+                return "field " + layout.field(i).name() + " " + problem;
             }
         }
         return null;
     }
 
     private int at(final int index, final FieldType type) {
-        final Field field = layout.field(index);
-        if (field.type() != type) {
+        if (layout.type(index) != type) {
+            final Field field = layout.field(index);
             throw new IllegalArgumentException("field " + field.name() + " is " + field.type().yamlName() + ", not " + type.yamlName());
         }
         return offset + layout.offset(index);
