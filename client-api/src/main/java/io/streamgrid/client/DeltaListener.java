@@ -6,7 +6,8 @@ import java.util.Set;
 /**
  * Receives a subscription's result: first {@link #onSnapshot}, then {@link #onDelta} in write order
  * per key. All calls come from the subscription's own delivery thread, one at a time; a slow
- * listener delays only its own subscription.
+ * listener delays only its own subscription. An exception thrown here is logged and counted
+ * ({@link Subscription#listenerErrors()}); the subscription goes on with the next call.
  */
 public interface DeltaListener {
     /** The matching entries when the subscription started. */
@@ -20,5 +21,12 @@ public interface DeltaListener {
      * listener had missed. The listener's view equals the map's state again.
      */
     default void onResync(final Set<Integer> partitions, final String reason) {
+    }
+
+    /**
+     * The subscription cannot go on (the client was shut down, or an error it cannot recover from):
+     * no call follows this one. {@link Subscription#state()} is FAILED with the same cause.
+     */
+    default void onFailure(final Throwable cause) {
     }
 }

@@ -1,7 +1,30 @@
 package io.streamgrid.client;
 
-/** A running continuous query; {@link #close()} stops it. Counters are for monitoring. */
+/**
+ * A running continuous query; {@link #close()} stops it. Counters are for monitoring.
+ *
+ * <p>It recovers by itself from lost journal events, member crashes, migrations and a slow
+ * listener, and an exception thrown by the listener does not stop it (it is counted in
+ * {@link #listenerErrors()} and logged). Only when it truly cannot go on — the client was shut
+ * down, or an error it cannot recover from — does it end in {@link State#FAILED}, with the cause
+ * in {@link #failure()} and {@link DeltaListener#onFailure} called once.
+ */
 public interface Subscription extends AutoCloseable {
+    /** Where a subscription stands. */
+    enum State {
+        /** Delivering deltas (and resynchronising when it must). */
+        RUNNING,
+        /** Stopped by an error it cannot recover from: see {@link #failure()}. */
+        FAILED,
+        /** Closed by {@link #close()}. */
+        CLOSED
+    }
+
+    State state();
+
+    /** Why the subscription failed; null unless {@link #state()} is FAILED. */
+    Throwable failure();
+
     /** Deltas delivered to the listener so far. */
     long delivered();
 
@@ -10,6 +33,9 @@ public interface Subscription extends AutoCloseable {
 
     /** Times the bounded buffer overflowed (each followed by a resync of all partitions). */
     long overflows();
+
+    /** Exceptions the listener threw so far; each was logged, and the subscription went on. */
+    long listenerErrors();
 
     @Override
     void close();

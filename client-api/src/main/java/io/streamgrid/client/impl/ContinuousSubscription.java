@@ -48,6 +48,12 @@ import java.util.logging.Logger;
  * drained the queue, every partition resynchronises. Transient failures (member gone, migration)
  * are retried at the same sequence.
  *
+ * <p>Failures: a listener that throws is logged and counted, and the subscription goes on (the
+ * mirror was updated before the call, so nothing is lost or repeated by it). A resync that fails
+ * (the map query while a member leaves, say) is tried again with backoff. Only when the client is
+ * shut down, or something else fails on the delivery thread, does the subscription end: FAILED
+ * with the cause, {@link DeltaListener#onFailure} called once — never silently.
+ *
  * <p>Catch-up without going back: the snapshot query runs between two readings of each partition's
  * journal tail, and the changes between those tails are reconciled with the snapshot per key — only
  * those after the snapshot's state are delivered — so a listener never sees a key's value go back.
@@ -73,6 +79,9 @@ final class ContinuousSubscription implements Subscription {
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong resyncs = new AtomicLong();
     private final AtomicLong overflows = new AtomicLong();
+    private final AtomicLong listenerErrors = new AtomicLong();
+    private volatile State state = State.RUNNING;
+    private volatile Throwable failure;
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread delivery;
     private volatile boolean closed;
@@ -126,8 +135,26 @@ final class ContinuousSubscription implements Subscription {
     }
 
     @Override
+    public long listenerErrors() {
+        return listenerErrors.get();
+    }
+
+    @Override
+    public State state() {
+        return state;
+    }
+
+    @Override
+    public Throwable failure() {
+        return failure;
+    }
+
+    @Override
     public void close() {
         closed = true;
+        if (state == State.RUNNING) {
+            state = State.CLOSED;
+        }
         delivery.interrupt();
     }
 
@@ -145,21 +172,67 @@ final class ContinuousSubscription implements Subscription {
                 if (item instanceof Delta delta) {
                     apply(delta);
                 } else if (item instanceof Resync resync) {
-                    resync(Set.of(resync.partition()), resync.reason());
+                    resyncUntilDone(Set.of(resync.partition()), resync.reason());
                 } else if (item == null && overflowed.get()) {
                     // The listener caught up with what was buffered: re-read everything.
                     overflowed.set(false);
-                    resync(allPartitions(), "buffer overflow (slow listener)");
+                    resyncUntilDone(allPartitions(), "buffer overflow (slow listener)");
+                } else if (item == null && !client.getLifecycleService().isRunning()) {
+                    throw new IllegalStateException("the Hazelcast client of this subscription was shut down");
                 }
             }
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (final RuntimeException e) {
+        } catch (final RuntimeException | Error e) {
             if (!started.isDone()) {
                 started.completeExceptionally(e);
             } else if (!closed) {
-                LOG.log(Level.SEVERE, "subscription to " + map.getName() + " stopped: " + e.getMessage(), e);
+                fail(e);
             }
+        }
+    }
+
+    /** The subscription cannot go on: FAILED with {@code cause}, logged, and the listener told once. */
+    private void fail(final Throwable cause) {
+        failure = cause;
+        state = State.FAILED;
+        LOG.log(Level.SEVERE, "subscription to " + map.getName() + " failed and stopped: " + cause, cause);
+        try {
+            listener.onFailure(cause);
+        } catch (final RuntimeException e) {
+            LOG.log(Level.WARNING, "subscription to " + map.getName() + ": the listener's onFailure threw", e);
+        }
+    }
+
+    /**
+     * Resynchronises {@code parts}, trying again with backoff (100 ms doubling to 5 s) while it
+     * fails — a member leaving can fail the map query — until it succeeds, the subscription is
+     * closed, or the client is shut down (then the failure ends the subscription).
+     */
+    private void resyncUntilDone(final Set<Integer> parts, final String reason) throws InterruptedException {
+        long backoffMs = 100;
+        while (!closed) {
+            try {
+                resync(parts, reason);
+                return;
+            } catch (final RuntimeException e) {
+                if (!client.getLifecycleService().isRunning()) {
+                    throw e;
+                }
+                LOG.log(Level.WARNING, "subscription to " + map.getName() + ": resynchronising " + parts.size()
+                        + " partition(s) failed (" + e + "); trying again in " + backoffMs + " ms");
+                Thread.sleep(backoffMs);
+                backoffMs = Math.min(5_000, backoffMs * 2);
+            }
+        }
+    }
+
+    /** Counts and logs an exception of the listener (the first ten, then every thousandth); the subscription goes on. */
+    private void listenerFailed(final RuntimeException e, final String call) {
+        final long errors = listenerErrors.incrementAndGet();
+        if (errors <= 10 || errors % 1_000 == 0) {
+            LOG.log(Level.WARNING, "subscription to " + map.getName() + ": the listener threw in " + call + " (error " + errors
+                    + " so far); the subscription goes on", e);
         }
     }
 
@@ -169,7 +242,11 @@ final class ContinuousSubscription implements Subscription {
         }
         final long[] tails = catchUp(parts, false, reason);
         resyncs.incrementAndGet();
-        listener.onResync(parts, reason);
+        try {
+            listener.onResync(parts, reason);
+        } catch (final RuntimeException e) {
+            listenerFailed(e, "onResync");
+        }
         for (final int p : parts) {
             read(p, generation.get(p), tails[p] + 1);
         }
@@ -220,7 +297,11 @@ final class ContinuousSubscription implements Subscription {
         }
         if (initial) {
             mirror.putAll(current);
-            listener.onSnapshot(Map.copyOf(current));
+            try {
+                listener.onSnapshot(Map.copyOf(current));
+            } catch (final RuntimeException e) {
+                listenerFailed(e, "onSnapshot");
+            }
         } else {
             final List<Object> gone = new ArrayList<>();
             for (final Map.Entry<Object, Object> known : mirror.entrySet()) {
@@ -273,16 +354,24 @@ final class ContinuousSubscription implements Subscription {
                 return;
             }
             mirror.remove(delta.key());
-            listener.onDelta(new Delta(Delta.Kind.LEAVE, delta.key(), previous, delta.partition(), delta.sequence()));
+            tell(new Delta(Delta.Kind.LEAVE, delta.key(), previous, delta.partition(), delta.sequence()));
         } else {
             if (Objects.equals(previous, delta.value())) {
                 return;
             }
             mirror.put(delta.key(), delta.value());
             final Delta.Kind kind = previous == null ? Delta.Kind.ENTER : Delta.Kind.UPDATE;
-            listener.onDelta(kind == delta.kind() ? delta : new Delta(kind, delta.key(), delta.value(), delta.partition(), delta.sequence()));
+            tell(kind == delta.kind() ? delta : new Delta(kind, delta.key(), delta.value(), delta.partition(), delta.sequence()));
         }
         delivered.incrementAndGet();
+    }
+
+    private void tell(final Delta delta) {
+        try {
+            listener.onDelta(delta);
+        } catch (final RuntimeException e) {
+            listenerFailed(e, "onDelta (" + delta.kind() + " of key " + delta.key() + ")");
+        }
     }
 
     private Delta toDelta(final EventJournalMapEvent<Object, Object> event, final int partition, final long sequence) {

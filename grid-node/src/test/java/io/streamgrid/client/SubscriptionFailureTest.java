@@ -1,0 +1,111 @@
+package io.streamgrid.client;
+
+import com.hazelcast.map.IMap;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.node.GridNode;
+import io.streamgrid.node.NodeSettings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A subscription must never die silently: a listener that throws does not stop it, and when it
+ * truly cannot go on it says so. One member in this JVM: these tests are about the client side.
+ */
+class SubscriptionFailureTest {
+    @TempDir
+    Path dir;
+    private GridNode node;
+    private StreamGridClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        final int port = LocalCluster.freePort();
+        final Path config = Files.writeString(dir.resolve("node.yaml"), String.join("\n",
+                "cluster-name: subscription-failure-" + port,
+                "network: {port: " + port + ", members: ['127.0.0.1:" + port + "']}",
+                "data-dir: " + dir.resolve("data"),
+                "ingest: {dir: " + dir.resolve("ingest") + "}",
+                ""));
+        node = GridNode.start(NodeSettings.load(java.util.Optional.of(config), NodeSettings.Overrides.none()));
+        client = StreamGridClient.connect(ClientSettings.of("subscription-failure-" + port, List.of("127.0.0.1:" + port)));
+    }
+
+    @AfterEach
+    void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    /** Remembers every key's last value; throws on every third delta after recording it. */
+    private static final class ThrowingListener implements DeltaListener {
+        final Map<Object, Object> seen = new ConcurrentHashMap<>();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private int calls;
+
+        @Override
+        public void onSnapshot(final Map<Object, Object> entries) {
+            seen.putAll(entries);
+        }
+
+        @Override
+        public void onDelta(final Delta delta) {
+            seen.put(delta.key(), delta.value());
+            if (++calls % 3 == 0) {
+                throw new IllegalStateException("listener bug on call " + calls);
+            }
+        }
+
+        @Override
+        public void onFailure(final Throwable cause) {
+            failure.set(cause);
+        }
+    }
+
+    @Test
+    void when_listenerThrows_then_theSubscriptionGoesOnAndCountsTheErrors() {
+        final ThrowingListener listener = new ThrowingListener();
+        final Subscription subscription = client.subscribe("state.failure-test", "this >= 0", listener, SubscriptionOptions.defaults());
+        final IMap<Integer, Integer> map = client.hazelcast().getMap("state.failure-test");
+        for (int i = 0; i < 300; i++) {
+            map.put(i, i);
+        }
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> listener.seen.size() == 300 && subscription.listenerErrors() == 100
+                && subscription.delivered() == 300);
+        assertThat(subscription.state()).isEqualTo(Subscription.State.RUNNING);
+        assertThat(subscription.delivered()).isEqualTo(300);
+        assertThat(listener.seen).containsEntry(299, 299);
+        assertThat(listener.failure.get()).isNull();
+        subscription.close();
+        assertThat(subscription.state()).isEqualTo(Subscription.State.CLOSED);
+    }
+
+    @Test
+    void when_clientIsShutDown_then_theSubscriptionReportsFailedWithTheCause() {
+        final ThrowingListener listener = new ThrowingListener();
+        final Subscription subscription = client.subscribe("state.failure-test", "this >= 0", listener, SubscriptionOptions.defaults());
+
+        client.hazelcast().shutdown();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> subscription.state() == Subscription.State.FAILED);
+        assertThat(subscription.failure()).hasMessageContaining("client of this subscription was shut down");
+        assertThat(listener.failure.get()).isSameAs(subscription.failure());
+    }
+}
