@@ -16,9 +16,10 @@ import java.util.function.Function;
 /**
  * Creates the sink's processors, one per member by default. Each execution of the job (first start,
  * every restart) takes its write-timestamp base once, on the coordinating member, from the
- * {@link TimestampLedger}; every processor of the execution gets the same base, which keeps
- * transactions recommitted after a restore below every later epoch's writes whichever processor
- * owns a key now.
+ * {@link TimestampLedger}; every processor of the execution gets the same base, so the new
+ * epochs of all processors write above everything written to the table before, whichever processor
+ * owns a key now. Transactions recommitted after a restore keep the timestamps they were prepared
+ * with (they are in the snapshot), so they stay below every write that followed them.
  */
 public final class CassandraSinkMetaSupplier<T> implements ProcessorMetaSupplier {
     private static final long serialVersionUID = 1L;

@@ -15,7 +15,8 @@ import java.util.List;
  * Starts with a format number so that a snapshot of another layout is refused, not misread.
  */
 final class RowCodec {
-    private static final int FORMAT = 2;
+    /** 3: a transaction carries its write timestamp (decided at prepare, kept for every recommit). */
+    private static final int FORMAT = 3;
     private static final byte NULL = 0;
     private static final byte TEXT = 1;
     private static final byte LONG = 2;
@@ -26,13 +27,19 @@ final class RowCodec {
     private RowCodec() {
     }
 
-    static byte[] encode(final String txnId, final int processorIndex, final long epoch, final Collection<RowWrite> rows) {
+    static byte[] encode(final Txn txn) {
+        return encode(txn.id(), txn.processorIndex(), txn.epoch(), txn.timestampMicros(), txn.rows());
+    }
+
+    static byte[] encode(final String txnId, final int processorIndex, final long epoch, final long timestampMicros,
+                         final Collection<RowWrite> rows) {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + rows.size() * 48);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(FORMAT);
             out.writeUTF(txnId);
             out.writeInt(processorIndex);
             out.writeLong(epoch);
+            out.writeLong(timestampMicros);
             out.writeInt(rows.size());
             for (final RowWrite row : rows) {
                 out.writeBoolean(row.delete());
@@ -57,6 +64,7 @@ final class RowCodec {
             final String txnId = in.readUTF();
             final int processorIndex = in.readInt();
             final long epoch = in.readLong();
+            final long timestampMicros = in.readLong();
             final int count = in.readInt();
             final List<RowWrite> rows = new ArrayList<>(count);
             for (int r = 0; r < count; r++) {
@@ -67,7 +75,7 @@ final class RowCodec {
                 }
                 rows.add(new RowWrite(values, delete));
             }
-            return new Txn(txnId, processorIndex, epoch, rows);
+            return new Txn(txnId, processorIndex, epoch, timestampMicros, rows);
         } catch (final IOException e) {
             throw new UncheckedIOException("corrupt transaction in snapshot", e);
         }
@@ -109,7 +117,7 @@ final class RowCodec {
         };
     }
 
-    /** A prepared transaction: deterministic id, owner, epoch and writes. */
-    record Txn(String id, int processorIndex, long epoch, List<RowWrite> rows) {
+    /** A prepared transaction: deterministic id, owner, epoch, the timestamp of its writes, and the writes. */
+    record Txn(String id, int processorIndex, long epoch, long timestampMicros, List<RowWrite> rows) {
     }
 }

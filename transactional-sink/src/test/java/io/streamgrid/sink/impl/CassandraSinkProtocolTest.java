@@ -113,10 +113,15 @@ class CassandraSinkProtocolTest {
     private TestOutbox outbox;
 
     private CassandraSinkP<Item> processor(final ProcessingGuarantee guarantee) throws Exception {
+        return processor(guarantee, BASE);
+    }
+
+    /** {@code base}: the execution's timestamp base (a later execution has a higher one). */
+    private CassandraSinkP<Item> processor(final ProcessingGuarantee guarantee, final long base) throws Exception {
         final CassandraSinkP<Item> p = new CassandraSinkP<>(TABLE,
                 item -> item.label() == null ? null : new Object[] {item.id(), item.label(), item.amount()},
                 item -> item.label() == null ? new Object[] {item.id()} : null,
-                new SinkOptions(8, null), BASE, context -> store, LocalMetric::new);
+                new SinkOptions(8, null), base, context -> store, LocalMetric::new);
         outbox = new TestOutbox(new int[] {16}, 16);
         p.init(outbox, new TestProcessorContext().setProcessingGuarantee(guarantee)
                 .setJobConfig(new JobConfig().setName("job-x").setSuspendOnFailure(true)));
@@ -184,6 +189,52 @@ class CassandraSinkProtocolTest {
         restored.snapshotCommitFinish(true);
         assertThat(store.log).as("the next epoch writes above the restored one")
                 .containsExactly("reserve@" + (BASE + 2_000), "write@" + (BASE + 2_000) + " [upsert[1, z, 9.0]]");
+    }
+
+    /**
+     * Design of this test: epochs 1 and 2 commit a row's old and new value; then an execution with
+     * a later timestamp base restores the snapshot of epoch 1 (older than the committed epoch 2 —
+     * what a reader saw as "versions went back" in CassandraExactlyOnceTest's restart run). Its
+     * recommit must not overwrite the newer row: Cassandra keeps, per cell, the write with the
+     * highest timestamp, so the recommit has to carry epoch 1's own timestamp, not a new one.
+     */
+    @Test
+    void when_restoredFromASnapshotOlderThanACommittedEpoch_then_theRecommitDoesNotOverwriteTheNewerRow() throws Exception {
+        final CassandraSinkP<Item> first = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        process(first, new Item(1, "old", 1));
+        final List<Map.Entry<Object, Object>> epochOne = prepare(first);
+        first.snapshotCommitFinish(true);
+        process(first, new Item(1, "new", 2));
+        prepare(first);
+        first.snapshotCommitFinish(true);
+
+        final CassandraSinkP<Item> later = processor(ProcessingGuarantee.EXACTLY_ONCE, BASE + 60_000_000);
+        final TestInbox inbox = new TestInbox();
+        inbox.addAll(epochOne);
+        later.restoreFromSnapshot(inbox);
+        assertThat(later.finishSnapshotRestore()).isTrue();
+
+        assertThat(winnerOf(1)).as("the row Cassandra keeps (highest write timestamp)").isEqualTo("[upsert[1, new, 2.0]]");
+        process(later, new Item(1, "newest", 3));
+        prepare(later);
+        later.snapshotCommitFinish(true);
+        assertThat(winnerOf(1)).as("the next epoch still writes above everything").isEqualTo("[upsert[1, newest, 3.0]]");
+    }
+
+    /** What a last-write-wins table holds for {@code id} after the recorded writes: the write with the highest timestamp. */
+    private String winnerOf(final long id) {
+        long best = Long.MIN_VALUE;
+        String winner = null;
+        for (final String line : store.log) {
+            if (line.startsWith("write@") && line.contains("[upsert[" + id + ",")) {
+                final long timestamp = Long.parseLong(line.substring("write@".length(), line.indexOf(' ')));
+                if (timestamp >= best) {
+                    best = timestamp;
+                    winner = line.substring(line.indexOf(' ') + 1);
+                }
+            }
+        }
+        return winner;
     }
 
     @Test
