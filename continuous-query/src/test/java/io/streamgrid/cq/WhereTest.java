@@ -38,6 +38,20 @@ class WhereTest {
     }
 
     @Test
+    void when_fieldIsNotInTheValuesSchema_then_errorNamesItAndTheFields() {
+        assertThatThrownBy(() -> Where.parse("pric > 100").test(ibm)).isInstanceOf(UnknownFieldException.class)
+                .hasMessage("a value of type Quote has no field 'pric'; its fields are [symbol, price, volume, venue, halted]");
+        final com.hazelcast.nio.serialization.genericrecord.GenericRecord compact =
+                com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder.compact("quote")
+                        .setString("symbol", "IBM").setFloat64("price", 101.5).build();
+        assertThat(Where.parse("price > 100").test(compact)).isTrue();
+        assertThatThrownBy(() -> Where.parse("symbol = 'IBM' AND volume > 1").test(compact)).isInstanceOf(UnknownFieldException.class)
+                .hasMessage("a Compact value has no field 'volume'; its fields are [price, symbol]");
+        assertThat(Where.parse("venue IS NULL").test(sap)).as("a field that is there but null is no error").isTrue();
+        assertThat(Where.parse("b = 1").test(Map.of("a", 1))).as("a map has no schema: a missing key is null").isFalse();
+    }
+
+    @Test
     void when_valueIsScalarOrMap_then_thisAndKeysWork() {
         assertThat(Where.parse("this > 10").test(11L)).isTrue();
         assertThat(Where.parse("a = 1").test(Map.of("a", 1))).isTrue();

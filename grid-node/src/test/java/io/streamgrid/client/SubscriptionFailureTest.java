@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -95,6 +96,21 @@ class SubscriptionFailureTest {
         assertThat(listener.failure.get()).isNull();
         subscription.close();
         assertThat(subscription.state()).isEqualTo(Subscription.State.CLOSED);
+    }
+
+    /** A value with a schema: the member has the class (it runs in this JVM). */
+    record Reading(String machine, double celsius) {
+    }
+
+    @Test
+    void when_whereNamesAFieldTheValuesLack_then_queryAndSubscribeFailNamingIt() {
+        client.hazelcast().getMap("state.readings").put("m1", new Reading("m1", 61.5));
+
+        assertThat(client.query("state.readings", "celsius > 60")).containsOnlyKeys("m1");
+        assertThatThrownBy(() -> client.query("state.readings", "celcius > 60"))
+                .hasMessageContaining("has no field 'celcius'; its fields are [machine, celsius]");
+        assertThatThrownBy(() -> client.subscribe("state.readings", "celcius > 60", new ThrowingListener(), SubscriptionOptions.defaults()))
+                .hasMessageContaining("has no field 'celcius'");
     }
 
     @Test

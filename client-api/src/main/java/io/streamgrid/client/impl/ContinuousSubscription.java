@@ -50,7 +50,8 @@ import java.util.logging.Logger;
  *
  * <p>Failures: a listener that throws is logged and counted, and the subscription goes on (the
  * mirror was updated before the call, so nothing is lost or repeated by it). A resync that fails
- * (the map query while a member leaves, say) is tried again with backoff. Only when the client is
+ * (the map query while a member leaves, say) is tried again with backoff, unless the failure says
+ * the predicate does not fit the map's values (a field they do not have). Only when the client is
  * shut down, or something else fails on the delivery thread, does the subscription end: FAILED
  * with the cause, {@link DeltaListener#onFailure} called once — never silently.
  *
@@ -206,8 +207,9 @@ final class ContinuousSubscription implements Subscription {
 
     /**
      * Resynchronises {@code parts}, trying again with backoff (100 ms doubling to 5 s) while it
-     * fails — a member leaving can fail the map query — until it succeeds, the subscription is
-     * closed, or the client is shut down (then the failure ends the subscription).
+     * fails — a member leaving can fail the map query — until it succeeds or the subscription is
+     * closed. A failure that trying again cannot fix (the client shut down, a predicate that does not
+     * fit the values) ends the subscription.
      */
     private void resyncUntilDone(final Set<Integer> parts, final String reason) throws InterruptedException {
         long backoffMs = 100;
@@ -216,7 +218,7 @@ final class ContinuousSubscription implements Subscription {
                 resync(parts, reason);
                 return;
             } catch (final RuntimeException e) {
-                if (!client.getLifecycleService().isRunning()) {
+                if (!client.getLifecycleService().isRunning() || isPermanent(e)) {
                     throw e;
                 }
                 LOG.log(Level.WARNING, "subscription to " + map.getName() + ": resynchronising " + parts.size()
@@ -430,6 +432,27 @@ final class ContinuousSubscription implements Subscription {
         } else {
             requestResync(partition, "journal read failed: " + cause);
         }
+    }
+
+    /**
+     * Whether trying again cannot help: the predicate itself is wrong for the map's values (an
+     * {@link IllegalArgumentException} such as {@link io.streamgrid.cq.UnknownFieldException}, which
+     * reaches a client as Hazelcast's {@code UndefinedErrorCodeException} naming the original class).
+     */
+    private static boolean isPermanent(final Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IllegalArgumentException) {
+                return true;
+            }
+            if (t instanceof com.hazelcast.client.UndefinedErrorCodeException undefined) {
+                final String origin = undefined.getOriginClassName();
+                if (origin.equals(io.streamgrid.cq.UnknownFieldException.class.getName())
+                        || origin.equals(IllegalArgumentException.class.getName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean isTransient(final Throwable cause) {

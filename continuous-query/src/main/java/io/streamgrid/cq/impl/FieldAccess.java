@@ -3,12 +3,20 @@ package io.streamgrid.cq.impl;
 import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 
+import io.streamgrid.cq.UnknownFieldException;
+
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Reads a named field of a value: record component, Compact GenericRecord field, or map entry. */
+/**
+ * Reads a named field of a value: record component, Compact GenericRecord field, or map entry. A
+ * record or Compact value without the field is an {@link UnknownFieldException} naming its fields
+ * (a typo must not silently match nothing); a map has no schema, so a missing key reads as null.
+ */
 final class FieldAccess {
     private static final Map<Class<?>, Map<String, Method>> ACCESSORS = new ConcurrentHashMap<>();
 
@@ -30,6 +38,10 @@ final class FieldAccess {
         }
         final Method accessor = ACCESSORS.computeIfAbsent(value.getClass(), FieldAccess::accessorsOf).get(field);
         if (accessor == null) {
+            if (value.getClass().isRecord()) {
+                throw new UnknownFieldException("a value of type " + value.getClass().getSimpleName() + " has no field '" + field
+                        + "'; its fields are " + Arrays.stream(value.getClass().getRecordComponents()).map(RecordComponent::getName).toList());
+            }
             return null;
         }
         try {
@@ -54,7 +66,8 @@ final class FieldAccess {
     private static Object readGeneric(final GenericRecord record, final String field) {
         final FieldKind kind = record.getFieldKind(field);
         return switch (kind) {
-            case NOT_AVAILABLE -> null;
+            case NOT_AVAILABLE -> throw new UnknownFieldException("a Compact value has no field '" + field + "'; its fields are "
+                    + new TreeSet<>(record.getFieldNames()));
             case BOOLEAN -> record.getBoolean(field);
             case INT8 -> record.getInt8(field);
             case INT16 -> record.getInt16(field);
