@@ -10,6 +10,7 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.StreamGridJob;
+import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
@@ -107,21 +108,36 @@ final class JobCommand {
             }
             final JobOptions jobOptions = JobCatalog.options(tree);
             final UserJar userJar = UserJar.load(jar, className);
-            final KeyedJob<?> job = rename == null ? userJar.job() : userJar.job().named(rename);
+            final JobDefinition job = renamed(userJar.job());
             for (final EventSchema schema : job.schemas()) {
                 checkLog(job.name(), schema, SchemaLog.directoryOf(jobOptions.ingestDir(), schema.name()));
             }
             return ClientConnector.withClient(tree, members.addresses, client -> {
                 final JobConfig config = jobOptions.jobConfig(job.name()).addJar(userJar.url());
-                final Job submitted = userJar.submit(() -> KeyedJobs.submit(client.getJet(), job, jobOptions, null, config));
+                final Job submitted = userJar.submit(() -> job instanceof KeyedJob<?> keyed
+                        ? KeyedJobs.submit(client.getJet(), keyed, jobOptions, null, config)
+                        : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null, config));
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println("submitted " + job.name() + " (id " + submitted.getIdString() + ") from " + jar.getFileName()
                         + " (" + className + "), exactly-once, snapshots every " + jobOptions.snapshotIntervalMs()
-                        + " ms, reading " + KeyedJobs.logDirectory(job, jobOptions));
+                        + " ms, reading " + job.schemas().stream().map(s -> SchemaLog.directoryOf(jobOptions.ingestDir(), s.name()))
+                        .map(Object::toString).collect(java.util.stream.Collectors.joining(", ")));
                 out.println("writes " + job.stateMaps() + ", late events in " + job.lateMap() + ", rejected records in "
                         + job.rejectedMap());
                 return 0;
             });
+        }
+
+        /** The jar's job, under --name when given (keyed jobs only: a windowed job's name is its own). */
+        private JobDefinition renamed(final JobDefinition loaded) {
+            if (rename == null) {
+                return loaded;
+            }
+            if (loaded instanceof KeyedJob<?> keyed) {
+                return keyed.named(rename);
+            }
+            throw new ConfigException("--name renames keyed jobs; " + className + " is a windowed job named " + loaded.name()
+                    + ": leave out --name");
         }
     }
 

@@ -1,7 +1,7 @@
 package io.streamgrid.cli;
 
 import com.hazelcast.jet.Job;
-import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.node.ConfigException;
 
@@ -20,9 +20,9 @@ import java.util.function.Supplier;
 final class UserJar {
     private final Path jar;
     private final URLClassLoader loader;
-    private final KeyedJob<?> job;
+    private final JobDefinition job;
 
-    private UserJar(final Path jar, final URLClassLoader loader, final KeyedJob<?> job) {
+    private UserJar(final Path jar, final URLClassLoader loader, final JobDefinition job) {
         this.jar = jar;
         this.loader = loader;
         this.job = job;
@@ -53,19 +53,19 @@ final class UserJar {
         } catch (final InvocationTargetException e) {
             throw new ConfigException("creating " + className + " failed: " + e.getCause(), e.getCause());
         }
-        final KeyedJob<?> job;
+        final JobDefinition job;
         try {
             job = entry.job();
         } catch (final RuntimeException e) {
             throw new ConfigException(className + ".job() failed: " + e.getMessage(), e);
         }
         if (job == null) {
-            throw new ConfigException(className + ".job() returned null: return the KeyedJob to run");
+            throw new ConfigException(className + ".job() returned null: return the KeyedJob or WindowedJob to run");
         }
         return new UserJar(jar, loader, job);
     }
 
-    KeyedJob<?> job() {
+    JobDefinition job() {
         return job;
     }
 

@@ -4,6 +4,10 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.BuiltInLogs;
+import io.streamgrid.jobs.ingest.EventGenerator;
+import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.BucketCounts;
 import io.streamgrid.jobs.keyed.VisitStream;
@@ -74,6 +78,47 @@ class UserJarTest {
             }
             """;
 
+    /** A windowed job of the user's: requests per source IP and minute, over the built-in request schema. */
+    private static final String WINDOWED_SOURCE = """
+            package com.acme;
+
+            import io.streamgrid.jobs.event.EventType;
+            import io.streamgrid.jobs.keyed.StreamGridJob;
+            import io.streamgrid.jobs.pipeline.*;
+            import io.streamgrid.jobs.schema.*;
+            import io.streamgrid.jobs.window.*;
+            import java.io.*;
+
+            public final class RequestsPerMinute implements StreamGridJob {
+                public record Minute(long ip, long start, long requests) {
+                }
+
+                public static final class Sum implements WindowAggregation<long[]> {
+                    public long[] create() { return new long[1]; }
+                    public void accumulate(final long[] sum, final SchemaRecord event) { sum[0]++; }
+                    public void combine(final long[] target, final long[] other) { target[0] += other[0]; }
+                    public void write(final long[] sum, final DataOutput out) throws IOException { out.writeLong(sum[0]); }
+                    public long[] read(final DataInput in) throws IOException { return new long[] {in.readLong()}; }
+                }
+
+                public static final class PerMinute implements WindowedJob<long[]> {
+                    public String name() { return "requests-per-minute"; }
+                    public EventSchema schema() { return EventType.REQUEST.schema(); }
+                    public WindowPolicy policy() { return new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0); }
+                    public WindowAggregation<long[]> aggregation() { return new Sum(); }
+                    public ResultHandler<long[]> newResultHandler() {
+                        return (ip, start, end, sum, sequence, afterWatermark, out) ->
+                                out.put("state.requests-per-minute", ip + "@" + start, new Minute(ip, start, sum[0]));
+                    }
+                }
+
+                @Override
+                public JobDefinition job() {
+                    return new PerMinute();
+                }
+            }
+            """;
+
     private Path workDir;
     private Path jar;
 
@@ -83,9 +128,11 @@ class UserJarTest {
         final Path sources = Files.createDirectories(workDir.resolve("src/com/acme"));
         final Path classes = Files.createDirectories(workDir.resolve("classes"));
         Files.writeString(sources.resolve("VisitTotals.java"), SOURCE);
+        Files.writeString(sources.resolve("RequestsPerMinute.java"), WINDOWED_SOURCE);
         final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         final int result = compiler.run(null, null, null, "-d", classes.toString(), "-classpath",
-                System.getProperty("java.class.path"), sources.resolve("VisitTotals.java").toString());
+                System.getProperty("java.class.path"), sources.resolve("VisitTotals.java").toString(),
+                sources.resolve("RequestsPerMinute.java").toString());
         assertThat(result).as("javac").isZero();
         jar = workDir.resolve("acme-jobs.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
@@ -146,6 +193,45 @@ class UserJarTest {
             assertThat(CliRun.of("job", "list", "--config", config.toString(), member).out()).contains("visit-totals  RUNNING");
             final CliRun cancelled = CliRun.of("job", "cancel", "visit-totals", "--config", config.toString(), member);
             assertThat(cancelled.code()).as(cancelled.err()).isZero();
+        }
+    }
+
+    /**
+     * A windowed job from the same jar: requests per IP and minute over the built-in request log,
+     * every count equal to the oracle's, read as the user's records without their class.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_windowedJobSubmittedFromAJar_then_itsWindowsEqualTheOracle() throws IOException {
+        final String clusterName = "jarwin-" + System.nanoTime();
+        final Path config = config(clusterName, true);
+        final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 9, 20_000, 50).withRate(200);
+        final Map<String, Long> expected = new HashMap<>();
+        new EventGenerator(spec).generate(r -> expected.merge(r.keyLong() + "@" + Math.floorDiv(r.eventTime(), 60_000L) * 60_000L,
+                1L, Long::sum));
+        try (LocalCluster cluster = LocalCluster.builder().members(2).clusterName(clusterName).configFile(config)
+                .workDir(workDir).start();
+             BuiltInLogs logs = new BuiltInLogs(workDir.resolve("ingest"), 4)) {
+            new EventGenerator(spec).appendTo(logs, 0, line -> { });
+            logs.log(EventType.REQUEST).appendEndOfStream();
+            final String member = "--member=" + cluster.members().get(0).address();
+
+            final CliRun renamed = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", "com.acme.RequestsPerMinute",
+                    "--name", "other", "--config", config.toString(), member);
+            assertThat(renamed.code()).isEqualTo(2);
+            assertThat(renamed.errLines()).singleElement().asString().contains("--name renames keyed jobs");
+            final CliRun submitted = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", "com.acme.RequestsPerMinute",
+                    "--config", config.toString(), member);
+            assertThat(submitted.code()).as(submitted.err()).isZero();
+            assertThat(submitted.out()).contains("submitted requests-per-minute", "schemas/request");
+
+            final HazelcastInstance client = cluster.newClient();
+            await().atMost(Duration.ofMinutes(2)).until(() -> client.getMap("state.requests-per-minute").size() == expected.size());
+            final Map<String, Long> found = new HashMap<>();
+            client.<String, GenericRecord>getMap("state.requests-per-minute").forEach((key, minute) ->
+                    found.put(key, minute.getInt64("requests")));
+            assertThat(found).isEqualTo(expected);
+            System.out.println(expected.size() + " windows expected, " + found.size() + " found, all counts equal");
         }
     }
 

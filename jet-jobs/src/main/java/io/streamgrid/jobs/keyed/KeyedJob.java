@@ -1,9 +1,9 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.FieldType;
 
-import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  *
  * @param <S> the per-key state
  */
-public final class KeyedJob<S> implements Serializable {
+public final class KeyedJob<S> implements JobDefinition {
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{0,62}");
 
     private final String name;
@@ -96,6 +96,7 @@ public final class KeyedJob<S> implements Serializable {
         return new Builder<>(name, schema);
     }
 
+    @Override
     public String name() {
         return name;
     }
@@ -111,6 +112,7 @@ public final class KeyedJob<S> implements Serializable {
     }
 
     /** Every schema the job reads, the first one first; all keyed alike and partitioned alike. */
+    @Override
     public List<EventSchema> schemas() {
         return schemas;
     }
@@ -128,6 +130,7 @@ public final class KeyedJob<S> implements Serializable {
     }
 
     /** The maps the function declared it writes. */
+    @Override
     public List<String> stateMaps() {
         return stateMaps;
     }
@@ -142,10 +145,12 @@ public final class KeyedJob<S> implements Serializable {
         return "unmatched." + name;
     }
 
+    @Override
     public String lateMap() {
         return "late." + name;
     }
 
+    @Override
     public String rejectedMap() {
         return "rejected." + name;
     }

@@ -4,14 +4,13 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowPolicy;
 
-import java.io.Serializable;
 import java.util.List;
 
 /**
  * A named job that windows the events of one schema, read from that schema's log, by the schema's
  * key (which must be a long key). Windows run on the same partition runtime as keyed jobs
  * ({@link io.streamgrid.jobs.keyed.KeyedJob}): the same log reading, time rules, side outputs and
- * snapshots. The definition travels to the members inside the Jet job, hence {@link Serializable};
+ * snapshots. The definition travels to the members inside the Jet job, hence serializable;
  * it holds settings only, never state.
  *
  * <p>Maps it writes: {@code state.<name>} (its results, or as its handler says), {@code late.<name>}
@@ -20,9 +19,7 @@ import java.util.List;
  *
  * @param <A> the window accumulator
  */
-public interface WindowedJob<A> extends Serializable {
-    /** The job's name, also the suffix of its maps. */
-    String name();
+public interface WindowedJob<A> extends JobDefinition {
 
     /**
      * The schema of the events this job reads, from its log under the ingest directory
@@ -30,6 +27,11 @@ public interface WindowedJob<A> extends Serializable {
      * it are rejected with a reason. Its key must be a long.
      */
     EventSchema schema();
+
+    @Override
+    default List<EventSchema> schemas() {
+        return List.of(schema());
+    }
 
     WindowPolicy policy();
 
@@ -43,14 +45,17 @@ public interface WindowedJob<A> extends Serializable {
     }
 
     /** Every {@code state.*} map the job writes; each gets {@code state-ttl-seconds} when the job's settings set one. */
+    @Override
     default List<String> stateMaps() {
         return List.of(stateMap());
     }
 
+    @Override
     default String lateMap() {
         return "late." + name();
     }
 
+    @Override
     default String rejectedMap() {
         return "rejected." + name();
     }

@@ -29,7 +29,12 @@ public final class WindowedJobs {
      */
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options,
                              final CassandraOutput cassandra) {
-        final JobConfig config = options.jobConfig(job.name());
+        return submit(jet, job, options, cassandra, options.jobConfig(job.name()));
+    }
+
+    /** As {@link #submit(JetService, WindowedJob, JobOptions, CassandraOutput)} with a config of the caller's (jars of user classes). */
+    public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options, final CassandraOutput cassandra,
+                             final JobConfig config) {
         return jet.newJob(WindowedDag.of(job, logDirectory(job, options).toString(), options.localParallelism(), cassandra), config);
     }
 
