@@ -6,6 +6,8 @@ import com.hazelcast.internal.journal.EventJournalInitialSubscriberState;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
+import com.hazelcast.query.Predicate;
+import com.hazelcast.query.Predicates;
 import com.hazelcast.ringbuffer.ReadResultSet;
 import io.streamgrid.client.Delta;
 import io.streamgrid.client.DeltaListener;
@@ -16,6 +18,7 @@ import io.streamgrid.cq.Where;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,6 +77,8 @@ final class ContinuousSubscription implements Subscription {
     private final ArrayBlockingQueue<Object> queue;
     private final AtomicIntegerArray generation;
     private final Map<Object, Object> mirror = new HashMap<>();
+    /** Per partition, a key in it (delivery thread only; made on the first partial resync). */
+    private Object[] keyOfPartition;
     /** Per partition, the highest journal sequence the mirror reflects (delivery thread only). */
     private final long[] appliedThrough;
     private final AtomicBoolean overflowed = new AtomicBoolean();
@@ -261,7 +266,7 @@ final class ContinuousSubscription implements Subscription {
     private long[] catchUp(final Set<Integer> parts, final boolean initial, final String reason) {
         final long[] before = tails(parts);
         final Map<Object, Object> current = new HashMap<>();
-        for (final Map.Entry<Object, Object> entry : map.entrySet(where)) {
+        for (final Map.Entry<Object, Object> entry : map.entrySet(queryOf(parts))) {
             if (parts.contains(partitionOf(entry.getKey()))) {
                 current.put(entry.getKey(), entry.getValue());
             }
@@ -487,6 +492,40 @@ final class ContinuousSubscription implements Subscription {
         }
         pending.forEach((p, stage) -> tails[p] = join(stage).getNewestSequence());
         return tails;
+    }
+
+    /**
+     * The snapshot query for {@code parts}: the whole map when every partition is asked for, else
+     * only those partitions (a resync of one partition reads its entries, not the map's).
+     */
+    private Predicate<Object, Object> queryOf(final Set<Integer> parts) {
+        if (parts.size() == partitions) {
+            return where;
+        }
+        final Set<Object> keys = new HashSet<>();
+        for (final int p : parts) {
+            keys.add(keyIn(p));
+        }
+        return Predicates.multiPartitionPredicate(keys, where);
+    }
+
+    /** A key (an Integer) that lives in partition {@code p}: what a partition predicate names a partition by. */
+    private Object keyIn(final int p) {
+        if (keyOfPartition == null) {
+            keyOfPartition = new Object[partitions];
+            int found = 0;
+            for (int candidate = 0; found < partitions; candidate++) {
+                if (candidate == Integer.MAX_VALUE) {
+                    throw new IllegalStateException("bug: no Integer key found for every one of " + partitions + " partitions");
+                }
+                final int partition = partitionOf(candidate);
+                if (keyOfPartition[partition] == null) {
+                    keyOfPartition[partition] = candidate;
+                    found++;
+                }
+            }
+        }
+        return keyOfPartition[p];
     }
 
     private int partitionOf(final Object key) {
