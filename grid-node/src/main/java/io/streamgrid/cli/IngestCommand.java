@@ -25,7 +25,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -190,8 +189,7 @@ final class IngestCommand {
                     final LoadReport report = new JsonLinesLoader().load(input, logs, rejectedFile, out::println);
                     out.println(report + " into the logs of the built-in types under " + logs.ingestDir());
                     if (end) {
-                        logs.appendEndOfStream();
-                        out.println("appended the end of the stream to every partition of every built-in type's log");
+                        out.println("appended the end of the stream to every partition of the logs of " + logs.appendEndOfStream());
                     }
                 }
                 return 0;
@@ -240,22 +238,27 @@ final class IngestCommand {
         @Override
         public Integer call() {
             final ConfigTree tree = options.tree();
-            final List<EventSchema> schemas = schemaName != null ? List.of(schema(tree, schemaName))
-                    : Arrays.stream(EventType.values()).map(EventType::schema)
-                            .filter(s -> SchemaLog.exists(SchemaLog.directoryOf(JobCatalog.ingestDir(tree), s.name()))).toList();
-            if (schemas.isEmpty()) {
-                throw new ConfigException("there is no log of a built-in type in " + JobCatalog.ingestDir(tree)
-                        + " to end: name the log with --schema NAME");
+            final PrintWriter out = spec.commandLine().getOut();
+            if (schemaName == null) {
+                try (BuiltInLogs logs = builtInLogs(tree)) {
+                    final List<EventType> ended = logs.appendEndOfStream();
+                    if (ended.isEmpty()) {
+                        throw new ConfigException("there is no log of a built-in type in " + logs.ingestDir()
+                                + " to end: name the log with --schema NAME");
+                    }
+                    out.println("appended the end of the stream to every partition of the logs of " + ended + " under "
+                            + logs.ingestDir());
+                }
+                return 0;
             }
-            for (final EventSchema schema : schemas) {
-                final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
-                if (!SchemaLog.exists(dir)) {
-                    throw new ConfigException("there is no log of schema " + schema.name() + " in " + dir + " to end");
-                }
-                try (SchemaLog log = openSchemaLog(tree, schema)) {
-                    log.appendEndOfStream();
-                    spec.commandLine().getOut().println("appended the end of the stream to every partition of " + log.directory());
-                }
+            final EventSchema schema = schema(tree, schemaName);
+            final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
+            if (!SchemaLog.exists(dir)) {
+                throw new ConfigException("there is no log of schema " + schema.name() + " in " + dir + " to end");
+            }
+            try (SchemaLog log = openSchemaLog(tree, schema)) {
+                log.appendEndOfStream();
+                out.println("appended the end of the stream to every partition of " + log.directory());
             }
             return 0;
         }

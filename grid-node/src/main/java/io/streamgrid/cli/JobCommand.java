@@ -85,12 +85,12 @@ final class JobCommand {
             final WindowedJob<?> job = JobCatalog.job(name, tree);
             final JobOptions jobOptions = JobCatalog.options(tree);
             final CassandraOutput output = cassandra ? cassandraOutput(job, tree) : null;
-            checkLog(job.name(), job.schema(), WindowedJobs.logDirectory(job, jobOptions));
+            checkLogs(job, jobOptions);
             return ClientConnector.withClient(tree, members.addresses, client -> {
                 final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output);
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println("submitted " + job.name() + " (id " + submitted.getIdString() + "), exactly-once, snapshots every "
-                        + jobOptions.snapshotIntervalMs() + " ms, reading " + WindowedJobs.logDirectory(job, jobOptions));
+                        + jobOptions.snapshotIntervalMs() + " ms, reading " + logDirectories(job, jobOptions));
                 out.println("results in " + job.stateMap() + ", late events in " + job.lateMap() + ", rejected records in "
                         + job.rejectedMap() + (output == null ? "" : "; exactly-once into Cassandra tables "
                         + output.bindings().stream().map(b -> b.table().qualifiedName()).toList()));
@@ -109,9 +109,7 @@ final class JobCommand {
             final JobOptions jobOptions = JobCatalog.options(tree);
             final UserJar userJar = UserJar.load(jar, className);
             final JobDefinition job = renamed(userJar.job());
-            for (final EventSchema schema : job.schemas()) {
-                checkLog(job.name(), schema, SchemaLog.directoryOf(jobOptions.ingestDir(), schema.name()));
-            }
+            checkLogs(job, jobOptions);
             return ClientConnector.withClient(tree, members.addresses, client -> {
                 final JobConfig config = jobOptions.jobConfig(job.name()).addJar(userJar.url());
                 final Job submitted = userJar.submit(() -> job instanceof KeyedJob<?> keyed
@@ -120,8 +118,7 @@ final class JobCommand {
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println("submitted " + job.name() + " (id " + submitted.getIdString() + ") from " + jar.getFileName()
                         + " (" + className + "), exactly-once, snapshots every " + jobOptions.snapshotIntervalMs()
-                        + " ms, reading " + job.schemas().stream().map(s -> SchemaLog.directoryOf(jobOptions.ingestDir(), s.name()))
-                        .map(Object::toString).collect(java.util.stream.Collectors.joining(", ")));
+                        + " ms, reading " + logDirectories(job, jobOptions));
                 out.println("writes " + job.stateMaps() + ", late events in " + job.lateMap() + ", rejected records in "
                         + job.rejectedMap());
                 return 0;
@@ -142,20 +139,29 @@ final class JobCommand {
     }
 
     /**
-     * Refuses a job whose schema log is missing or holds an incompatible version, before anything
-     * reaches the cluster.
+     * Refuses a job one of whose schema logs is missing or holds an incompatible version, before
+     * anything reaches the cluster.
      */
-    static void checkLog(final String jobName, final EventSchema schema, final Path dir) {
-        if (!SchemaLog.exists(dir)) {
-            throw new ConfigException("job " + jobName + " reads schema " + schema.name() + ", but there is no log of it in "
-                    + dir + ": load its events first ('streamgrid ingest load FILE --schema " + schema.name()
-                    + "' or 'streamgrid ingest generate --schema " + schema.name() + "')");
+    static void checkLogs(final JobDefinition job, final JobOptions options) {
+        for (final EventSchema schema : job.schemas()) {
+            final Path dir = SchemaLog.directoryOf(options.ingestDir().toAbsolutePath(), schema.name());
+            if (!SchemaLog.exists(dir)) {
+                throw new ConfigException("job " + job.name() + " reads schema " + schema.name() + ", but there is no log of it in "
+                        + dir + ": load its events first ('streamgrid ingest load FILE --schema " + schema.name()
+                        + "' or 'streamgrid ingest generate --schema " + schema.name() + "')");
+            }
+            try {
+                SchemaLog.checkCompatible(dir, schema);
+            } catch (final IllegalArgumentException e) {
+                throw new ConfigException("job " + job.name() + ": " + e.getMessage(), e);
+            }
         }
-        try {
-            SchemaLog.checkCompatible(dir, schema);
-        } catch (final IllegalArgumentException e) {
-            throw new ConfigException("job " + jobName + ": " + e.getMessage(), e);
-        }
+    }
+
+    /** Where the job's schema logs are, for the submit line. */
+    private static String logDirectories(final JobDefinition job, final JobOptions options) {
+        return job.schemas().stream().map(schema -> SchemaLog.directoryOf(options.ingestDir().toAbsolutePath(), schema.name()).toString())
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     /** Creates (or checks) the job's tables, then describes where its results go. */

@@ -1,18 +1,13 @@
 package io.streamgrid.client;
 
 import com.hazelcast.map.IMap;
-import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.node.GridNode;
-import io.streamgrid.node.NodeSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,29 +23,19 @@ import static org.awaitility.Awaitility.await;
 class SubscriptionFailureTest {
     @TempDir
     Path dir;
-    private GridNode node;
+    private OneMemberGrid grid;
     private StreamGridClient client;
 
     @BeforeEach
     void start() throws Exception {
-        final int port = LocalCluster.freePort();
-        final Path config = Files.writeString(dir.resolve("node.yaml"), String.join("\n",
-                "cluster-name: subscription-failure-" + port,
-                "network: {port: " + port + ", members: ['127.0.0.1:" + port + "']}",
-                "data-dir: " + dir.resolve("data"),
-                "ingest: {dir: " + dir.resolve("ingest") + "}",
-                ""));
-        node = GridNode.start(NodeSettings.load(java.util.Optional.of(config), NodeSettings.Overrides.none()));
-        client = StreamGridClient.connect(ClientSettings.of("subscription-failure-" + port, List.of("127.0.0.1:" + port)));
+        grid = OneMemberGrid.start(dir);
+        client = grid.client;
     }
 
     @AfterEach
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (node != null) {
-            node.close();
+        if (grid != null) {
+            grid.close();
         }
     }
 

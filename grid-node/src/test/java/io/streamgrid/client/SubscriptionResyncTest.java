@@ -1,22 +1,16 @@
 package io.streamgrid.client;
 
 import com.hazelcast.map.IMap;
-import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.node.GridNode;
-import io.streamgrid.node.NodeSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -68,16 +62,8 @@ class SubscriptionResyncTest {
      */
     @Test
     void when_onePartitionResyncs_then_onlyItsEntriesAreReadAgain() throws Exception {
-        final int port = LocalCluster.freePort();
-        final Path config = Files.writeString(dir.resolve("node.yaml"), String.join("\n",
-                "cluster-name: resync-" + port,
-                "network: {port: " + port + ", members: ['127.0.0.1:" + port + "']}",
-                "data-dir: " + dir.resolve("data"),
-                "ingest: {dir: " + dir.resolve("ingest") + "}",
-                "state-maps: {event-journal-capacity: 271}",
-                ""));
-        try (GridNode node = GridNode.start(NodeSettings.load(Optional.of(config), NodeSettings.Overrides.none()));
-             StreamGridClient client = StreamGridClient.connect(ClientSettings.of("resync-" + port, List.of("127.0.0.1:" + port)))) {
+        try (OneMemberGrid grid = OneMemberGrid.start(dir, "state-maps: {event-journal-capacity: 271}")) {
+            final StreamGridClient client = grid.client;
             final IMap<Integer, Counted> map = client.hazelcast().getMap("state.resync-test");
             final Map<Integer, Counted> initial = new HashMap<>();
             for (int i = 0; i < 5_000; i++) {

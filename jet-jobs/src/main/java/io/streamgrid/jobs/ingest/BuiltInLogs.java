@@ -4,7 +4,9 @@ import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.schema.SchemaRecord;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,10 +19,7 @@ public final class BuiltInLogs implements AutoCloseable {
     private final int partitions;
     private final Map<EventType, SchemaLog> logs = new EnumMap<>(EventType.class);
 
-    /**
-     * @param partitions the partition count of logs created here; an existing log keeps its own,
-     *                   and a different count is refused when it is opened ({@link SchemaLog#open})
-     */
+    /** @param partitions the partition count of logs created here; an existing log keeps its own */
     public BuiltInLogs(final Path ingestDir, final int partitions) {
         QueueFiles.checkPartitions(partitions);
         this.ingestDir = ingestDir;
@@ -29,7 +28,10 @@ public final class BuiltInLogs implements AutoCloseable {
 
     /** The log of {@code type}, opened (and created if new) on first use. */
     public SchemaLog log(final EventType type) {
-        return logs.computeIfAbsent(type, t -> SchemaLog.open(SchemaLog.directoryOf(ingestDir, t.schema().name()), t.schema(), partitions));
+        return logs.computeIfAbsent(type, t -> {
+            final Path dir = SchemaLog.directoryOf(ingestDir, t.schema().name());
+            return SchemaLog.exists(dir) ? SchemaLog.openExisting(dir, t.schema()) : SchemaLog.open(dir, t.schema(), partitions);
+        });
     }
 
     /** Appends {@code record}, an event of a built-in type, to its type's log; returns its index there. */
@@ -41,11 +43,16 @@ public final class BuiltInLogs implements AutoCloseable {
         return log(type).append(record);
     }
 
-    /** Appends the end of the stream to every partition of every built-in type's log (creating the logs that do not exist yet). */
-    public void appendEndOfStream() {
+    /** Appends the end of the stream to every partition of every built-in type's log that exists; returns those types. */
+    public List<EventType> appendEndOfStream() {
+        final List<EventType> ended = new ArrayList<>();
         for (final EventType type : EventType.values()) {
-            log(type).appendEndOfStream();
+            if (logs.containsKey(type) || SchemaLog.exists(SchemaLog.directoryOf(ingestDir, type.schema().name()))) {
+                log(type).appendEndOfStream();
+                ended.add(type);
+            }
         }
+        return ended;
     }
 
     public Path ingestDir() {

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * type's schema: no allocation per event. The consumer must copy or append the record before
  * returning. Deterministic: a spec always yields the same sequence.
  */
-public final class EventGenerator {
+public final class EventGenerator extends RecordGenerator {
     /** Request keys are IPv4 addresses 10.x.y.z; key index i is 10.0.0.0 + i. */
     public static final int BASE_IP = 0x0A000000;
 
@@ -24,6 +24,7 @@ public final class EventGenerator {
     private final BuiltInEvents events = new BuiltInEvents();
 
     public EventGenerator(final GeneratorSpec spec) {
+        super(spec.events(), String.valueOf(spec.type()));
         this.spec = spec;
         if (spec.type() == null) {
             throw new IllegalArgumentException("the spec names no built-in event type: generate a schema's events with SchemaGenerator");
@@ -32,27 +33,13 @@ public final class EventGenerator {
         this.arrivals = new ArrivalModel(spec, random);
     }
 
-    /** Emits every event of the spec to {@code consumer}; returns the count. */
-    public long generate(final Consumer<SchemaRecord> consumer) {
-        for (long i = 0; i < spec.events(); i++) {
-            consumer.accept(next(i));
-        }
-        return spec.events();
-    }
-
     /** Appends every event to its type's log in {@code logs}, reporting progress every {@code progressEvery} events. */
     public long appendTo(final BuiltInLogs logs, final long progressEvery, final Consumer<String> progress) {
-        final SchemaLog log = logs.log(spec.type());
-        for (long i = 0; i < spec.events(); i++) {
-            log.append(next(i));
-            if (progressEvery > 0 && (i + 1) % progressEvery == 0) {
-                progress.accept("generated " + (i + 1) + " of " + spec.events() + " " + spec.type() + " events");
-            }
-        }
-        return spec.events();
+        return appendTo(logs.log(spec.type()), progressEvery, progress);
     }
 
-    private SchemaRecord next(final long i) {
+    @Override
+    SchemaRecord next(final long i) {
         final long arrival = arrivals.arrival(i);
         final long timestamp = arrivals.timestamp(arrival);
         final int keyIndex = arrivals.keyIndex(arrival);

@@ -8,7 +8,6 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.SplittableRandom;
-import java.util.function.Consumer;
 
 /**
  * Generates events of any {@link EventSchema} as a {@link GeneratorSpec} describes them (seeded:
@@ -21,11 +20,9 @@ import java.util.function.Consumer;
  * 999,999, double 0 to 1,000 in cents, boolean either, enum a uniform symbol, string 1 to 12
  * lower-case letters (at most the field's length).
  */
-public final class SchemaGenerator {
+public final class SchemaGenerator extends RecordGenerator {
     private static final int STRING_LENGTH = 12;
 
-    private final EventSchema schema;
-    private final GeneratorSpec spec;
     private final SchemaLayout layout;
     private final SplittableRandom random;
     private final ArrivalModel arrivals;
@@ -39,8 +36,7 @@ public final class SchemaGenerator {
      *                                  number of distinct keys, naming the field
      */
     public SchemaGenerator(final EventSchema schema, final GeneratorSpec spec) {
-        this.schema = schema;
-        this.spec = spec;
+        super(spec.events(), schema.name());
         this.layout = schema.layout();
         this.random = new SplittableRandom(spec.seed());
         this.arrivals = new ArrivalModel(spec, random);
@@ -64,26 +60,8 @@ public final class SchemaGenerator {
         }
     }
 
-    /** Emits every event to {@code consumer} (the record is reused: append or copy it before returning); returns the count. */
-    public long generate(final Consumer<SchemaRecord> consumer) {
-        for (long i = 0; i < spec.events(); i++) {
-            consumer.accept(next(i));
-        }
-        return spec.events();
-    }
-
-    /** Appends every event to {@code log}, reporting progress every {@code progressEvery} events. */
-    public long appendTo(final SchemaLog log, final long progressEvery, final Consumer<String> progress) {
-        for (long i = 0; i < spec.events(); i++) {
-            log.append(next(i));
-            if (progressEvery > 0 && (i + 1) % progressEvery == 0) {
-                progress.accept("generated " + (i + 1) + " of " + spec.events() + " " + schema.name() + " events");
-            }
-        }
-        return spec.events();
-    }
-
-    private SchemaRecord next(final long i) {
+    @Override
+    SchemaRecord next(final long i) {
         final long arrival = arrivals.arrival(i);
         final long timestamp = arrivals.timestamp(arrival);
         final int keyIndex = arrivals.keyIndex(arrival);

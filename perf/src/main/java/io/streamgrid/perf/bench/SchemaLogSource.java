@@ -11,15 +11,21 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * The plain-Jet reference's source: what a Jet user would write to read a schema log — a
+ * The plain-Jet references' source: what a Jet user would write to read a schema log — a
  * distributed source (each processor reads the partitions {@code p % total == index}) turning each
- * event into an object with {@code toItem}, with the event time as its native timestamp (so that
- * each processor's watermark follows its own partitions; a separate {@code withTimestamps} stage
- * would mix partitions and drop the slower one's events as late). Control records are skipped. No
- * snapshots: the benchmarks that use it run without a processing guarantee.
+ * event into an object with {@code toItem}. Control records are skipped.
+ *
+ * <p>Two shapes. {@link #of}: the event time as the item's native timestamp (so that each
+ * processor's watermark follows its own partitions; a separate {@code withTimestamps} stage would mix
+ * partitions and drop the slower one's events as late), no snapshots — for benchmarks without a
+ * processing guarantee. {@link #replayable}: no timestamps (the pipeline adds them), the read
+ * positions in Jet's snapshots — for benchmarks that run with one.
  */
 final class SchemaLogSource {
     private SchemaLogSource() {
@@ -30,12 +36,26 @@ final class SchemaLogSource {
         final String path = dir.toAbsolutePath().toString();
         return SourceBuilder.timestampedStream("schema-log", context -> new Reader<>(path, schema, context.globalProcessorIndex(),
                         context.totalParallelism(), toItem))
-                .<T>fillBufferFn(Reader::fill)
+                .<T>fillBufferFn(Reader::fillTimestamped)
                 .destroyFn(Reader::close)
                 .distributed(localParallelism)
                 .build();
     }
 
+    static <T> StreamSource<T> replayable(final Path dir, final EventSchema schema, final int localParallelism,
+                                          final FunctionEx<SchemaRecord, T> toItem) {
+        final String path = dir.toAbsolutePath().toString();
+        return SourceBuilder.stream("schema-log", context -> new Reader<>(path, schema, context.globalProcessorIndex(),
+                        context.totalParallelism(), toItem))
+                .<T>fillBufferFn(Reader::fill)
+                .createSnapshotFn(Reader::positions)
+                .restoreSnapshotFn(Reader::restore)
+                .destroyFn(Reader::close)
+                .distributed(localParallelism)
+                .build();
+    }
+
+    /** Reads this processor's partitions round-robin, up to a batch per partition per call. */
     private static final class Reader<T> {
         private static final int BATCH = 1024;
         private final SchemaLog log;
@@ -54,14 +74,40 @@ final class SchemaLogSource {
             }
         }
 
-        void fill(final SourceBuilder.TimestampedSourceBuffer<T> buffer) {
+        void fillTimestamped(final SourceBuilder.TimestampedSourceBuffer<T> buffer) {
+            read(event -> buffer.add(toItem.apply(event), event.eventTime()));
+        }
+
+        void fill(final SourceBuilder.SourceBuffer<T> buffer) {
+            read(event -> buffer.add(toItem.apply(event)));
+        }
+
+        private void read(final Consumer<SchemaRecord> each) {
             for (final PartitionReader reader : readers) {
                 int length;
                 for (int i = 0; i < BATCH && (length = reader.next()) > 0; i++) {
                     if (reader.buffer().getByte(0) == SchemaLayout.KIND_EVENT) {
-                        record.wrap(reader.buffer(), 0, length);
-                        buffer.add(toItem.apply(record), record.eventTime());
+                        each.accept(record.wrap(reader.buffer(), 0, length));
                     }
+                }
+            }
+        }
+
+        HashMap<Integer, Long> positions() {
+            final HashMap<Integer, Long> positions = new HashMap<>();
+            readers.forEach(r -> positions.put(r.partition(), r.lastIndex()));
+            return positions;
+        }
+
+        void restore(final List<HashMap<Integer, Long>> saved) {
+            final Map<Integer, Long> merged = new HashMap<>();
+            saved.forEach(merged::putAll);
+            for (int i = 0; i < readers.size(); i++) {
+                final PartitionReader old = readers.get(i);
+                final Long position = merged.get(old.partition());
+                if (position != null) {
+                    old.close();
+                    readers.set(i, log.reader(old.partition(), position));
                 }
             }
         }

@@ -51,8 +51,6 @@ abstract class PartitionTask {
     int input;
     /** Index of the record being handled in its log (after a restore, of the last one handled). */
     long lastIndex = PartitionReader.START;
-    /** Whether the end of stream was read in every log. */
-    boolean ended;
     long events;
     long rejected;
     long results;
@@ -120,7 +118,7 @@ abstract class PartitionTask {
             read++;
             lastIndex = reader.lastIndex();
             in.lastIndex = lastIndex;
-            handle(in, length);
+            handle(in, length, false);
         }
         if (read > 0) {
             in.lastRecordNanos = System.nanoTime();
@@ -152,14 +150,17 @@ abstract class PartitionTask {
             next.headLength = -1;
             lastIndex = next.reader.lastIndex();
             next.lastIndex = lastIndex;
-            handle(next, length);
+            handle(next, length, next.headTime != REJECT_FIRST); // readHead validated it
             handled++;
         }
         return handled;
     }
 
-    /** Sorts the record of {@code length} bytes just read from {@code in}: a control record, an event, or rejected with the reason. */
-    private void handle(final Input in, final int length) {
+    /**
+     * Sorts the record of {@code length} bytes just read from {@code in}: a control record, an
+     * event, or rejected with the reason. {@code validEvent}: it was already found to be a valid event.
+     */
+    private void handle(final Input in, final int length, final boolean validEvent) {
         input = in.number;
         record = in.record;
         final DirectBuffer buffer = in.reader.buffer();
@@ -167,8 +168,7 @@ abstract class PartitionTask {
             final byte kind = buffer.getByte(0);
             if (kind == SchemaLayout.KIND_END_OF_STREAM) {
                 in.ended = true;
-                if (allEnded()) {
-                    ended = true;
+                if (ended()) {
                     onEndOfStream();
                 }
                 return;
@@ -179,7 +179,7 @@ abstract class PartitionTask {
             }
         }
         record.wrap(buffer, 0, length);
-        final String invalid = record.validate();
+        final String invalid = validEvent ? null : record.validate();
         if (invalid != null) {
             reject(length, invalid);
             return;
@@ -192,15 +192,6 @@ abstract class PartitionTask {
             return;
         }
         onEvent(time);
-    }
-
-    private boolean allEnded() {
-        for (final Input in : inputs) {
-            if (!in.ended) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
@@ -216,7 +207,7 @@ abstract class PartitionTask {
                                final long wallClockMs) {
         if (inputs.length == 1) {
             final Input in = inputs[0];
-            if (nowNanos - in.lastRecordNanos < idleNanos || ended || watermark() == Long.MIN_VALUE) {
+            if (nowNanos - in.lastRecordNanos < idleNanos || in.ended || watermark() == Long.MIN_VALUE) {
                 return PartitionTasksP.NO_HEARTBEAT; // active, ended, or never had an event (so nothing to close)
             }
             final long time = PartitionTasksP.heartbeatTime(watermark() + allowedDisorderMs, othersNewest, wallClockMs);
@@ -285,7 +276,6 @@ abstract class PartitionTask {
                 in.resumeAfter(data.readLong());
                 in.ended = data.readBoolean();
             }
-            ended = allEnded();
             readState(data);
         } catch (final IOException e) {
             throw new UncheckedIOException("corrupt snapshot of job " + jobName + " partition " + partition, e);
@@ -319,8 +309,14 @@ abstract class PartitionTask {
                 inputs.length == 1 ? reason : inputs[input].log.schema().name() + ": " + reason, head.toString()));
     }
 
+    /** Whether the end of stream was read in every log. */
     final boolean ended() {
-        return ended;
+        for (final Input in : inputs) {
+            if (!in.ended) {
+                return false;
+            }
+        }
+        return true;
     }
 
     final int partition() {
