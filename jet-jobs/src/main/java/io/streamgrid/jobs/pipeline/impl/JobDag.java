@@ -7,12 +7,15 @@ import com.hazelcast.jet.core.Edge;
 import com.hazelcast.jet.core.Processor;
 import com.hazelcast.jet.core.ProcessorMetaSupplier;
 import com.hazelcast.jet.core.Vertex;
+import com.hazelcast.jet.core.processor.Processors;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.sink.CassandraSinks;
 
 /**
  * The DAG every StreamGrid job has: a fused log-reading processor emitting {@link StateUpdate}s →
- * the state-map writer, and one exactly-once Cassandra sink per table binding.
+ * the state-map writer, and one exactly-once Cassandra sink per table binding; last, a local
+ * progress edge to a vertex that discards what it gets (see {@link PartitionTasksP#complete()}:
+ * it keeps Jet from parking a busy reader's thread).
  */
 final class JobDag {
     private JobDag() {
@@ -26,8 +29,8 @@ final class JobDag {
         final Vertex sink = dag.newVertex(jobName + "-state-writer", StateWriterP::new).localParallelism(1);
         // Local and partitioned by key: a key's updates always take the same path, so they stay in order.
         dag.edge(Edge.between(reader, sink).partitioned(update -> ((StateUpdate) update).partitionKey()));
+        int ordinal = 1;
         if (cassandra != null) {
-            int ordinal = 1;
             for (final CassandraOutput.Binding binding : cassandra.bindings()) {
                 final String map = binding.map();
                 final FunctionEx<Object, Object[]> toRow = binding.toRow();
@@ -47,6 +50,8 @@ final class JobDag {
                 dag.edge(Edge.from(reader, ordinal++).to(table).partitioned(update -> ((StateUpdate) update).partitionKey()));
             }
         }
+        final Vertex progress = dag.newVertex(jobName + "-progress", Processors.noopP()).localParallelism(localParallelism);
+        dag.edge(Edge.from(reader, ordinal).to(progress).isolated());
         return dag;
     }
 }
