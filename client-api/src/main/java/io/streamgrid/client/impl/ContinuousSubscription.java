@@ -76,7 +76,11 @@ final class ContinuousSubscription implements Subscription {
     private final int partitions;
     private final ArrayBlockingQueue<Object> queue;
     private final AtomicIntegerArray generation;
-    private final Map<Object, Object> mirror = new HashMap<>();
+    /**
+     * The subscription's result: what the listener has been told, per key. Written by the delivery
+     * thread only; a {@link MirrorView} reads it from any thread (it is then a ConcurrentHashMap).
+     */
+    private final Map<Object, Object> mirror;
     /** Per partition, a key in it (delivery thread only; made on the first partial resync). */
     private Object[] keyOfPartition;
     /** Per partition, the highest journal sequence the mirror reflects (delivery thread only). */
@@ -96,9 +100,17 @@ final class ContinuousSubscription implements Subscription {
     private record Resync(int partition, String reason) {
     }
 
+    /**
+     * @param mirror where the subscription keeps its result, empty: a HashMap when only the delivery
+     *               thread reads it, a ConcurrentHashMap when other threads read it too (a view)
+     */
     @SuppressWarnings("unchecked")
     ContinuousSubscription(final HazelcastInstance client, final String mapName, final Where where, final DeltaListener listener,
-                           final SubscriptionOptions options) {
+                           final SubscriptionOptions options, final Map<Object, Object> mirror) {
+        if (!mirror.isEmpty()) {
+            throw new IllegalArgumentException("bug: a subscription starts with an empty mirror");
+        }
+        this.mirror = mirror;
         this.client = client;
         this.map = client.getMap(mapName);
         this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;

@@ -53,13 +53,14 @@ public final class DefaultStreamGridClient implements StreamGridClient {
     @Override
     public Subscription subscribe(final String map, final String where, final DeltaListener listener,
                                   final SubscriptionOptions options) {
-        return new ContinuousSubscription(client, map, Where.parse(where), listener, options).start();
+        return new ContinuousSubscription(client, map, Where.parse(where), listener, options, new HashMap<>()).start();
     }
 
     @Override
     public LocalView localView(final String map, final String where) {
         final MirrorView view = new MirrorView();
-        view.attach(subscribe(map, where, view, SubscriptionOptions.defaults()));
+        view.attach(new ContinuousSubscription(client, map, Where.parse(where), view, SubscriptionOptions.defaults(),
+                view.entries()).start());
         return view;
     }
 

@@ -13,13 +13,20 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * A {@link LocalView} over a ConcurrentHashMap: one writer (the subscription's delivery thread),
- * any number of lock-free readers; {@code get} is a hash lookup (nanoseconds).
+ * A {@link LocalView}: the subscription's own result map (a ConcurrentHashMap, written only by the
+ * subscription's delivery thread, read lock-free by any thread), so each entry is kept once and a
+ * {@code get} is a hash lookup (nanoseconds). The subscription updates the map before it calls
+ * this listener, so a hook sees the view with the change applied.
  */
 final class MirrorView implements LocalView, DeltaListener {
     private final ConcurrentHashMap<Object, Object> entries = new ConcurrentHashMap<>();
     private final List<Consumer<Delta>> hooks = new CopyOnWriteArrayList<>();
     private Subscription subscription;
+
+    /** The map the subscription keeps its result in: this view's entries. */
+    Map<Object, Object> entries() {
+        return entries;
+    }
 
     void attach(final Subscription running) {
         this.subscription = running;
@@ -27,16 +34,11 @@ final class MirrorView implements LocalView, DeltaListener {
 
     @Override
     public void onSnapshot(final Map<Object, Object> snapshot) {
-        entries.putAll(snapshot);
+        // The subscription put the snapshot into the entries already.
     }
 
     @Override
     public void onDelta(final Delta delta) {
-        if (delta.kind() == Delta.Kind.LEAVE) {
-            entries.remove(delta.key());
-        } else {
-            entries.put(delta.key(), delta.value());
-        }
         for (final Consumer<Delta> hook : hooks) {
             hook.accept(delta);
         }
