@@ -11,7 +11,8 @@ import java.util.Map;
  * comparisons ({@code = != <> < <= > >=}), {@code AND OR NOT}, parentheses, {@code IN (...)},
  * {@code BETWEEN a AND b}, {@code LIKE 'pat%_'}, {@code IS [NOT] NULL}; literals are numbers,
  * {@code 'strings'} and {@code TRUE}/{@code FALSE}. Fields are record components, Compact
- * fields (GenericRecord) or map keys; {@code this} is the value itself. A comparison with a null
+ * fields (GenericRecord) or map keys; {@code this} is the value itself; an enum compares by its
+ * name ({@code side = 'BUY'}), as it is stored in Compact form. A comparison with a null
  * field (or a key missing from a map) is false, as in SQL; a field that a record or Compact value
  * does not have at all is an {@link UnknownFieldException} naming the value's fields — a typo fails
  * loudly instead of matching nothing. Empty text matches everything.

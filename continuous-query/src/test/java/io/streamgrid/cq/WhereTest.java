@@ -37,6 +37,29 @@ class WhereTest {
         assertThat(Where.parse("venue != 'XNYS'").test(sap)).as("null compares false").isFalse();
     }
 
+    enum Side { BUY, SELL }
+
+    record Trade(String symbol, Side side, long quantity) {
+    }
+
+    /**
+     * An enum field compares with a string literal by its name, as it does in the value's Compact
+     * form (a GenericRecord holds the name): the same Where must match the same values on members
+     * that deserialise to the class and on those that read the Compact record.
+     */
+    @Test
+    void when_fieldIsAnEnum_then_itComparesByName() {
+        final Trade buy = new Trade("IBM", Side.BUY, 100);
+        assertThat(Where.parse("side = 'BUY'").test(buy)).isTrue();
+        assertThat(Where.parse("side != 'BUY'").test(buy)).isFalse();
+        assertThat(Where.parse("side IN ('SELL', 'BUY')").test(buy)).isTrue();
+        assertThat(Where.parse("side LIKE 'B%'").test(buy)).isTrue();
+        final com.hazelcast.nio.serialization.genericrecord.GenericRecord compact =
+                com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder.compact("trade")
+                        .setString("symbol", "IBM").setString("side", "BUY").setInt64("quantity", 100).build();
+        assertThat(Where.parse("side = 'BUY'").test(compact)).isTrue();
+    }
+
     @Test
     void when_fieldIsNotInTheValuesSchema_then_errorNamesItAndTheFields() {
         assertThatThrownBy(() -> Where.parse("pric > 100").test(ibm)).isInstanceOf(UnknownFieldException.class)

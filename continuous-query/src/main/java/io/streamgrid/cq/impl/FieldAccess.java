@@ -23,7 +23,16 @@ final class FieldAccess {
     private FieldAccess() {
     }
 
+    /**
+     * The field's value; an enum reads as its name, as in the value's Compact form (where a
+     * GenericRecord holds the name), so a Where matches alike whether a member has the class or not.
+     */
     static Object read(final Object value, final String field) {
+        final Object read = readRaw(value, field);
+        return read instanceof Enum<?> constant ? constant.name() : read;
+    }
+
+    private static Object readRaw(final Object value, final String field) {
         if (value == null) {
             return null;
         }
