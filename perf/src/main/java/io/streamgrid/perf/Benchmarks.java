@@ -1,6 +1,7 @@
 package io.streamgrid.perf;
 
 import io.streamgrid.perf.bench.CassandraSinkBench;
+import io.streamgrid.perf.bench.CqFanOutBench;
 import io.streamgrid.perf.bench.CqLatencyBench;
 import io.streamgrid.perf.bench.IngestBench;
 import io.streamgrid.perf.bench.KeyedBench;
@@ -18,7 +19,7 @@ final class Benchmarks {
 
     static List<Benchmark> all() {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
-                new CqLatencyBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench(),
+                new CqLatencyBench(), new CqFanOutBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench(),
                 new LookupJoinBench());
     }
 }

@@ -7,8 +7,6 @@ import com.hazelcast.config.QueryCacheConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.QueryCache;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.streamgrid.client.Delta;
 import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
@@ -26,7 +24,6 @@ import io.streamgrid.perf.report.GoalCheck;
 import io.streamgrid.perf.report.LatencyProfile;
 import io.streamgrid.perf.report.Ratio;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.SynchronizedHistogram;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -49,8 +46,7 @@ import java.util.function.Consumer;
  */
 public final class CqLatencyBench implements Benchmark {
     private static final String WHERE = "count < 10";
-    private static final int KEYS = 10_000;
-    private static final int DRAIN_SECONDS = 10;
+        private static final int DRAIN_SECONDS = 10;
     private static final List<Integer> RATES = List.of(10_000, 100_000);
 
     @Override
@@ -74,30 +70,6 @@ public final class CqLatencyBench implements Benchmark {
     @FunctionalInterface
     private interface Listening {
         AutoCloseable listen(LocalCluster cluster, String map, Consumer<IpWindowCount> onValue);
-    }
-
-    /** Deliveries of one phase: latency and which write sequences arrived. */
-    private static final class Deliveries {
-        final Histogram latency = new SynchronizedHistogram(3);
-        final BitSet seen = new BitSet();
-        volatile long firstMeasured = Long.MAX_VALUE;
-
-        void accept(final IpWindowCount value) {
-            final int sequence = value.updateSequence();
-            if (sequence < firstMeasured) {
-                return; // warm-up
-            }
-            latency.recordValue(Math.max(0, System.nanoTime() - value.windowStart()));
-            synchronized (seen) {
-                seen.set(sequence);
-            }
-        }
-
-        int seenCount() {
-            synchronized (seen) {
-                return seen.cardinality();
-            }
-        }
     }
 
     @Override
@@ -138,7 +110,7 @@ public final class CqLatencyBench implements Benchmark {
                         + "for late deliveries. The writer parks between writes (no spinning), leaving the cores to the "
                         + "cluster. Subjects: StreamGrid subscription (event journal, ordered deltas), "
                         + "Hazelcast QueryCache (populate on, delay 0, batch 1, listener on it), IMap entry listener with "
-                        + "the predicate.", RATES, KEYS, 10, WHERE, warmUp.toSeconds(), measured.toSeconds(), DRAIN_SECONDS),
+                        + "the predicate.", RATES, CqWorkload.KEYS, 10, WHERE, warmUp.toSeconds(), measured.toSeconds(), DRAIN_SECONDS),
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), List.of(), latencies, ratios,
                 List.of(GoalCheck.of("Continuous-query write→listener p99 ≤ 1 ms at 10,000 updates/s, 0 lost at 100,000/s",
                         met, String.format(Locale.ROOT, "p99 %.0f µs at 10k/s (goal 1,000 µs); %d lost of %d at 100k/s",
@@ -160,18 +132,16 @@ public final class CqLatencyBench implements Benchmark {
                                           final int rate, final Duration warmUp, final Duration measured,
                                           final List<String> writerLag) throws Exception {
         final IMap<Long, IpWindowCount> writes = writerClient.getMap(map);
-        final Deliveries deliveries = new Deliveries();
+        final CqWorkload.Deliveries deliveries = new CqWorkload.Deliveries();
         final long[] nextSequence = {0};
         final BitSet expected = new BitSet();
         try (AutoCloseable listening = subject.listen(cluster, map, deliveries::accept)) {
             final OpenLoop.Operation write = (sequence, scheduled) -> {
                 final int written = (int) nextSequence[0]++;
-                final long key = written % KEYS;
-                final long count = key % 100;
-                if (count < 10 && written >= deliveries.firstMeasured) {
+                if (CqWorkload.countOf(CqWorkload.keyOf(written)) < 10 && written >= deliveries.firstMeasured) {
                     expected.set(written);
                 }
-                writes.setAsync(key, new IpWindowCount("10.0.0.1", scheduled, 0, count, written, false));
+                CqWorkload.write(writes, written, scheduled);
             };
             context.progress(subject.label() + " at " + rate + "/s: warm-up " + warmUp.toSeconds() + " s");
             OpenLoop.run(rate, warmUp, write, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
@@ -189,16 +159,12 @@ public final class CqLatencyBench implements Benchmark {
                 Thread.sleep(20);
             }
         }
-        final BitSet missing;
-        synchronized (deliveries.seen) {
-            missing = (BitSet) expected.clone();
-            missing.andNot(deliveries.seen);
-        }
+        final int missing = deliveries.missing(expected);
         final LatencyProfile profile = LatencyProfile.ofNanos(subject.label(), rate / 1000 + "k updates/s", rate,
-                deliveries.latency.copy(), missing.cardinality());
+                deliveries.latency.copy(), missing);
         context.progress(String.format(Locale.ROOT, "%s at %d/s: %d expected, %d delivered, %d lost; p50 %.0f µs, "
                         + "p99 %.0f µs, p99.9 %.0f µs", subject.label(), rate, expected.cardinality(),
-                expected.cardinality() - missing.cardinality(), missing.cardinality(), profile.p50Us(), profile.p99Us(),
+                expected.cardinality() - missing, missing, profile.p50Us(), profile.p99Us(),
                 profile.p999Us()));
         return profile;
     }
@@ -234,7 +200,7 @@ public final class CqLatencyBench implements Benchmark {
             final HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
             final IMap<Long, IpWindowCount> imap = client.getMap(map);
             final QueryCache<Long, IpWindowCount> cache = imap.getQueryCache("cq-" + map);
-            cache.addEntryListener(new ValueListener(onValue), true);
+            cache.addEntryListener(new CqWorkload.ValueListener(onValue), true);
             return client::shutdown;
         });
     }
@@ -245,22 +211,8 @@ public final class CqLatencyBench implements Benchmark {
             final HazelcastInstance client = HazelcastClient.newHazelcastClient(cluster.clientConfig());
             final IMap<Long, IpWindowCount> imap = client.getMap(map);
             final com.hazelcast.query.Predicate<Long, IpWindowCount> where = (com.hazelcast.query.Predicate) Where.parse(WHERE);
-            imap.addEntryListener(new ValueListener(onValue), where, true);
+            imap.addEntryListener(new CqWorkload.ValueListener(onValue), where, true);
             return client::shutdown;
         });
-    }
-
-    /** Passes the value of every added or updated entry on. */
-    private record ValueListener(Consumer<IpWindowCount> onValue)
-            implements EntryAddedListener<Long, IpWindowCount>, EntryUpdatedListener<Long, IpWindowCount> {
-        @Override
-        public void entryAdded(final com.hazelcast.core.EntryEvent<Long, IpWindowCount> event) {
-            onValue.accept(event.getValue());
-        }
-
-        @Override
-        public void entryUpdated(final com.hazelcast.core.EntryEvent<Long, IpWindowCount> event) {
-            onValue.accept(event.getValue());
-        }
     }
 }
