@@ -56,12 +56,8 @@ public final class ChangeFeeds implements AutoCloseable {
             feeds.onThread(() -> feeds.add(entry.getKey(), entry.getValue()));
         }
         final long markMs = FeedProtocol.MARK_EVERY.toMillis();
-        final long fullEvery = FeedProtocol.FULL_MARK_EVERY.toMillis() / markMs;
-        final long[] marks = {0};
-        feeds.thread.scheduleWithFixedDelay(() -> feeds.guarded("marks", () -> {
-            final boolean full = marks[0]++ % fullEvery == 0;
-            feeds.feeds.values().forEach(feed -> feed.mark(full));
-        }), markMs, markMs, TimeUnit.MILLISECONDS);
+        feeds.thread.scheduleWithFixedDelay(() -> feeds.guarded("marks", () -> feeds.feeds.values().forEach(MapFeed::mark)),
+                markMs, markMs, TimeUnit.MILLISECONDS);
         feeds.thread.scheduleWithFixedDelay(() -> feeds.guarded("ownership",
                 () -> feeds.feeds.values().forEach(MapFeed::followOwnership)), 1, 1, TimeUnit.SECONDS);
         return feeds;

@@ -10,10 +10,8 @@ public final class FeedProtocol {
     public static final Duration LEASE = Duration.ofSeconds(30);
     /** How often a client renews its lease. */
     public static final Duration RENEW_EVERY = Duration.ofSeconds(10);
-    /** How often a member sends each subscription a {@link FeedMark} of the partitions whose positions moved. */
+    /** How often a member sends each subscription a {@link FeedMark}. */
     public static final Duration MARK_EVERY = Duration.ofMillis(250);
-    /** How often that mark names every partition the member reads (the client's {@link #SILENCE} check relies on it). */
-    public static final Duration FULL_MARK_EVERY = Duration.ofSeconds(1);
     /** After how long without a mark for a partition a client reads that partition's journal itself. */
     public static final Duration SILENCE = Duration.ofSeconds(3);
 

@@ -39,41 +39,14 @@ final class MapFeed {
     private final ScheduledExecutorService thread;
     private final int partitions;
     private final Map<String, Subscriber> subscribers = new LinkedHashMap<>();
-    /** What reads issued from now on let through (see {@link UnionFilter}). */
-    private UnionFilter filter = new UnionFilter(new Where[0]);
     /** Per partition: bumped to stop the partition's read chain (a stale read's result is dropped). */
     private final int[] generation;
     private final boolean[] reading;
     /** Per partition: the next journal sequence this feed reads, or {@link #NOT_READING}. */
     private final long[] cursor;
 
-    /**
-     * A subscription fed here: per partition, where its last batch ended ({@link #NOT_READING}
-     * before the first read), and the sent and read positions its last mark reported.
-     */
-    private record Subscriber(String id, Where where, ITopic<Object> topic, long[] sent, long[] markedSent, long[] markedRead) {
-    }
-
-    /**
-     * The filter of one journal read: passes a change that the predicate of some subscriber present
-     * when the read was issued matches. A snapshot, because a read may be copied (a retry on another
-     * member while a partition moves), and because a parked read has already passed over changes
-     * that only a later subscriber would want — so a new subscriber restarts the chains instead.
-     */
-    private record UnionFilter(Where[] wheres) implements com.hazelcast.function.PredicateEx<EventJournalMapEvent<Object, Object>> {
-        @Override
-        public boolean testEx(final EventJournalMapEvent<Object, Object> event) {
-            for (final Where where : wheres) {
-                try {
-                    if (where.test(event.getNewValue()) || where.test(event.getOldValue())) {
-                        return true;
-                    }
-                } catch (final RuntimeException e) {
-                    return true; // let the feed thread see it and drop the subscriber whose predicate fails
-                }
-            }
-            return false;
-        }
+    /** A subscription fed here: per partition, where its last batch ended ({@link #NOT_READING} before the first read). */
+    private record Subscriber(String id, Where where, ITopic<Object> topic, long[] sent) {
     }
 
     @SuppressWarnings("unchecked")
@@ -89,34 +62,14 @@ final class MapFeed {
         Arrays.fill(cursor, NOT_READING);
     }
 
-    /**
-     * Adds a subscriber. Every partition's chain restarts at its cursor with a filter that includes
-     * it, and the subscriber's batches start there: the parked reads may have passed over changes
-     * it wants. (The old reads stay parked until a change passes their filter; their results are
-     * dropped.)
-     */
     void add(final String id, final Where where) {
-        final long[] sent = cursor.clone();
-        final long[] never = new long[partitions];
-        Arrays.fill(never, NOT_READING);
-        subscribers.put(id, new Subscriber(id, where, member.getTopic(FeedProtocol.topicOf(id)), sent, never, never.clone()));
-        updateFilter();
-        for (int p = 0; p < partitions; p++) {
-            if (reading[p] && cursor[p] != NOT_READING) {
-                read(p, ++generation[p], cursor[p]);
-            }
-        }
+        final long[] sent = cursor.clone(); // from the next read on, or from a chain's first read
+        subscribers.put(id, new Subscriber(id, where, member.getTopic(FeedProtocol.topicOf(id)), sent));
         followOwnership();
     }
 
-    /** Removes a subscriber; reads issued from now on no longer pass its changes. */
     void remove(final String id) {
         subscribers.remove(id);
-        updateFilter();
-    }
-
-    private void updateFilter() {
-        filter = new UnionFilter(subscribers.values().stream().map(Subscriber::where).toArray(Where[]::new));
     }
 
     boolean isEmpty() {
@@ -142,33 +95,22 @@ final class MapFeed {
         subscribers.clear();
     }
 
-    /**
-     * Tells each subscriber, per partition read here, where its batches stand (see {@link FeedMark}):
-     * the partitions whose positions moved since its last mark, or all of them when {@code full}
-     * (so that a lost mark is made good and a quiet partition is not taken for a silent feed).
-     */
-    void mark(final boolean full) {
+    /** Tells each subscriber, per partition read here, where its batches stand (see {@link FeedMark}). */
+    void mark() {
         for (final Subscriber subscriber : subscribers.values()) {
             final List<Integer> parts = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
-                final boolean known = reading[p] && cursor[p] != NOT_READING && subscriber.sent[p] != NOT_READING;
-                if (known && (full || subscriber.markedRead[p] != cursor[p] || subscriber.markedSent[p] != subscriber.sent[p])) {
+                if (reading[p] && cursor[p] != NOT_READING && subscriber.sent[p] != NOT_READING) {
                     parts.add(p);
                 }
-            }
-            if (parts.isEmpty()) {
-                continue;
             }
             final int[] ids = new int[parts.size()];
             final long[] sent = new long[ids.length];
             final long[] read = new long[ids.length];
             for (int i = 0; i < ids.length; i++) {
-                final int p = parts.get(i);
-                ids[i] = p;
-                sent[i] = subscriber.sent[p];
-                read[i] = cursor[p];
-                subscriber.markedSent[p] = sent[i];
-                subscriber.markedRead[p] = read[i];
+                ids[i] = parts.get(i);
+                sent[i] = subscriber.sent[ids[i]];
+                read[i] = cursor[ids[i]];
             }
             subscriber.topic.publish(new FeedMark(ids, sent, read));
         }
@@ -176,7 +118,7 @@ final class MapFeed {
 
     private boolean ownedHere(final int p) {
         final Partition partition = member.getPartitionService().getPartition(p);
-        return partition.getOwner() != null && partition.getOwner().getUuid().equals(member.getCluster().getLocalMember().getUuid());
+        return partition.getOwner() != null && partition.getOwner().localMember();
     }
 
     private void start(final int p) {
@@ -210,7 +152,7 @@ final class MapFeed {
     }
 
     private void read(final int p, final int chain, final long sequence) {
-        journal.readFromEventJournal(sequence, 1, MAX_BATCH, p, filter, FunctionEx.identity())
+        journal.readFromEventJournal(sequence, 1, MAX_BATCH, p, null, FunctionEx.identity())
                 .whenCompleteAsync((batch, error) -> {
                     if (generation[p] != chain) {
                         return;
