@@ -16,10 +16,9 @@ public interface DeltaListener {
     void onDelta(Delta delta);
 
     /**
-     * The subscription re-read these partitions from the map (what it had missed was no longer in
-     * the map's event journal: the journal overflowed before it was read, say while the listener
-     * was far behind) and has delivered, as deltas with sequence -1, what the listener had missed.
-     * The listener's view equals the map's state again.
+     * The subscription re-read these partitions from the map (after lost journal events, a member
+     * crash or an overflow of its buffer) and has delivered, as deltas with sequence -1, what the
+     * listener had missed. The listener's view equals the map's state again.
      */
     default void onResync(final Set<Integer> partitions, final String reason) {
     }

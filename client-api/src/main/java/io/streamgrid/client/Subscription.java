@@ -31,17 +31,8 @@ public interface Subscription extends AutoCloseable {
     /** Resynchronisations so far (each may cover several partitions). */
     long resyncs();
 
-    /** Times the bounded buffer overflowed (what was dropped meanwhile is read from the journal later). */
+    /** Times the bounded buffer overflowed (each followed by a resync of all partitions). */
     long overflows();
-
-    /**
-     * Times the subscription read the map's event journal itself instead of taking what the
-     * members' change feed pushed: a gap in the feed (a lost message, an overflow, a member that
-     * died, a partition that moved) or a partition no member spoke of for a while. A count that
-     * keeps growing while nothing fails means the members run no change feed: the subscription
-     * then polls, slower but losing nothing.
-     */
-    long journalReads();
 
     /** Exceptions the listener threw so far; each was logged, and the subscription went on. */
     long listenerErrors();

@@ -2,7 +2,6 @@ package io.streamgrid.node;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import io.streamgrid.cq.feed.ChangeFeeds;
 import io.streamgrid.jobs.ingest.LocalFileSystemCheck;
 import com.hazelcast.core.LifecycleEvent;
 import io.streamgrid.node.impl.HazelcastConfigFactory;
@@ -23,16 +22,11 @@ public final class GridNode implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(GridNode.class.getName());
 
     private final HazelcastInstance hazelcast;
-    private final ChangeFeeds changeFeeds;
     private final CountDownLatch shutDown = new CountDownLatch(1);
 
     private GridNode(final HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
-        this.changeFeeds = ChangeFeeds.start(hazelcast);
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
-                changeFeeds.close(); // also on SIGTERM, through Hazelcast's shutdown hook
-            }
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
                 shutDown.countDown();
             }

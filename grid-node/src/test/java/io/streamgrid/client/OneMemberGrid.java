@@ -1,11 +1,8 @@
 package io.streamgrid.client;
 
-import com.hazelcast.core.Hazelcast;
-import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.node.GridNode;
 import io.streamgrid.node.NodeSettings;
-import io.streamgrid.node.impl.HazelcastConfigFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,34 +13,16 @@ import java.util.Optional;
 
 /** One member in this JVM and a {@link StreamGridClient} of it, for tests about the client side (not about failure of members). */
 final class OneMemberGrid implements AutoCloseable {
-    final HazelcastInstance member;
+    final GridNode node;
     final StreamGridClient client;
-    private final AutoCloseable stop;
 
-    private OneMemberGrid(final HazelcastInstance member, final AutoCloseable stop, final StreamGridClient client) {
-        this.member = member;
-        this.stop = stop;
+    private OneMemberGrid(final GridNode node, final StreamGridClient client) {
+        this.node = node;
         this.client = client;
     }
 
     /** {@code settings}: extra lines of the member's YAML configuration, e.g. {@code "state-maps: {event-journal-capacity: 271}"}. */
     static OneMemberGrid start(final Path dir, final String... settings) throws IOException {
-        final NodeSettings node = settings(dir, settings);
-        final GridNode member = GridNode.start(node);
-        return connect(member.hazelcast(), member, node);
-    }
-
-    /**
-     * A member with StreamGrid's configuration but none of its member-side services (no change
-     * feeds): a plain Hazelcast member, as a cluster of another make would be.
-     */
-    static OneMemberGrid startPlainHazelcast(final Path dir, final String... settings) throws IOException {
-        final NodeSettings node = settings(dir, settings);
-        final HazelcastInstance member = Hazelcast.newHazelcastInstance(HazelcastConfigFactory.memberConfig(node));
-        return connect(member, member::shutdown, node);
-    }
-
-    private static NodeSettings settings(final Path dir, final String... settings) throws IOException {
         final int port = LocalCluster.freePort();
         final String cluster = "one-member-" + port;
         final List<String> lines = new ArrayList<>(List.of(
@@ -54,15 +33,11 @@ final class OneMemberGrid implements AutoCloseable {
         lines.addAll(List.of(settings));
         lines.add("");
         final Path config = Files.writeString(dir.resolve("node.yaml"), String.join("\n", lines));
-        return NodeSettings.load(Optional.of(config), NodeSettings.Overrides.none());
-    }
-
-    private static OneMemberGrid connect(final HazelcastInstance member, final AutoCloseable stop, final NodeSettings node) {
+        final GridNode node = GridNode.start(NodeSettings.load(Optional.of(config), NodeSettings.Overrides.none()));
         try {
-            return new OneMemberGrid(member, stop, StreamGridClient.connect(ClientSettings.of(node.clusterName(),
-                    List.of(node.address().toString()))));
+            return new OneMemberGrid(node, StreamGridClient.connect(ClientSettings.of(cluster, List.of("127.0.0.1:" + port))));
         } catch (final RuntimeException e) {
-            member.shutdown();
+            node.close();
             throw e;
         }
     }
@@ -70,10 +45,6 @@ final class OneMemberGrid implements AutoCloseable {
     @Override
     public void close() {
         client.close();
-        try {
-            stop.close();
-        } catch (final Exception e) {
-            throw new IllegalStateException("the test member did not stop", e);
-        }
+        node.close();
     }
 }

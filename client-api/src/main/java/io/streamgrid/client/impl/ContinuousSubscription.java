@@ -9,20 +9,14 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicate;
 import com.hazelcast.query.Predicates;
 import com.hazelcast.ringbuffer.ReadResultSet;
-import com.hazelcast.topic.ITopic;
 import io.streamgrid.client.Delta;
 import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.Subscription;
 import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cq.ChangeFilter;
 import io.streamgrid.cq.Where;
-import io.streamgrid.cq.feed.FeedBatch;
-import io.streamgrid.cq.feed.FeedMark;
-import io.streamgrid.cq.feed.FeedProtocol;
-import io.streamgrid.cq.feed.FeedSpec;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,48 +24,39 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A continuous query over a map's event journal, pushed by the members' change feeds.
+ * A continuous query over a map's event journal.
  *
  * <p>Why the journal: it is partitioned, sequenced, backed up like the map and migrates with its
- * partitions, so a member crash or a migration loses nothing a reader has not yet read. The members
- * read each map's journal once for all its subscriptions ({@link io.streamgrid.cq.feed.ChangeFeeds})
- * and push each subscription the matching changes of each partition in batches to a topic of its
- * own, with the journal sequences every batch covers, and a mark four times a second saying how far
- * they have read. One delivery thread applies changes to the subscription's mirror of the result
- * and calls the listener, so deltas of a key arrive in journal (= write) order.
+ * partitions, so a member crash or a migration loses nothing a reader has not yet read; and reads
+ * take a filter that runs on the member ({@link ChangeFilter}), so only matching changes cross the
+ * network. One chain of asynchronous long-poll reads per partition (no thread each) feeds one
+ * bounded queue; one delivery thread applies changes to the subscription's mirror of the result and
+ * calls the listener, so deltas of a key arrive in journal (= write) order.
  *
- * <p>The feed is an accelerator, the journal the truth: the subscription keeps, per partition, the
- * sequence it has seen everything up to. A batch that starts later, or a mark saying a batch was
- * sent that never came (a lost message, a full buffer, a member that died, a partition that moved),
- * makes it read the missing sequences from the journal itself; a partition no member has spoken of
- * for {@link FeedProtocol#SILENCE} is read the same way (a cluster without feeds still works, by
- * polling). Only when the journal no longer holds what is missing does that partition resynchronise:
- * the delivery thread re-reads the map's matching entries of the partition, delivers the difference
- * to the mirror as deltas and reports RESYNC. A full buffer (slow listener) drops what the feed
- * pushes; the marks that follow make the subscription read it from the journal once there is room.
- *
- * <p>Registration: an entry in the registry map {@link FeedProtocol#REGISTRY} whose time to live
- * is the lease, renewed every {@link FeedProtocol#RENEW_EVERY} and removed on close — members stop
- * feeding a subscription whose client died when its lease runs out.
+ * <p>Recovery: a read that finds events overwritten (the journal is a ring), or fails in a way a
+ * retry will not fix, makes that partition resynchronise: the delivery thread re-reads the map's
+ * matching entries, delivers the difference to the mirror as deltas, reports RESYNC and restarts
+ * the partition's reader. A full queue (slow listener) stops all readers; once the listener has
+ * drained the queue, every partition resynchronises. Transient failures (member gone, migration)
+ * are retried at the same sequence.
  *
  * <p>Failures: a listener that throws is logged and counted, and the subscription goes on (the
- * mirror was updated before the call, so nothing is lost or repeated by it). A resync or journal
- * read that fails (the map query while a member leaves, say) is tried again with backoff, unless
- * the failure says the predicate does not fit the map's values (a field they do not have). Only
- * when the client is shut down, or something else fails on the delivery thread, does the
- * subscription end: FAILED with the cause, {@link DeltaListener#onFailure} called once — never
- * silently.
+ * mirror was updated before the call, so nothing is lost or repeated by it). A resync that fails
+ * (the map query while a member leaves, say) is tried again with backoff, unless the failure says
+ * the predicate does not fit the map's values (a field they do not have). Only when the client is
+ * shut down, or something else fails on the delivery thread, does the subscription end: FAILED
+ * with the cause, {@link DeltaListener#onFailure} called once — never silently.
  *
  * <p>Catch-up without going back: the snapshot query runs between two readings of each partition's
  * journal tail, and the changes between those tails are reconciled with the snapshot per key — only
@@ -90,6 +75,7 @@ final class ContinuousSubscription implements Subscription {
     private final DeltaListener listener;
     private final int partitions;
     private final ArrayBlockingQueue<Object> queue;
+    private final AtomicIntegerArray generation;
     /**
      * The subscription's result: what the listener has been told, per key. Written by the delivery
      * thread only; a {@link MirrorView} reads it from any thread (it is then a ConcurrentHashMap).
@@ -97,29 +83,22 @@ final class ContinuousSubscription implements Subscription {
     private final Map<Object, Object> mirror;
     /** Per partition, a key in it (delivery thread only; made on the first partial resync). */
     private Object[] keyOfPartition;
-    /** Per partition, the journal sequence the mirror reflects every change up to (delivery thread only). */
+    /** Per partition, the highest journal sequence the mirror reflects (delivery thread only). */
     private final long[] appliedThrough;
-    /** Per partition, when a member last spoke of it (nanoTime; delivery thread only). */
-    private final long[] lastHeard;
-    private final String id = UUID.randomUUID().toString();
-    private final IMap<String, FeedSpec> registry;
-    private final ITopic<Object> feed;
-    private final AtomicBoolean overflowing = new AtomicBoolean();
+    private final AtomicBoolean overflowed = new AtomicBoolean();
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong resyncs = new AtomicLong();
     private final AtomicLong overflows = new AtomicLong();
-    private final AtomicLong journalReads = new AtomicLong();
-    /** Feed messages dropped because the buffer was full. */
-    private final AtomicLong droppedMessages = new AtomicLong();
     private final AtomicLong listenerErrors = new AtomicLong();
     private volatile State state = State.RUNNING;
     private volatile Throwable failure;
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread delivery;
     private volatile boolean closed;
-    private boolean toldOfPolling;
-    /** {@link #droppedMessages} at the last silence check (delivery thread only). */
-    private long droppedAtLastCheck;
+
+    /** Asks the delivery thread to resynchronise a partition. */
+    private record Resync(int partition, String reason) {
+    }
 
     /**
      * @param mirror where the subscription keeps its result, empty: a HashMap when only the delivery
@@ -140,10 +119,8 @@ final class ContinuousSubscription implements Subscription {
         this.listener = listener;
         this.partitions = client.getPartitionService().getPartitions().size();
         this.queue = new ArrayBlockingQueue<>(options.bufferCapacity());
+        this.generation = new AtomicIntegerArray(partitions);
         this.appliedThrough = new long[partitions];
-        this.lastHeard = new long[partitions];
-        this.registry = client.getMap(FeedProtocol.REGISTRY);
-        this.feed = client.getTopic(FeedProtocol.topicOf(id));
         this.delivery = new Thread(this::deliverLoop, "streamgrid-subscription-" + mapName);
         this.delivery.setDaemon(true);
     }
@@ -176,11 +153,6 @@ final class ContinuousSubscription implements Subscription {
     }
 
     @Override
-    public long journalReads() {
-        return journalReads.get();
-    }
-
-    @Override
     public long listenerErrors() {
         return listenerErrors.get();
     }
@@ -207,41 +179,24 @@ final class ContinuousSubscription implements Subscription {
     // ---- delivery thread ----
 
     private void deliverLoop() {
-        UUID feedListener = null;
         try {
-            feedListener = feed.addMessageListener(message -> {
-                if (!queue.offer(message.getMessageObject())) {
-                    overflow();
-                }
-            });
-            final FeedSpec spec = new FeedSpec(map.getName(), where);
-            registry.set(id, spec, FeedProtocol.LEASE.toMillis(), TimeUnit.MILLISECONDS);
-            catchUp(allPartitions(), true, "start");
+            final long[] tails = catchUp(allPartitions(), true, "start");
             started.complete(null);
-            long now = System.nanoTime();
-            Arrays.fill(lastHeard, now);
-            long nextRenewal = now + FeedProtocol.RENEW_EVERY.toNanos();
-            long nextSilenceCheck = now + 1_000_000_000L;
+            for (int p = 0; p < partitions; p++) {
+                read(p, generation.get(p), tails[p] + 1);
+            }
             while (!closed) {
                 final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (item instanceof FeedBatch batch) {
-                    onBatch(batch);
-                } else if (item instanceof FeedMark mark) {
-                    onMark(mark);
+                if (item instanceof Delta delta) {
+                    apply(delta);
+                } else if (item instanceof Resync resync) {
+                    resyncUntilDone(Set.of(resync.partition()), resync.reason());
+                } else if (item == null && overflowed.get()) {
+                    // The listener caught up with what was buffered: re-read everything.
+                    overflowed.set(false);
+                    resyncUntilDone(allPartitions(), "buffer overflow (slow listener)");
                 } else if (item == null && !client.getLifecycleService().isRunning()) {
                     throw new IllegalStateException("the Hazelcast client of this subscription was shut down");
-                }
-                if (overflowing.get() && queue.isEmpty()) {
-                    overflowing.set(false);
-                }
-                now = System.nanoTime();
-                if (now > nextRenewal) {
-                    renewLease(spec);
-                    nextRenewal = now + FeedProtocol.RENEW_EVERY.toNanos();
-                }
-                if (now > nextSilenceCheck) {
-                    readSilentPartitions(now);
-                    nextSilenceCheck = now + 1_000_000_000L;
                 }
             }
         } catch (final InterruptedException e) {
@@ -252,147 +207,6 @@ final class ContinuousSubscription implements Subscription {
             } else if (!closed) {
                 fail(e);
             }
-        } finally {
-            stopFeed(feedListener);
-        }
-    }
-
-    /** Applies a batch of the feed: first whatever it skipped (read from the journal), then its changes. */
-    private void onBatch(final FeedBatch batch) throws InterruptedException {
-        final int p = batch.partition();
-        lastHeard[p] = System.nanoTime();
-        if (batch.from() > appliedThrough[p] + 1) {
-            readJournal(p, batch.from() - 1, "the change feed skipped sequences " + (appliedThrough[p] + 1) + ".." + (batch.from() - 1));
-        }
-        for (final FeedBatch.Change change : batch.changes()) {
-            apply(new Delta(change.leave() ? Delta.Kind.LEAVE : Delta.Kind.UPDATE, change.key(), change.value(), p,
-                    change.sequence()));
-        }
-        appliedThrough[p] = Math.max(appliedThrough[p], batch.next() - 1);
-    }
-
-    /** A member's mark: a batch it sent that never came is read from the journal; otherwise nothing before its read position matched. */
-    private void onMark(final FeedMark mark) throws InterruptedException {
-        final long now = System.nanoTime();
-        for (int i = 0; i < mark.size(); i++) {
-            final int p = mark.partition(i);
-            lastHeard[p] = now;
-            if (mark.sent(i) - 1 > appliedThrough[p]) {
-                readJournal(p, mark.read(i) - 1, "a batch of the change feed did not arrive");
-            } else {
-                appliedThrough[p] = Math.max(appliedThrough[p], mark.read(i) - 1);
-            }
-        }
-    }
-
-    /** Partitions no member spoke of for {@link FeedProtocol#SILENCE}: read their journal up to its newest change. */
-    private void readSilentPartitions(final long now) throws InterruptedException {
-        final List<Integer> silent = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-            if (now - lastHeard[p] > FeedProtocol.SILENCE.toNanos()) {
-                silent.add(p);
-            }
-        }
-        if (silent.isEmpty()) {
-            return;
-        }
-        final long droppedNow = droppedMessages.get();
-        final boolean dropped = droppedNow != droppedAtLastCheck;
-        droppedAtLastCheck = droppedNow;
-        if (!dropped && !toldOfPolling) {
-            toldOfPolling = true;
-            LOG.warning(() -> "subscription to " + map.getName() + ": no change feed heard of " + silent.size() + " partition(s) for "
-                    + FeedProtocol.SILENCE.toSeconds() + " s (members without StreamGrid's change feeds?); reading their journal "
-                    + "every second until a feed speaks (told once)");
-        }
-        final Set<Integer> parts = new TreeSet<>(silent);
-        final long[] newest = tails(parts);
-        final Set<Integer> lost = new TreeSet<>();
-        for (final int p : silent) {
-            if (!readJournalIfHeld(p, newest[p])) {
-                lost.add(p);
-            }
-            lastHeard[p] = now;
-        }
-        if (!lost.isEmpty()) {
-            resyncUntilDone(lost, (dropped ? "the buffer was full and dropped the change feed's messages"
-                    : "no change feed heard of the partitions") + "; the journal no longer holds what was missed");
-        }
-    }
-
-    /**
-     * Reads partition {@code p}'s journal from after what the mirror reflects up to {@code through}
-     * and applies the matching changes; resynchronises the partition when the journal no longer
-     * holds them.
-     */
-    private void readJournal(final int p, final long through, final String reason) throws InterruptedException {
-        if (!readJournalIfHeld(p, through)) {
-            resyncUntilDone(Set.of(p), reason + "; the journal no longer holds them");
-        }
-    }
-
-    /**
-     * As {@link #readJournal}, but returns false instead of resynchronising when the journal no
-     * longer holds what is missing. A failed read is tried again with backoff (as a resync is).
-     */
-    private boolean readJournalIfHeld(final int p, final long through) throws InterruptedException {
-        if (appliedThrough[p] >= through) {
-            return true;
-        }
-        journalReads.incrementAndGet();
-        long backoffMs = 100;
-        while (!closed && appliedThrough[p] < through) {
-            final long seq = appliedThrough[p] + 1;
-            try {
-                final ReadResultSet<EventJournalMapEvent<Object, Object>> batch = join(
-                        journal.readFromEventJournal(seq, 0, MAX_BATCH, p, filter, FunctionEx.identity()));
-                if (batch.getNextSequenceToReadFrom() - batch.readCount() > seq) {
-                    return false;
-                }
-                for (int i = 0; i < batch.size() && batch.getSequence(i) <= through; i++) {
-                    final Delta delta = toDelta(batch.get(i), p, batch.getSequence(i));
-                    if (delta != null) {
-                        apply(delta);
-                    }
-                }
-                if (batch.getNextSequenceToReadFrom() <= seq) {
-                    return true; // nothing newer in the journal yet
-                }
-                appliedThrough[p] = Math.max(appliedThrough[p], Math.min(through, batch.getNextSequenceToReadFrom() - 1));
-            } catch (final RuntimeException e) {
-                if (!client.getLifecycleService().isRunning() || isPermanent(e)) {
-                    throw e;
-                }
-                LOG.log(Level.WARNING, "subscription to " + map.getName() + ": reading partition " + p + "'s journal failed ("
-                        + e + "); trying again in " + backoffMs + " ms");
-                Thread.sleep(backoffMs);
-                backoffMs = Math.min(5_000, backoffMs * 2);
-            }
-        }
-        return true;
-    }
-
-    private void renewLease(final FeedSpec spec) {
-        registry.setAsync(id, spec, FeedProtocol.LEASE.toMillis(), TimeUnit.MILLISECONDS).whenComplete((done, error) -> {
-            if (error != null && !closed) {
-                LOG.log(Level.FINE, "subscription to " + map.getName() + ": lease not renewed this time: " + error);
-            }
-        });
-    }
-
-    /** Tells the members to stop feeding this subscription and stops listening (best effort: the lease ends it anyway). */
-    private void stopFeed(final UUID feedListener) {
-        if (!client.getLifecycleService().isRunning()) {
-            return;
-        }
-        try {
-            registry.removeAsync(id);
-            if (feedListener != null) {
-                feed.removeMessageListener(feedListener);
-            }
-            feed.destroy();
-        } catch (final RuntimeException e) {
-            LOG.log(Level.FINE, "subscription to " + map.getName() + ": feed not stopped cleanly (its lease will end it)", e);
         }
     }
 
@@ -442,12 +256,18 @@ final class ContinuousSubscription implements Subscription {
     }
 
     private void resync(final Set<Integer> parts, final String reason) {
-        catchUp(parts, false, reason);
+        for (final int p : parts) {
+            generation.incrementAndGet(p); // stops the partition's current read chain
+        }
+        final long[] tails = catchUp(parts, false, reason);
         resyncs.incrementAndGet();
         try {
             listener.onResync(parts, reason);
         } catch (final RuntimeException e) {
             listenerFailed(e, "onResync");
+        }
+        for (final int p : parts) {
+            read(p, generation.get(p), tails[p] + 1);
         }
     }
 
@@ -582,6 +402,55 @@ final class ContinuousSubscription implements Subscription {
         return wasIn ? new Delta(Delta.Kind.LEAVE, event.getKey(), event.getOldValue(), partition, sequence) : null;
     }
 
+    // ---- reader chains (client executor threads) ----
+
+    private void read(final int partition, final int chain, final long sequence) {
+        if (closed || overflowed.get() || generation.get(partition) != chain) {
+            return;
+        }
+        final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
+        try {
+            reading = journal.readFromEventJournal(sequence, 1, MAX_BATCH, partition, filter, FunctionEx.identity());
+        } catch (final RuntimeException e) {
+            onReadFailure(partition, chain, sequence, e);
+            return;
+        }
+        reading.whenComplete((batch, error) -> {
+            if (error != null) {
+                onReadFailure(partition, chain, sequence, error);
+                return;
+            }
+            if (generation.get(partition) != chain) {
+                return;
+            }
+            final long lost = batch.getNextSequenceToReadFrom() - batch.readCount() - sequence;
+            if (lost > 0) {
+                requestResync(partition, lost + " journal events overwritten before they were read");
+                return;
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                final Delta delta = toDelta(batch.get(i), partition, batch.getSequence(i));
+                if (delta != null && !queue.offer(delta)) {
+                    overflow();
+                    return;
+                }
+            }
+            read(partition, chain, batch.getNextSequenceToReadFrom());
+        });
+    }
+
+    private void onReadFailure(final int partition, final int chain, final long sequence, final Throwable error) {
+        if (closed || !client.getLifecycleService().isRunning()) {
+            return;
+        }
+        final Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (isTransient(cause)) {
+            CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> read(partition, chain, sequence));
+        } else {
+            requestResync(partition, "journal read failed: " + cause);
+        }
+    }
+
     /**
      * Whether trying again cannot help: the predicate itself is wrong for the map's values (an
      * {@link IllegalArgumentException} such as {@link io.streamgrid.cq.UnknownFieldException}, which
@@ -603,13 +472,25 @@ final class ContinuousSubscription implements Subscription {
         return false;
     }
 
-    /** Called on a client event thread when the buffer is full: the feed's message is dropped (marks make it read later). */
+    private static boolean isTransient(final Throwable cause) {
+        final String name = cause.getClass().getSimpleName();
+        return cause instanceof com.hazelcast.spi.exception.RetryableException
+                || cause instanceof com.hazelcast.core.OperationTimeoutException
+                || cause instanceof java.io.IOException
+                || name.contains("TargetDisconnected") || name.contains("MemberLeft") || name.contains("TargetNotMember");
+    }
+
+    private void requestResync(final int partition, final String reason) {
+        if (!queue.offer(new Resync(partition, reason))) {
+            overflow();
+        }
+    }
+
     private void overflow() {
-        droppedMessages.incrementAndGet();
-        if (overflowing.compareAndSet(false, true)) {
+        if (overflowed.compareAndSet(false, true)) {
             overflows.incrementAndGet();
             LOG.warning(() -> "subscription to " + map.getName() + ": listener fell " + queue.size()
-                    + " messages behind; what the feed pushes meanwhile is dropped and read from the journal once there is room");
+                    + " deltas behind; reading paused, all partitions will be re-read when it catches up");
         }
     }
 
