@@ -8,6 +8,7 @@ import io.streamgrid.perf.bench.KeyedBench;
 import io.streamgrid.perf.bench.LookupJoinBench;
 import io.streamgrid.perf.bench.MigrationBench;
 import io.streamgrid.perf.bench.PointReadsBench;
+import io.streamgrid.perf.bench.SlowSubscriberBench;
 import io.streamgrid.perf.bench.WindowingBench;
 
 import java.util.List;
@@ -19,7 +20,7 @@ final class Benchmarks {
 
     static List<Benchmark> all() {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
-                new CqLatencyBench(), new CqFanOutBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench(),
+                new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench(),
                 new LookupJoinBench());
     }
 }

@@ -24,7 +24,7 @@ class BenchMainTest {
         final int exit = command.execute("--list");
 
         assertThat(exit).isZero();
-        assertThat(out.toString()).contains("windowing", "exactly-once", "point-reads", "cq-latency", "cassandra-sink",
+        assertThat(out.toString()).contains("windowing", "exactly-once", "point-reads", "cq-latency", "cq-fanout", "cq-slow-subscriber", "cassandra-sink",
                 "ingest", "migration");
     }
 
