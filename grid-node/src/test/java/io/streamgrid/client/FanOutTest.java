@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,23 +32,9 @@ class FanOutTest {
             final IMap<Long, IpWindowCount> map = client.hazelcast().getMap("state.fan-out");
             final List<Map<Object, Object>> views = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
-                final Map<Object, Object> view = new ConcurrentHashMap<>();
-                views.add(view);
-                client.subscribe("state.fan-out", "count = " + i, new DeltaListener() {
-                    @Override
-                    public void onSnapshot(final Map<Object, Object> entries) {
-                        view.putAll(entries);
-                    }
-
-                    @Override
-                    public void onDelta(final Delta delta) {
-                        if (delta.kind() == Delta.Kind.LEAVE) {
-                            view.remove(delta.key());
-                        } else {
-                            view.put(delta.key(), delta.value());
-                        }
-                    }
-                }, SubscriptionOptions.defaults());
+                final ViewListener listener = new ViewListener();
+                views.add(listener.view);
+                client.subscribe("state.fan-out", "count = " + i, listener, SubscriptionOptions.defaults());
             }
             for (int round = 0; round < 3; round++) {
                 for (long key = 0; key < 10_000; key++) {

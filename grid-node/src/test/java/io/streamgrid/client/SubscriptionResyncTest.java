@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,22 +69,10 @@ class SubscriptionResyncTest {
                 initial.put(i, new Counted(i));
             }
             map.putAll(initial);
-            final Map<Object, Object> view = new ConcurrentHashMap<>();
-            final Subscription subscription = client.subscribe("state.resync-test", "this IS NOT NULL", new DeltaListener() {
-                @Override
-                public void onSnapshot(final Map<Object, Object> entries) {
-                    view.putAll(entries);
-                }
-
-                @Override
-                public void onDelta(final Delta delta) {
-                    if (delta.kind() == Delta.Kind.LEAVE) {
-                        view.remove(delta.key());
-                    } else {
-                        view.put(delta.key(), delta.value());
-                    }
-                }
-            }, SubscriptionOptions.defaults());
+            final ViewListener listener = new ViewListener();
+            final Map<Object, Object> view = listener.view;
+            final Subscription subscription = client.subscribe("state.resync-test", "this IS NOT NULL", listener,
+                    SubscriptionOptions.defaults());
 
             for (int round = 0; round < 20 && subscription.resyncs() == 0; round++) {
                 Counted.READ_BY_SUBSCRIPTIONS.set(0);

@@ -2,11 +2,8 @@ package io.streamgrid.perf.bench;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.streamgrid.client.Delta;
-import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
-import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cq.Where;
@@ -28,7 +25,6 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Continuous-query fan-out: 1, 10 and 100 subscriptions with different predicates on one map, in
@@ -266,19 +262,8 @@ public final class CqFanOutBench implements Benchmark {
                 }
                 for (int i = 0; i < deliveries.size(); i++) {
                     final CqWorkload.Deliveries target = deliveries.get(i);
-                    final Subscription subscription = streamGridClients.get(i % clients).subscribe(map, whereOf(i),
-                            new DeltaListener() {
-                                @Override
-                                public void onSnapshot(final Map<Object, Object> entries) {
-                                }
-
-                                @Override
-                                public void onDelta(final Delta delta) {
-                                    if (delta.value() instanceof IpWindowCount value) {
-                                        target.accept(value);
-                                    }
-                                }
-                            }, SubscriptionOptions.defaults());
+                    final Subscription subscription = CqWorkload.subscribeValues(streamGridClients.get(i % clients), map, whereOf(i),
+                            target::accept);
                     listeners.open.add(0, subscription::close); // closed before its client
                 }
                 return listeners;

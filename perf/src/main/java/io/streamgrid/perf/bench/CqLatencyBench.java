@@ -7,11 +7,8 @@ import com.hazelcast.config.QueryCacheConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.QueryCache;
-import io.streamgrid.client.Delta;
-import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
-import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cq.Where;
 import io.streamgrid.jobs.usecase.IpWindowCount;
@@ -31,7 +28,6 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -172,18 +168,7 @@ public final class CqLatencyBench implements Benchmark {
     private static Subject ours() {
         return new Subject("StreamGrid subscription", (cluster, map, onValue) -> {
             final StreamGridClient client = StreamGridClient.connect(cluster.clientSettings());
-            final Subscription subscription = client.subscribe(map, WHERE, new DeltaListener() {
-                @Override
-                public void onSnapshot(final Map<Object, Object> entries) {
-                }
-
-                @Override
-                public void onDelta(final Delta delta) {
-                    if (delta.value() instanceof IpWindowCount value) {
-                        onValue.accept(value);
-                    }
-                }
-            }, SubscriptionOptions.defaults());
+            final Subscription subscription = CqWorkload.subscribeValues(client, map, WHERE, onValue);
             return () -> {
                 subscription.close();
                 client.close();

@@ -3,11 +3,17 @@ package io.streamgrid.perf.bench;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
+import io.streamgrid.client.Delta;
+import io.streamgrid.client.DeltaListener;
+import io.streamgrid.client.StreamGridClient;
+import io.streamgrid.client.Subscription;
+import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.jobs.usecase.IpWindowCount;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SynchronizedHistogram;
 
 import java.util.BitSet;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -70,6 +76,23 @@ final class CqWorkload {
             }
             return missing.cardinality();
         }
+    }
+
+    /** A StreamGrid subscription to {@code where} on {@code map} passing each delta's value on (LEAVE included). */
+    static Subscription subscribeValues(final StreamGridClient client, final String map, final String where,
+                                        final Consumer<IpWindowCount> onValue) {
+        return client.subscribe(map, where, new DeltaListener() {
+            @Override
+            public void onSnapshot(final Map<Object, Object> entries) {
+            }
+
+            @Override
+            public void onDelta(final Delta delta) {
+                if (delta.value() instanceof IpWindowCount value) {
+                    onValue.accept(value);
+                }
+            }
+        }, SubscriptionOptions.defaults());
     }
 
     /** A plain Hazelcast entry listener passing the value of every added or updated entry on. */

@@ -2,11 +2,8 @@ package io.streamgrid.perf.bench;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.streamgrid.client.Delta;
-import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
-import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cq.Where;
 import io.streamgrid.jobs.usecase.IpWindowCount;
@@ -26,7 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -181,17 +177,10 @@ public final class SlowSubscriberBench implements Benchmark {
             }
             case OURS -> {
                 final StreamGridClient client = StreamGridClient.connect(cluster.clientSettings());
-                final Subscription subscription = client.subscribe(map, WHERE, new DeltaListener() {
-                    @Override
-                    public void onSnapshot(final Map<Object, Object> entries) {
-                    }
-
-                    @Override
-                    public void onDelta(final Delta delta) {
-                        received.incrementAndGet();
-                        sleepOneMillisecond();
-                    }
-                }, SubscriptionOptions.defaults());
+                final Subscription subscription = CqWorkload.subscribeValues(client, map, WHERE, value -> {
+                    received.incrementAndGet();
+                    sleepOneMillisecond();
+                });
                 yield new SubscriptionCounters() {
                     @Override
                     public String describe() {
