@@ -53,15 +53,19 @@ public final class DefaultStreamGridClient implements StreamGridClient {
     @Override
     public Subscription subscribe(final String map, final String where, final DeltaListener listener,
                                   final SubscriptionOptions options) {
-        return new ContinuousSubscription(client, map, Where.parse(where), listener, options, new HashMap<>()).start();
+        return start(map, where, listener, options, new HashMap<>());
     }
 
     @Override
     public LocalView localView(final String map, final String where) {
         final MirrorView view = new MirrorView();
-        view.attach(new ContinuousSubscription(client, map, Where.parse(where), view, SubscriptionOptions.defaults(),
-                view.entries()).start());
+        view.attach(start(map, where, view, SubscriptionOptions.defaults(), view.entries()));
         return view;
+    }
+
+    private ContinuousSubscription start(final String map, final String where, final DeltaListener listener,
+                                         final SubscriptionOptions options, final Map<Object, Object> mirror) {
+        return new ContinuousSubscription(client, map, Where.parse(where), listener, options, mirror).start();
     }
 
     @Override

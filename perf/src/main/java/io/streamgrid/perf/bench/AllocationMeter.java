@@ -24,8 +24,7 @@ final class AllocationMeter {
 
     /** By every live thread: the job's work plus whatever else the JVM (member, benchmark) did meanwhile. */
     static long allocatedBytes() {
-        final long[] ids = THREADS.getAllThreadIds();
-        return Arrays.stream(THREADS.getThreadAllocatedBytes(ids)).filter(b -> b > 0).sum();
+        return allocatedBytesBy(THREADS.getAllThreadIds());
     }
 
     /**
@@ -41,6 +40,11 @@ final class AllocationMeter {
         if (ids.length == 0) {
             throw new IllegalStateException("no Jet thread (name containing one of " + JET_THREADS + ") in this JVM");
         }
-        return Arrays.stream(THREADS.getThreadAllocatedBytes(ids)).filter(b -> b > 0).sum();
+        return allocatedBytesBy(ids);
+    }
+
+    /** The sum of the threads' counters; a thread that ended meanwhile reads -1 and counts nothing. */
+    private static long allocatedBytesBy(final long[] threadIds) {
+        return Arrays.stream(THREADS.getThreadAllocatedBytes(threadIds)).filter(b -> b > 0).sum();
     }
 }

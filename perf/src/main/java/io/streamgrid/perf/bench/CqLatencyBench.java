@@ -42,7 +42,7 @@ import java.util.function.Consumer;
  */
 public final class CqLatencyBench implements Benchmark {
     private static final String WHERE = "count < 10";
-        private static final int DRAIN_SECONDS = 10;
+    private static final int DRAIN_SECONDS = 10;
     private static final List<Integer> RATES = List.of(10_000, 100_000);
 
     @Override

@@ -14,6 +14,7 @@ import org.HdrHistogram.SynchronizedHistogram;
 
 import java.util.BitSet;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -38,10 +39,10 @@ final class CqWorkload {
         return key % 100;
     }
 
-    /** Writes write number {@code sequence}, scheduled at {@code scheduledNanos}, without waiting for it. */
-    static void write(final IMap<Long, IpWindowCount> map, final int sequence, final long scheduledNanos) {
+    /** Writes write number {@code sequence}, scheduled at {@code scheduledNanos}, without waiting for it; returns its acknowledgement. */
+    static CompletionStage<Void> write(final IMap<Long, IpWindowCount> map, final int sequence, final long scheduledNanos) {
         final long key = keyOf(sequence);
-        map.setAsync(key, new IpWindowCount("10.0.0.1", scheduledNanos, 0, countOf(key), sequence, false));
+        return map.setAsync(key, new IpWindowCount("10.0.0.1", scheduledNanos, 0, countOf(key), sequence, false));
     }
 
     /** Deliveries of one phase: latency from the write's schedule, and which writes arrived. */

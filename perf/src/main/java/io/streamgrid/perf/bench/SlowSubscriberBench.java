@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -117,14 +118,13 @@ public final class SlowSubscriberBench implements Benchmark {
         final IMap<Long, IpWindowCount> writes = writerClient.getMap(map);
         final AtomicLong received = new AtomicLong();
         final Histogram acknowledged = new SynchronizedHistogram(3);
-        final boolean[] recording = {false};
+        final AtomicBoolean recording = new AtomicBoolean();
         final long[] nextSequence = {0};
         final OpenLoop.Operation write = (sequence, scheduled) -> {
             final int written = (int) nextSequence[0]++;
-            final long key = CqWorkload.keyOf(written);
-            writes.setAsync(key, new IpWindowCount("10.0.0.1", scheduled, 0, CqWorkload.countOf(key), written, false))
+            CqWorkload.write(writes, written, scheduled)
                     .whenComplete((done, error) -> {
-                        if (error == null && recording[0]) {
+                        if (error == null && recording.get()) {
                             acknowledged.recordValue(Math.max(0, System.nanoTime() - scheduled));
                         }
                     });
@@ -134,12 +134,12 @@ public final class SlowSubscriberBench implements Benchmark {
         try {
             context.progress(kind.label + ": warm-up " + warmUp.toSeconds() + " s");
             OpenLoop.run(RATE, warmUp, write, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
-            recording[0] = true;
+            recording.set(true);
             context.progress(kind.label + ": measuring " + measured.toSeconds() + " s");
             final Histogram issueLag = OpenLoop.newHistogram();
             issued = OpenLoop.run(RATE, measured, write, issueLag, OpenLoop.Wait.PARK);
             Thread.sleep(1_000); // the last acknowledgements
-            recording[0] = false;
+            recording.set(false);
             final String note = String.format(Locale.ROOT, "%s: %,d writes issued in %d s (%,.0f/s scheduled), setAsync issued "
                             + "%.0f µs after its schedule at p99; the listener had received %,d deltas or events",
                     kind.label, issued, measured.toSeconds(), (double) RATE, issueLag.getValueAtPercentile(99) / 1e3, received.get());

@@ -108,19 +108,19 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         }
         final long start = System.nanoTime();
         boolean read;
+        boolean readAny = false;
         do {
             read = false;
             for (final T task : tasks) {
-                if (task.poll(BATCH) > 0) {
-                    read = true;
-                    progressDue = true;
-                }
+                read |= task.poll(BATCH) > 0;
                 if (!drain()) {
                     updateMetrics();
                     return false;
                 }
             }
+            readAny |= read;
         } while (read && System.nanoTime() - start < CALL_BUDGET_NANOS);
+        progressDue |= readAny;
         drain();
         if (idleTimeoutNanos > 0) {
             heartbeatIdlePartitions();
