@@ -11,6 +11,7 @@ import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.SourceBuilder;
 import com.hazelcast.jet.pipeline.StreamSource;
+import com.hazelcast.logging.Logger;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.event.BuiltInEvents;
@@ -45,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
@@ -156,7 +158,7 @@ class CassandraExactlyOnceTest {
             final TableVerifier.Report[] report = new TableVerifier.Report[1];
             try {
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-                        .failFast("job failed", () -> running.getStatus() == JobStatus.FAILED)
+                        .failFast("job failed or suspended", () -> stopped(running))
                         .until(() -> (report[0] = TableVerifier.verify(session, table, COMPARED, expected)).isExact());
             } finally {
                 System.out.println(keyspace + ".ip_window_counts: " + report[0]);
@@ -185,7 +187,10 @@ class CassandraExactlyOnceTest {
                 new TableSpec.Column("version", CqlType.BIGINT), new TableSpec.Column("tag", CqlType.TEXT)), List.of("k"), List.of());
         CassandraSchema.ensure(session, target, table);
 
-        final StreamSource<Long> source = SourceBuilder.stream("sequence", ctx -> new long[] {0})
+        final StreamSource<Long> source = SourceBuilder.stream("sequence", ctx -> {
+                    ctx.logger().info("sequence source created, at 0 unless a snapshot is restored");
+                    return new long[] {0};
+                })
                 .<Long>fillBufferFn((state, buffer) -> {
                     for (int i = 0; i < 10 && state[0] < total; i++) {
                         buffer.add(state[0]++);
@@ -193,7 +198,10 @@ class CassandraExactlyOnceTest {
                     Thread.sleep(5);
                 })
                 .createSnapshotFn(state -> state[0])
-                .restoreSnapshotFn((state, saved) -> state[0] = saved.get(0))
+                .restoreSnapshotFn((state, saved) -> {
+                    state[0] = saved.get(0);
+                    Logger.getLogger("sequence-source").info("sequence source restored at " + saved);
+                })
                 .build();
         final Path failFlag = TestWorkDir.of(test).resolveSibling("restarted-fail-now");
         Files.deleteIfExists(failFlag);
@@ -240,7 +248,7 @@ class CassandraExactlyOnceTest {
             }
             final TableVerifier.Report[] report = new TableVerifier.Report[1];
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-                    .failFast("job failed", () -> job.getStatus() == JobStatus.FAILED)
+                    .failFast("job failed or suspended", () -> stopped(job))
                     .until(() -> (report[0] = TableVerifier.verify(session, table, List.of("k", "version"), expected)).isExact());
             reader.interrupt();
             reader.join();
@@ -254,6 +262,7 @@ class CassandraExactlyOnceTest {
             }
             System.out.println("restarted.versions: " + report[0] + "; reader: " + reader.reads.get() + " rows read, "
                     + reader.backwards.get() + " went back, " + (reader.dirty.get() + finalTagMismatch) + " uncommitted values seen");
+            reader.firstRegressions.forEach(regression -> System.out.println("went back: " + regression));
             assertThat(report[0].isExact()).isTrue();
             assertThat(readsDuringRestarts).as("reader saw committed rows while the job was being restarted").isPositive();
             assertThat(reader.backwards.get()).as("versions that went back").isZero();
@@ -262,12 +271,23 @@ class CassandraExactlyOnceTest {
         }
     }
 
+    /** True when the job can no longer make progress by itself: failed, or suspended (the cause is printed). */
+    private static boolean stopped(final Job job) {
+        final JobStatus status = job.getStatus();
+        if (status == JobStatus.SUSPENDED) {
+            System.out.println("job " + job.getName() + " is suspended: " + job.getSuspensionCause());
+        }
+        return status == JobStatus.FAILED || status == JobStatus.SUSPENDED;
+    }
+
     /** Polls the table; a version may only grow, and a (key, version) may only ever carry one tag. */
     private static final class TableReader extends Thread {
         final AtomicLong reads = new AtomicLong();
         final AtomicLong backwards = new AtomicLong();
         final AtomicLong dirty = new AtomicLong();
         final Map<Long, String[]> lastSeen = new HashMap<>();
+        /** The first regressions, with the write timestamps before and after: what a failure is diagnosed by. */
+        final List<String> firstRegressions = new CopyOnWriteArrayList<>();
         /** Sum over keys of the highest version seen: grows as epochs commit. */
         final AtomicLong progress = new AtomicLong();
 
@@ -280,16 +300,21 @@ class CassandraExactlyOnceTest {
         public void run() {
             while (!isInterrupted()) {
                 try {
-                    for (final Row row : session.execute("SELECT k, version, tag FROM restarted.versions")) {
+                    for (final Row row : session.execute("SELECT k, version, tag, WRITETIME(version) FROM restarted.versions")) {
                         reads.incrementAndGet();
                         final long key = row.getLong(0);
                         final long version = row.getLong(1);
                         final String tag = row.getString(2);
+                        final long writtenAt = row.getLong(3);
                         final String[] before = lastSeen.get(key);
                         if (before != null) {
                             final long previous = Long.parseLong(before[0]);
                             if (version < previous) {
-                                backwards.incrementAndGet();
+                                if (backwards.incrementAndGet() <= 5) {
+                                    firstRegressions.add("key " + key + " from version " + previous + " (tag " + before[1]
+                                            + ", written at " + before[2] + ") to " + version + " (tag " + tag + ", written at "
+                                            + writtenAt + "), read at " + System.currentTimeMillis());
+                                }
                             } else if (version == previous && !tag.equals(before[1])) {
                                 dirty.incrementAndGet();
                             }
@@ -297,7 +322,7 @@ class CassandraExactlyOnceTest {
                         if (before == null || version > Long.parseLong(before[0])) {
                             progress.addAndGet(version - (before == null ? 0 : Long.parseLong(before[0])));
                         }
-                        lastSeen.put(key, new String[] {Long.toString(version), tag});
+                        lastSeen.put(key, new String[] {Long.toString(version), tag, Long.toString(writtenAt)});
                     }
                     Thread.sleep(20);
                 } catch (final InterruptedException e) {
