@@ -1,0 +1,240 @@
+package io.streamgrid.jobs.pattern;
+
+import io.streamgrid.jobs.keyed.KeyedContext;
+import io.streamgrid.jobs.keyed.KeyedFunction;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.FieldType;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The keyed function of a pattern job (see {@link Pattern} for the matching rules). Per event: a
+ * copy joins the key's pending events and a timer at its event time is registered; when the
+ * watermark passes that time, the pending events up to it are matched in order. A partial match
+ * also registers a timer just after it can no longer complete, which drops it, so keys whose
+ * matches died leave no state behind.
+ */
+final class PatternFunction implements KeyedFunction<PatternState> {
+    private static final long serialVersionUID = 1L;
+
+    private final List<EventSchema> schemas;
+    private final List<Pattern> patterns;
+    private final String alertsMap;
+    private final boolean stringKey;
+    /** Per pattern, per step: the index of the step's schema in {@link #schemas}. */
+    private final int[][] stepSchemas;
+    private transient SchemaLayout[] layouts;
+
+    PatternFunction(final List<EventSchema> schemas, final List<Pattern> patterns, final String alertsMap) {
+        this.schemas = List.copyOf(schemas);
+        this.patterns = List.copyOf(patterns);
+        this.alertsMap = alertsMap;
+        final EventSchema first = schemas.get(0);
+        this.stringKey = first.field(first.keyField()).type() == FieldType.STRING;
+        this.stepSchemas = new int[patterns.size()][];
+        for (int p = 0; p < patterns.size(); p++) {
+            final List<Pattern.Step> steps = patterns.get(p).steps();
+            stepSchemas[p] = new int[steps.size()];
+            for (int s = 0; s < steps.size(); s++) {
+                stepSchemas[p][s] = schemaIndex(steps.get(s).schema());
+                if (stepSchemas[p][s] < 0) {
+                    throw new IllegalArgumentException(patterns.get(p) + ": step " + steps.get(s).name() + " reads schema "
+                            + steps.get(s).schema() + ", which the job does not read; it reads "
+                            + schemas.stream().map(EventSchema::name).toList());
+                }
+            }
+        }
+    }
+
+    int[] stepCounts() {
+        return patterns.stream().mapToInt(p -> p.steps().size()).toArray();
+    }
+
+    private int schemaIndex(final String name) {
+        for (int i = 0; i < schemas.size(); i++) {
+            if (schemas.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private SchemaLayout layout(final int schema) {
+        if (layouts == null) {
+            layouts = schemas.stream().map(EventSchema::layout).toArray(SchemaLayout[]::new);
+        }
+        return layouts[schema];
+    }
+
+    @Override
+    public void onEvent(final SchemaRecord event, final KeyedContext<PatternState> context) {
+        PatternState state = context.state();
+        if (state == null) {
+            state = new PatternState(patterns.size());
+            context.setState(state);
+        }
+        state.addPending(Captured.of(event, schemaIndex(event.layout().schema().name()), state.arrivals++));
+        context.registerTimer(event.eventTime());
+    }
+
+    @Override
+    public void onTimer(final long time, final KeyedContext<PatternState> context) {
+        final PatternState state = context.state();
+        if (state == null) {
+            return;
+        }
+        while (!state.pending.isEmpty() && state.pending.get(0).time <= time) {
+            final Captured event = state.pending.remove(0);
+            for (int p = 0; p < patterns.size(); p++) {
+                match(p, state.runs.get(p), event, context);
+            }
+        }
+        // Partial matches that can no longer complete: every event still to come is at or after `time`.
+        for (int p = 0; p < patterns.size(); p++) {
+            final long within = patterns.get(p).withinMs();
+            state.runs.get(p).removeIf(run -> time - run.start > within);
+        }
+        if (state.isEmpty()) {
+            context.clearState();
+        }
+    }
+
+    /** Offers one event, in matching order, to pattern {@code p}'s partial matches, then lets it start one. */
+    private void match(final int p, final ArrayList<PatternState.Run> runs, final Captured event,
+                       final KeyedContext<PatternState> context) {
+        final Pattern pattern = patterns.get(p);
+        final List<Pattern.Step> steps = pattern.steps();
+        final SchemaRecord record = event.view(layout(event.schema));
+        for (int r = 0; r < runs.size(); r++) {
+            final PatternState.Run run = runs.get(r);
+            if (event.time - run.start > pattern.withinMs()) {
+                runs.remove(r--);
+                continue;
+            }
+            if (stepSchemas[p][run.step] != event.schema) {
+                continue;
+            }
+            final Pattern.Step step = steps.get(run.step);
+            if (!step.condition().test(record, view(p, run))) {
+                if (run.count > 0) {
+                    runs.remove(r--); // a repetition must not be interrupted by its own schema
+                }
+                continue;
+            }
+            if (take(run, event, steps)) {
+                report(pattern, run, context);
+                runs.clear();
+                return;
+            }
+        }
+        if (stepSchemas[p][0] == event.schema) {
+            final PatternState.Run run = new PatternState.Run(event.time, steps.size());
+            if (steps.get(0).condition().test(record, view(p, run))) {
+                if (take(run, event, steps)) {
+                    report(pattern, run, context);
+                    runs.clear();
+                } else {
+                    runs.add(run);
+                    context.registerTimer(event.time + pattern.withinMs() + 1);
+                }
+            }
+        }
+    }
+
+    /** Adds the event to the run's current step; true when that completed the pattern. */
+    private static boolean take(final PatternState.Run run, final Captured event, final List<Pattern.Step> steps) {
+        run.taken.add(event);
+        run.count++;
+        if (run.count == steps.get(run.step).times()) {
+            run.step++;
+            run.count = 0;
+            run.stepStart[run.step] = run.taken.size();
+        }
+        return run.step == steps.size();
+    }
+
+    private void report(final Pattern pattern, final PatternState.Run run, final KeyedContext<PatternState> context) {
+        final String key = stringKey ? context.stringKey() : Long.toString(context.longKey());
+        final StringBuilder readings = new StringBuilder();
+        final List<Pattern.Step> steps = pattern.steps();
+        for (int s = 0; s < steps.size(); s++) {
+            for (int i = run.stepStart[s]; i < run.stepStart[s + 1]; i++) {
+                final Captured event = run.taken.get(i);
+                if (readings.length() > 0) {
+                    readings.append('\n');
+                }
+                describe(readings.append(steps.get(s).name()).append(' '), event);
+            }
+        }
+        final Captured last = run.taken.get(run.taken.size() - 1);
+        final PatternAlert alert = new PatternAlert(key, pattern.name(), run.start, last.time, readings.toString());
+        context.put(alertsMap, alert.mapKey(run.taken.get(0).view(layout(run.taken.get(0).schema)).sequence()), alert);
+    }
+
+    private void describe(final StringBuilder out, final Captured event) {
+        final SchemaLayout layout = layout(event.schema);
+        final SchemaRecord record = event.view(layout);
+        out.append(layout.schema().name()).append('@').append(event.time).append(" #").append(record.sequence());
+        for (int f = 0; f < layout.fieldCount(); f++) {
+            if (f == layout.keyIndex() || f == layout.eventTimeIndex()) {
+                continue;
+            }
+            out.append(' ').append(layout.field(f).name()).append('=').append(valueText(record, layout, f));
+        }
+    }
+
+    private static String valueText(final SchemaRecord record, final SchemaLayout layout, final int field) {
+        return switch (layout.type(field)) {
+            case INT -> Integer.toString(record.getInt(field));
+            case LONG -> Long.toString(record.getLong(field));
+            case DOUBLE -> Double.toString(record.getDouble(field));
+            case BOOLEAN -> Boolean.toString(record.getBoolean(field));
+            case TIMESTAMP -> Long.toString(record.getTimestamp(field));
+            case ENUM -> record.getEnum(field);
+            case STRING -> record.getString(field);
+        };
+    }
+
+    /** The run as the conditions see it. */
+    private Match view(final int p, final PatternState.Run run) {
+        final List<Pattern.Step> steps = patterns.get(p).steps();
+        return new Match() {
+            @Override
+            public List<SchemaRecord> events(final String step) {
+                int s = 0;
+                while (s < steps.size() && !steps.get(s).name().equals(step)) {
+                    s++;
+                }
+                if (s == steps.size()) {
+                    throw new IllegalArgumentException(patterns.get(p) + " has no step " + step);
+                }
+                if (s > run.step) {
+                    return List.of();
+                }
+                final int from = run.stepStart[s];
+                final int to = s == run.step ? run.taken.size() : run.stepStart[s + 1];
+                return new AbstractList<>() {
+                    @Override
+                    public SchemaRecord get(final int index) {
+                        final Captured event = run.taken.get(from + index);
+                        return event.view(layout(event.schema));
+                    }
+
+                    @Override
+                    public int size() {
+                        return to - from;
+                    }
+                };
+            }
+
+            @Override
+            public long startTime() {
+                return run.start;
+            }
+        };
+    }
+}

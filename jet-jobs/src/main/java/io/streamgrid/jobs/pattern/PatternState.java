@@ -1,0 +1,160 @@
+package io.streamgrid.jobs.pattern;
+
+import io.streamgrid.jobs.keyed.StateCodec;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One key's state in a pattern job: the events waiting for the watermark, in matching order, and
+ * each pattern's partial matches, oldest first.
+ */
+final class PatternState {
+    final ArrayList<Captured> pending = new ArrayList<>();
+    final List<ArrayList<Run>> runs;
+    long arrivals;
+
+    PatternState(final int patterns) {
+        runs = new ArrayList<>(patterns);
+        for (int p = 0; p < patterns; p++) {
+            runs.add(new ArrayList<>());
+        }
+    }
+
+    boolean isEmpty() {
+        if (!pending.isEmpty()) {
+            return false;
+        }
+        for (final ArrayList<Run> list : runs) {
+            if (!list.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Inserts in matching order; events mostly come in order, so the search runs from the end. */
+    void addPending(final Captured event) {
+        int at = pending.size();
+        while (at > 0 && event.before(pending.get(at - 1))) {
+            at--;
+        }
+        pending.add(at, event);
+    }
+
+    /**
+     * A partial match: the pattern step it is at, how many events that step has taken, and the
+     * events taken so far with the index where each step's events begin.
+     */
+    static final class Run {
+        final long start;
+        int step;
+        int count;
+        final ArrayList<Captured> taken = new ArrayList<>();
+        /** stepStart[s]: index in {@link #taken} of step s's first event (valid for s <= step). */
+        final int[] stepStart;
+
+        Run(final long start, final int steps) {
+            this.start = start;
+            this.stepStart = new int[steps + 1];
+        }
+    }
+
+    /**
+     * Writes events once each (a partial match refers to them by number), so the snapshot of a key
+     * grows with its distinct events, not with the number of partial matches holding them.
+     */
+    static final class Codec implements StateCodec<PatternState> {
+        private static final long serialVersionUID = 1L;
+        private final int patterns;
+        private final int[] stepCounts;
+
+        Codec(final int[] stepCounts) {
+            this.patterns = stepCounts.length;
+            this.stepCounts = stepCounts.clone();
+        }
+
+        @Override
+        public void write(final PatternState state, final DataOutput out) throws IOException {
+            final Map<Captured, Integer> numbers = new IdentityHashMap<>();
+            final List<Captured> events = new ArrayList<>();
+            state.pending.forEach(e -> number(e, numbers, events));
+            state.runs.forEach(list -> list.forEach(run -> run.taken.forEach(e -> number(e, numbers, events))));
+            out.writeLong(state.arrivals);
+            out.writeInt(events.size());
+            for (final Captured e : events) {
+                out.writeInt(e.schema);
+                out.writeLong(e.time);
+                out.writeLong(e.arrival);
+                out.writeInt(e.bytes.length);
+                out.write(e.bytes);
+            }
+            out.writeInt(state.pending.size());
+            for (final Captured e : state.pending) {
+                out.writeInt(numbers.get(e));
+            }
+            for (final ArrayList<Run> list : state.runs) {
+                out.writeInt(list.size());
+                for (final Run run : list) {
+                    out.writeLong(run.start);
+                    out.writeInt(run.step);
+                    out.writeInt(run.count);
+                    for (int s = 0; s <= run.step && s < run.stepStart.length; s++) {
+                        out.writeInt(run.stepStart[s]);
+                    }
+                    out.writeInt(run.taken.size());
+                    for (final Captured e : run.taken) {
+                        out.writeInt(numbers.get(e));
+                    }
+                }
+            }
+        }
+
+        private static void number(final Captured event, final Map<Captured, Integer> numbers, final List<Captured> events) {
+            if (numbers.putIfAbsent(event, events.size()) == null) {
+                events.add(event);
+            }
+        }
+
+        @Override
+        public PatternState read(final DataInput in) throws IOException {
+            final PatternState state = new PatternState(patterns);
+            state.arrivals = in.readLong();
+            final Captured[] events = new Captured[in.readInt()];
+            for (int i = 0; i < events.length; i++) {
+                final int schema = in.readInt();
+                final long time = in.readLong();
+                final long arrival = in.readLong();
+                final byte[] bytes = new byte[in.readInt()];
+                in.readFully(bytes);
+                events[i] = new Captured(schema, time, arrival, bytes);
+            }
+            final int pending = in.readInt();
+            for (int i = 0; i < pending; i++) {
+                state.pending.add(events[in.readInt()]);
+            }
+            for (int p = 0; p < patterns; p++) {
+                final int count = in.readInt();
+                for (int r = 0; r < count; r++) {
+                    final Run run = new Run(in.readLong(), stepCounts[p]);
+                    run.step = in.readInt();
+                    run.count = in.readInt();
+                    for (int s = 0; s <= run.step && s < run.stepStart.length; s++) {
+                        run.stepStart[s] = in.readInt();
+                    }
+                    final int taken = in.readInt();
+                    for (int t = 0; t < taken; t++) {
+                        run.taken.add(events[in.readInt()]);
+                    }
+                    state.runs.get(p).add(run);
+                }
+            }
+            return state;
+        }
+    }
+}
