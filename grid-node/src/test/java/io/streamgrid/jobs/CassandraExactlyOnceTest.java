@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
-import com.hazelcast.jet.RestartableException;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.core.JobStatus;
@@ -174,8 +173,14 @@ class CassandraExactlyOnceTest {
      * so a row written by an epoch that was later aborted would show a tag the final table does not
      * have. The job is restarted 20 times at random moments while a reader polls the table: ten
      * times with {@code Job.restart()} (graceful: Jet takes a terminal snapshot first) and ten times
-     * forcefully — a processor throws when the test drops a flag file, so the epoch in progress is
-     * aborted and replayed from the last snapshot.
+     * forcefully — a member is killed with SIGKILL (and a new one added), so the epoch in progress
+     * is aborted and replayed from the last snapshot.
+     *
+     * <p>Why not a processor that throws: Hazelcast 5.7 can complete a snapshot while a processor's
+     * failure is cancelling the other processors of its member, without their state; restoring it
+     * restarted this test's source from 0 (seen in 2 of 11 runs, each key going back to version
+     * 0). That is Jet's snapshot, not the sink; docs/ARCHITECTURE.md ("Jet snapshots after a
+     * processor failure") has the evidence and what StreamGrid's own jobs do about it.
      */
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -203,17 +208,9 @@ class CassandraExactlyOnceTest {
                     Logger.getLogger("sequence-source").info("sequence source restored at " + saved);
                 })
                 .build();
-        final Path failFlag = TestWorkDir.of(test).resolveSibling("restarted-fail-now");
-        Files.deleteIfExists(failFlag);
-        final String failFlagPath = failFlag.toString();
         final Pipeline pipeline = Pipeline.create();
         pipeline.readFrom(source).withoutTimestamps()
-                .map(seq -> {
-                    if (seq % 200 == 0 && Files.deleteIfExists(Path.of(failFlagPath))) {
-                        throw new RestartableException("injected failure at sequence " + seq);
-                    }
-                    return new Object[] {seq % keys, seq / keys, seq + "/" + UUID.randomUUID()};
-                })
+                .map(seq -> new Object[] {seq % keys, seq / keys, seq + "/" + UUID.randomUUID()})
                 .writeTo(CassandraSinks.<Object[]>cassandra(target, table, row -> row, row -> row[0], SinkOptions.defaults()));
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(TestWorkDir.of(test)).start()) {
@@ -234,8 +231,9 @@ class CassandraExactlyOnceTest {
                 if (i % 2 == 0) {
                     job.restart();
                 } else {
-                    Files.writeString(failFlag, "fail");
-                    await().atMost(Duration.ofMinutes(1)).until(() -> !Files.exists(failFlag));
+                    cluster.kill(cluster.members().get(1)); // never the first: the coordinator moving is another test
+                    cluster.awaitSafe(2, Duration.ofMinutes(1));
+                    cluster.addMember();
                 }
             }
             final long readsDuringRestarts = reader.reads.get();
@@ -267,7 +265,11 @@ class CassandraExactlyOnceTest {
             assertThat(readsDuringRestarts).as("reader saw committed rows while the job was being restarted").isPositive();
             assertThat(reader.backwards.get()).as("versions that went back").isZero();
             assertThat(reader.dirty.get() + finalTagMismatch).as("values of uncommitted epochs seen").isZero();
-            job.cancel();
+            // The last member added may still bring Jet's scale-up restart; cancel once it is through.
+            await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> {
+                job.cancel();
+                return true;
+            });
         }
     }
 

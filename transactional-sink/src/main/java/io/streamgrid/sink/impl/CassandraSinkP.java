@@ -62,7 +62,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Failures. Transient errors ({@link CassandraErrors}: timeouts, unavailability, overload) are
  * retried with exponential backoff up to 5 s between tries, for as long as it takes: while
- * Cassandra is down the job stalls and resumes when it returns. A permanent error of a decided
+ * Cassandra is down the job stalls and resumes when it returns. Opening the table (connecting,
+ * preparing the statements) happens on first use and is retried the same way, so an execution that
+ * starts while Cassandra is down or restarting waits for it instead of failing. A permanent error of a decided
  * transaction must not lose it: the processor fails with "transaction ID ... is decided but not
  * committed", and the job — which this sink requires to run with {@code suspendOnFailure} — is
  * suspended with its snapshot, the transaction inside, until an operator fixes the cause and resumes
@@ -83,6 +85,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private final int[] partitionPositions;
     private final int partitionKeyLength;
 
+    private Context context;
+    /** Opened on first use, on the processor's own thread: see {@link #store()}. */
     private RowStore store;
     private boolean exactlyOnce;
     private String jobName;
@@ -140,7 +144,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         totalParallelism = context.totalParallelism();
         txnPrefix = context.jobId() + "-" + context.vertexName() + "-" + processorIndex + "-";
         inFlight = new Semaphore(options.maxInFlight());
-        store = storeFactory.apply(context);
+        this.context = context;
         rowsCommitted = metricFactory.apply("streamgridCassandraRowsCommitted");
         txnsCommitted = metricFactory.apply("streamgridCassandraTxnsCommitted");
         commitMillis = metricFactory.apply("streamgridCassandraCommitMillis");
@@ -161,7 +165,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
                 write(pendingByKey.values(), -1);
             } catch (final PermanentWriteFailure e) {
                 throw new JetException("writing to " + spec.qualifiedName() + " failed with a permanent error ("
-                        + e.getMessage() + "); statements: " + store.describe(), e.getCause());
+                        + e.getMessage() + "); statements: " + describeStatements(), e.getCause());
             }
             pendingByKey.clear();
         }
@@ -253,7 +257,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
                 commit(last);
             } catch (final PermanentWriteFailure e) {
                 throw new JetException("the last rows of the input (transaction " + last.id() + ") could not be written to "
-                        + spec.qualifiedName() + ": " + e.getMessage() + "; statements: " + store.describe(), e.getCause());
+                        + spec.qualifiedName() + ": " + e.getMessage() + "; statements: " + describeStatements(), e.getCause());
             }
         }
         return true;
@@ -273,7 +277,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         } catch (final PermanentWriteFailure e) {
             throw new JetException("transaction " + txn.id() + " of " + spec.qualifiedName() + " is decided but not committed: "
                     + "its rows are kept in the suspended job's snapshot; fix the cause (" + e.getMessage()
-                    + "; statements: " + store.describe() + ") and resume with `streamgrid job resume " + jobName + "`",
+                    + "; statements: " + describeStatements() + ") and resume with `streamgrid job resume " + jobName + "`",
                     e.getCause());
         }
     }
@@ -285,7 +289,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         awaitBarrier();
         final long start = System.nanoTime();
         final long timestamp = txn.timestampMicros();
-        store.reserve(timestamp);
+        store().reserve(timestamp);
         write(txn.rows(), timestamp);
         rowsCommitted.increment(txn.rows().size());
         txnsCommitted.increment();
@@ -322,6 +326,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
      * @throws PermanentWriteFailure after every write has finished, when any failed permanently
      */
     private void write(final Collection<RowWrite> rows, final long timestamp) {
+        store(); // opened before the first write, so that writeWithRetry finds it
         final Map<List<Object>, List<RowWrite>> byPartition = new LinkedHashMap<>();
         for (final RowWrite row : rows) {
             byPartition.computeIfAbsent(partitionOf(row), k -> new ArrayList<>(2)).add(row);
@@ -368,7 +373,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
             if (!CassandraErrors.isTransient(cause)) {
                 return CompletableFuture.failedFuture(cause);
             }
-            final long backoff = Math.min(MAX_BACKOFF_MS, 100L << Math.min(attempt, 6));
+            final long backoff = backoffMillis(attempt);
             if (attempt % 10 == 9) {
                 getLogger().warning("writes to " + spec.qualifiedName() + " keep failing (" + cause.getMessage()
                         + "); retrying every " + backoff + " ms, the job stalls until Cassandra answers");
@@ -376,6 +381,49 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
             return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS))
                     .thenCompose(ignored -> writeWithRetry(group, timestamp, attempt + 1));
         }).thenCompose(stage -> stage);
+    }
+
+    /**
+     * The table, opened on first use and not in {@code init}: an execution may start while
+     * Cassandra is down or restarting, and a failed start would suspend the job. Transient errors
+     * are retried with the writes' backoff for as long as it takes (the job stalls); a permanent
+     * one (a missing table, say) is a {@link PermanentWriteFailure}.
+     */
+    private RowStore store() {
+        for (int attempt = 0; store == null; attempt++) {
+            try {
+                store = storeFactory.apply(context);
+            } catch (final RuntimeException e) {
+                final Throwable cause = CassandraErrors.unwrap(e);
+                if (!CassandraErrors.isTransient(cause)) {
+                    throw new PermanentWriteFailure(cause);
+                }
+                final long backoff = backoffMillis(attempt);
+                if (attempt % 10 == 9) {
+                    getLogger().warning("cannot open " + spec.qualifiedName() + " (" + cause.getMessage() + "); retrying every "
+                            + backoff + " ms, the job stalls until Cassandra answers");
+                }
+                sleep(backoff);
+            }
+        }
+        return store;
+    }
+
+    private String describeStatements() {
+        return store == null ? "table " + spec.qualifiedName() + " not opened" : store.describe();
+    }
+
+    private static long backoffMillis(final int attempt) {
+        return Math.min(MAX_BACKOFF_MS, 100L << Math.min(attempt, 6));
+    }
+
+    private void sleep(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JetException("interrupted while opening " + spec.qualifiedName(), e);
+        }
     }
 
     private void acquire() {

@@ -29,8 +29,13 @@ final class CqlRowStore implements RowStore {
         this.explicitTimestamps = explicitTimestamps;
         this.ledger = TimestampLedger.map(hazelcast);
         this.session = target.connectForWrites();
-        this.insert = session.prepare(spec.insertCql(explicitTimestamps));
-        this.delete = session.prepare(spec.deleteCql(explicitTimestamps));
+        try {
+            this.insert = session.prepare(spec.insertCql(explicitTimestamps));
+            this.delete = session.prepare(spec.deleteCql(explicitTimestamps));
+        } catch (final RuntimeException e) {
+            session.close(); // the caller may try again; no session is left behind
+            throw e;
+        }
     }
 
     @Override

@@ -1,13 +1,16 @@
 package io.streamgrid.sink.impl;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.NoNodeAvailableException;
 import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import com.hazelcast.function.FunctionEx;
 import com.hazelcast.jet.JetException;
 import com.hazelcast.jet.RestartableException;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
+import com.hazelcast.jet.core.Processor;
 import com.hazelcast.jet.core.metrics.Metric;
 import com.hazelcast.jet.core.metrics.Unit;
 import com.hazelcast.jet.core.test.TestInbox;
@@ -118,10 +121,15 @@ class CassandraSinkProtocolTest {
 
     /** {@code base}: the execution's timestamp base (a later execution has a higher one). */
     private CassandraSinkP<Item> processor(final ProcessingGuarantee guarantee, final long base) throws Exception {
+        return processor(guarantee, base, context -> store);
+    }
+
+    private CassandraSinkP<Item> processor(final ProcessingGuarantee guarantee, final long base,
+                                           final FunctionEx<Processor.Context, RowStore> storeFactory) throws Exception {
         final CassandraSinkP<Item> p = new CassandraSinkP<>(TABLE,
                 item -> item.label() == null ? null : new Object[] {item.id(), item.label(), item.amount()},
                 item -> item.label() == null ? new Object[] {item.id()} : null,
-                new SinkOptions(8, null), base, context -> store, LocalMetric::new);
+                new SinkOptions(8, null), base, storeFactory, LocalMetric::new);
         outbox = new TestOutbox(new int[] {16}, 16);
         p.init(outbox, new TestProcessorContext().setProcessingGuarantee(guarantee)
                 .setJobConfig(new JobConfig().setName("job-x").setSuspendOnFailure(true)));
@@ -293,6 +301,52 @@ class CassandraSinkProtocolTest {
         assertThat(p.snapshotCommitFinish(true)).isTrue();
         assertThat(store.log).containsExactly("reserve@" + (BASE + 1_000), "failed [upsert[1, a, 1.0]]",
                 "failed [upsert[1, a, 1.0]]", "write@" + (BASE + 1_000) + " [upsert[1, a, 1.0]]");
+    }
+
+    /**
+     * A new execution can start while Cassandra is down or restarting (CassandraExactlyOnceTest's
+     * stopped-Cassandra run once suspended the job this way: the processor's start failed to
+     * prepare its statements). Opening the table is retried like a write; the restored, decided
+     * transaction is committed once Cassandra answers.
+     */
+    @Test
+    void when_cassandraUnreachableWhileTheExecutionStarts_then_theTableIsOpenedOnceItAnswers() throws Exception {
+        final CassandraSinkP<Item> first = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        process(first, new Item(1, "a", 1));
+        final List<Map.Entry<Object, Object>> snapshot = prepare(first);
+        store.log.clear();
+
+        final int[] opens = {0};
+        final CassandraSinkP<Item> restarted = processor(ProcessingGuarantee.EXACTLY_ONCE, BASE + 60_000_000, context -> {
+            if (++opens[0] <= 2) {
+                throw new NoNodeAvailableException();
+            }
+            return store;
+        });
+        final TestInbox inbox = new TestInbox();
+        inbox.addAll(snapshot);
+        restarted.restoreFromSnapshot(inbox);
+        assertThat(restarted.finishSnapshotRestore()).isTrue();
+
+        assertThat(opens[0]).as("attempts to open the table").isEqualTo(3);
+        assertThat(store.log).containsExactly("reserve@" + (BASE + 1_000), "write@" + (BASE + 1_000) + " [upsert[1, a, 1.0]]");
+    }
+
+    @Test
+    void when_tableCannotBeOpenedPermanently_then_theDecidedTransactionIsKeptAndTheErrorNamesIt() throws Exception {
+        final CassandraSinkP<Item> first = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        process(first, new Item(1, "a", 1));
+        final List<Map.Entry<Object, Object>> snapshot = prepare(first);
+
+        final CassandraSinkP<Item> restarted = processor(ProcessingGuarantee.EXACTLY_ONCE, BASE + 60_000_000, context -> {
+            throw new InvalidQueryException(null, "unconfigured table t");
+        });
+        final TestInbox inbox = new TestInbox();
+        inbox.addAll(snapshot);
+        restarted.restoreFromSnapshot(inbox);
+        assertThatThrownBy(restarted::finishSnapshotRestore).isInstanceOf(JetException.class)
+                .hasMessageContaining("is decided but not committed")
+                .hasMessageContaining("unconfigured table t");
     }
 
     @Test
