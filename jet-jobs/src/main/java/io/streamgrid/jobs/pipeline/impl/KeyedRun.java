@@ -73,7 +73,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
              final DimensionReplica[] replicas) {
         super(partition, logs, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
-        this.function = job.function();
+        this.function = PrivateCopy.of(job.function()); // one per partition: Jet shares the job object between threads
         this.codec = job.codec();
         this.policy = job.policy();
         final SchemaLayout first = job.schema().layout();
