@@ -28,6 +28,7 @@ final class PatternFunction implements KeyedFunction<PatternState> {
     /** Per pattern, per step: the index of the step's schema in {@link #schemas}. */
     private final int[][] stepSchemas;
     private transient SchemaLayout[] layouts;
+    private transient MatchView[] views;
 
     PatternFunction(final List<EventSchema> schemas, final List<Pattern> patterns, final String alertsMap) {
         this.schemas = List.copyOf(schemas);
@@ -199,42 +200,73 @@ final class PatternFunction implements KeyedFunction<PatternState> {
         };
     }
 
-    /** The run as the conditions see it. */
+    /** The run as the conditions see it: one reusable view per pattern (a Match is only valid during the call). */
     private Match view(final int p, final PatternState.Run run) {
-        final List<Pattern.Step> steps = patterns.get(p).steps();
-        return new Match() {
-            @Override
-            public List<SchemaRecord> events(final String step) {
-                int s = 0;
-                while (s < steps.size() && !steps.get(s).name().equals(step)) {
-                    s++;
-                }
-                if (s == steps.size()) {
-                    throw new IllegalArgumentException(patterns.get(p) + " has no step " + step);
-                }
-                if (s > run.step) {
-                    return List.of();
-                }
-                final int from = run.stepStart[s];
-                final int to = s == run.step ? run.taken.size() : run.stepStart[s + 1];
-                return new AbstractList<>() {
-                    @Override
-                    public SchemaRecord get(final int index) {
-                        final Captured event = run.taken.get(from + index);
-                        return event.view(layout(event.schema));
-                    }
+        if (views == null) {
+            views = new MatchView[patterns.size()];
+        }
+        if (views[p] == null) {
+            views[p] = new MatchView(patterns.get(p));
+        }
+        views[p].run = run;
+        return views[p];
+    }
 
-                    @Override
-                    public int size() {
-                        return to - from;
-                    }
-                };
+    /** A Match over the run it is bound to; one list view per step, so none is built per call. */
+    private final class MatchView implements Match {
+        private final Pattern pattern;
+        private final StepEvents[] steps;
+        PatternState.Run run;
+
+        MatchView(final Pattern pattern) {
+            this.pattern = pattern;
+            this.steps = new StepEvents[pattern.steps().size()];
+            for (int s = 0; s < steps.length; s++) {
+                steps[s] = new StepEvents(s);
+            }
+        }
+
+        @Override
+        public List<SchemaRecord> events(final String step) {
+            final List<Pattern.Step> all = pattern.steps();
+            for (int s = 0; s < all.size(); s++) {
+                if (all.get(s).name().equals(step)) {
+                    return steps[s];
+                }
+            }
+            throw new IllegalArgumentException(pattern + " has no step " + step);
+        }
+
+        @Override
+        public long startTime() {
+            return run.start;
+        }
+
+        /** The events of one step of the bound run. */
+        private final class StepEvents extends AbstractList<SchemaRecord> {
+            private final int step;
+
+            StepEvents(final int step) {
+                this.step = step;
             }
 
             @Override
-            public long startTime() {
-                return run.start;
+            public SchemaRecord get(final int index) {
+                if (index < 0 || index >= size()) {
+                    throw new IndexOutOfBoundsException(index);
+                }
+                final Captured event = run.taken.get(run.stepStart[step] + index);
+                return event.view(layout(event.schema));
             }
-        };
+
+            @Override
+            public int size() {
+                if (step > run.step) {
+                    return 0;
+                }
+                final int to = step == run.step ? run.taken.size() : run.stepStart[step + 1];
+                return to - run.stepStart[step];
+            }
+        }
     }
 }
