@@ -5,6 +5,7 @@ import io.streamgrid.perf.bench.CqFanOutBench;
 import io.streamgrid.perf.bench.CqLatencyBench;
 import io.streamgrid.perf.bench.IngestBench;
 import io.streamgrid.perf.bench.KeyedBench;
+import io.streamgrid.perf.bench.PatternBench;
 import io.streamgrid.perf.bench.LookupJoinBench;
 import io.streamgrid.perf.bench.MigrationBench;
 import io.streamgrid.perf.bench.PointReadsBench;
@@ -21,6 +22,6 @@ final class Benchmarks {
     static List<Benchmark> all() {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
                 new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench(),
-                new LookupJoinBench());
+                new PatternBench(), new LookupJoinBench());
     }
 }

@@ -6,6 +6,7 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -13,10 +14,12 @@ import java.util.List;
 
 /**
  * The keyed function of a pattern job (see {@link Pattern} for the matching rules). Per event: a
- * copy joins the key's pending events and a timer at its event time is registered; when the
- * watermark passes that time, the pending events up to it are matched in order. A partial match
- * also registers a timer just after it can no longer complete, which drops it, so keys whose
- * matches died leave no state behind.
+ * copy joins the key's pending events; when the watermark passes the earliest pending time, the
+ * pending events up to it are matched in order. Each key has at most two timers: one at its
+ * earliest pending event (the release), one just after its oldest partial match can no longer
+ * complete (the expiry, which drops matches past their bound, so keys whose matches died leave no
+ * state behind). Why not a timer per event and per match: a key's timers are scanned on every
+ * registration, and a busy key held hundreds.
  */
 final class PatternFunction implements KeyedFunction<PatternState> {
     private static final long serialVersionUID = 1L;
@@ -29,6 +32,8 @@ final class PatternFunction implements KeyedFunction<PatternState> {
     private final int[][] stepSchemas;
     private transient SchemaLayout[] layouts;
     private transient MatchView[] views;
+    private transient SchemaRecord[] candidates;
+    private transient UnsafeBuffer[] candidateBuffers;
 
     PatternFunction(final List<EventSchema> schemas, final List<Pattern> patterns, final String alertsMap) {
         this.schemas = List.copyOf(schemas);
@@ -64,6 +69,23 @@ final class PatternFunction implements KeyedFunction<PatternState> {
         return -1;
     }
 
+    /**
+     * The event as the conditions see it while it is offered: a reused flyweight per schema over
+     * its bytes (most events are never taken, so they never get a view of their own).
+     */
+    private SchemaRecord candidate(final Captured event) {
+        if (candidates == null) {
+            candidates = new SchemaRecord[schemas.size()];
+            candidateBuffers = new UnsafeBuffer[schemas.size()];
+            for (int s = 0; s < candidates.length; s++) {
+                candidates[s] = new SchemaRecord(layout(s));
+                candidateBuffers[s] = new UnsafeBuffer(new byte[0]);
+            }
+        }
+        candidateBuffers[event.schema].wrap(event.bytes);
+        return candidates[event.schema].wrap(candidateBuffers[event.schema], 0, event.bytes.length);
+    }
+
     private SchemaLayout layout(final int schema) {
         if (layouts == null) {
             layouts = schemas.stream().map(EventSchema::layout).toArray(SchemaLayout[]::new);
@@ -79,7 +101,11 @@ final class PatternFunction implements KeyedFunction<PatternState> {
             context.setState(state);
         }
         state.addPending(Captured.of(event, schemaIndex(event.layout().schema().name()), state.arrivals++));
-        context.registerTimer(event.eventTime());
+        if (state.releaseTimer == PatternState.NONE || event.eventTime() < state.releaseTimer) {
+            // A later release timer stays registered; when it fires it finds nothing due, or what is.
+            state.releaseTimer = event.eventTime();
+            context.registerTimer(state.releaseTimer);
+        }
     }
 
     @Override
@@ -88,6 +114,12 @@ final class PatternFunction implements KeyedFunction<PatternState> {
         if (state == null) {
             return;
         }
+        if (time >= state.releaseTimer) {
+            state.releaseTimer = PatternState.NONE;
+        }
+        if (time >= state.expiryTimer) {
+            state.expiryTimer = PatternState.NONE;
+        }
         while (!state.pending.isEmpty() && state.pending.get(0).time <= time) {
             final Captured event = state.pending.remove(0);
             for (int p = 0; p < patterns.size(); p++) {
@@ -95,13 +127,40 @@ final class PatternFunction implements KeyedFunction<PatternState> {
             }
         }
         // Partial matches that can no longer complete: every event still to come is at or after `time`.
+        long expiry = Long.MAX_VALUE;
         for (int p = 0; p < patterns.size(); p++) {
             final long within = patterns.get(p).withinMs();
-            state.runs.get(p).removeIf(run -> time - run.start > within);
+            final ArrayList<PatternState.Run> runs = state.runs.get(p);
+            runs.removeIf(run -> time - run.start > within);
+            if (!runs.isEmpty()) {
+                expiry = Math.min(expiry, expiryTime(runs.get(0).start, within)); // runs are oldest first
+            }
         }
         if (state.isEmpty()) {
             context.clearState();
+            return;
         }
+        if (!state.pending.isEmpty() && state.releaseTimer == PatternState.NONE) {
+            state.releaseTimer = state.pending.get(0).time;
+            context.registerTimer(state.releaseTimer);
+        }
+        if (expiry != Long.MAX_VALUE && (state.expiryTimer == PatternState.NONE || expiry < state.expiryTimer)) {
+            state.expiryTimer = expiry;
+            context.registerTimer(expiry);
+        }
+    }
+
+    /**
+     * When to drop a partial match that started at {@code start}: just after it can no longer
+     * complete, rounded up to a 64th of {@code within}. Dropping it a little late changes nothing
+     * (an event past the bound ends it anyway); the rounding keeps the distinct timer times few —
+     * a timer queue with a distinct time per key's expiry spent more on its buckets than the
+     * matching did.
+     */
+    static long expiryTime(final long start, final long within) {
+        final long exact = start + within + 1;
+        final long grain = Math.max(1, within / 64);
+        return Math.floorDiv(exact + grain - 1, grain) * grain;
     }
 
     /** Offers one event, in matching order, to pattern {@code p}'s partial matches, then lets it start one. */
@@ -109,7 +168,7 @@ final class PatternFunction implements KeyedFunction<PatternState> {
                        final KeyedContext<PatternState> context) {
         final Pattern pattern = patterns.get(p);
         final List<Pattern.Step> steps = pattern.steps();
-        final SchemaRecord record = event.view(layout(event.schema));
+        final SchemaRecord record = candidate(event);
         for (int r = 0; r < runs.size(); r++) {
             final PatternState.Run run = runs.get(r);
             if (event.time - run.start > pattern.withinMs()) {
@@ -139,8 +198,7 @@ final class PatternFunction implements KeyedFunction<PatternState> {
                     report(pattern, run, context);
                     runs.clear();
                 } else {
-                    runs.add(run);
-                    context.registerTimer(event.time + pattern.withinMs() + 1);
+                    runs.add(run); // its expiry is scheduled when the timer call ends
                 }
             }
         }

@@ -18,6 +18,11 @@ final class PatternState {
     final ArrayList<Captured> pending = new ArrayList<>();
     final List<ArrayList<Run>> runs;
     long arrivals;
+    /** Time of the registered timer that releases pending events, or {@link #NONE}. */
+    long releaseTimer = NONE;
+    /** Time of the registered timer that drops partial matches past their bound, or {@link #NONE}. */
+    long expiryTimer = NONE;
+    static final long NONE = Long.MIN_VALUE;
 
     PatternState(final int patterns) {
         runs = new ArrayList<>(patterns);
@@ -86,6 +91,8 @@ final class PatternState {
             state.pending.forEach(e -> number(e, numbers, events));
             state.runs.forEach(list -> list.forEach(run -> run.taken.forEach(e -> number(e, numbers, events))));
             out.writeLong(state.arrivals);
+            out.writeLong(state.releaseTimer);
+            out.writeLong(state.expiryTimer);
             out.writeInt(events.size());
             for (final Captured e : events) {
                 out.writeInt(e.schema);
@@ -125,6 +132,8 @@ final class PatternState {
         public PatternState read(final DataInput in) throws IOException {
             final PatternState state = new PatternState(patterns);
             state.arrivals = in.readLong();
+            state.releaseTimer = in.readLong();
+            state.expiryTimer = in.readLong();
             final Captured[] events = new Captured[in.readInt()];
             for (int i = 0; i < events.length; i++) {
                 final int schema = in.readInt();
