@@ -161,7 +161,8 @@ final class IngestCommand {
         @Option(names = "--schema", paramLabel = "NAME", description = "Events of this schema (a built-in type or the configuration's).")
         String schemaName;
 
-        @Option(names = "--format", paramLabel = "json|csv", description = "With --schema: the file's format (default: csv for *.csv, else json).")
+        @Option(names = "--format", paramLabel = "json|csv|accesslog", description = {"With --schema: the file's format (default: csv for *.csv, else json);",
+                "accesslog: a web server's access log (Common or Combined Log Format), the schema's fields named as its parts."})
         String format;
 
         @Option(names = "--rejected", paramLabel = "FILE", description = "Where rejected lines go (default: FILE.rejected).")
@@ -216,7 +217,7 @@ final class IngestCommand {
             try {
                 return SchemaLoader.Format.valueOf(text.toUpperCase(Locale.ROOT));
             } catch (final IllegalArgumentException e) {
-                throw new ConfigException("--format " + text + ": use json or csv", e);
+                throw new ConfigException("--format " + text + ": use json, csv or accesslog", e);
             }
         }
     }

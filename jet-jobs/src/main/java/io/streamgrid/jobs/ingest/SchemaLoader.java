@@ -36,7 +36,9 @@ import java.util.function.Consumer;
 public final class SchemaLoader {
     /** The input's format. */
     public enum Format {
-        JSON, CSV;
+        JSON, CSV,
+        /** A web server's access log, Common or Combined Log Format: the schema's fields take its values by name (see {@link #ACCESS_LOG_FIELDS}). */
+        ACCESSLOG;
 
         /** CSV for a {@code .csv} file, else JSON lines. */
         public static Format of(final Path file) {
@@ -70,12 +72,35 @@ public final class SchemaLoader {
      */
     public LoadReport load(final Path input, final Format format, final SchemaLog log, final Path rejectedFile,
                            final Consumer<String> progress) throws IOException {
+        if (format == Format.ACCESSLOG) {
+            checkAccessLogFields(input);
+            final List<String> kept = schema.fields().stream().map(Field::name).toList();
+            return LineLoad.load(input, rejectedFile, progress, null, (line, lineNumber) -> {
+                final Map<String, Object> values = AccessLogLine.parse(line);
+                values.keySet().retainAll(kept); // the log's other parts (ident, protocol, ...) are not the schema's
+                encode(values, lineNumber);
+                log.append(record);
+            });
+        }
         final List<String> header = new ArrayList<>();
         return LineLoad.load(input, rejectedFile, progress, format == Format.CSV ? first -> header.addAll(checkHeader(first, input)) : null,
                 (line, lineNumber) -> {
                     encode(header.isEmpty() ? FlatJson.parse(line) : csvValues(header, line), lineNumber);
                     log.append(record);
                 });
+    }
+
+    /** The field names an access log provides; a schema loaded from one uses some of them. */
+    public static final List<String> ACCESS_LOG_FIELDS = AccessLogLine.FIELDS;
+
+    /** Every field of the schema must be one an access log has, or have a default: else no line could load. */
+    private void checkAccessLogFields(final Path input) {
+        for (final Field field : schema.fields()) {
+            if (!AccessLogLine.FIELDS.contains(field.name()) && field.defaultValue() == null) {
+                throw new IllegalArgumentException(input + ": schema " + schema.name() + " has field '" + field.name()
+                        + "', which an access log does not provide (it has " + AccessLogLine.FIELDS + ") and which has no default");
+            }
+        }
     }
 
     private List<String> checkHeader(final String first, final Path input) {

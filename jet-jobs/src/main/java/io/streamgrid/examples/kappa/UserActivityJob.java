@@ -1,0 +1,59 @@
+package io.streamgrid.examples.kappa;
+
+import io.streamgrid.jobs.keyed.KeyedContext;
+import io.streamgrid.jobs.keyed.KeyedFunction;
+import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.Lookup;
+import io.streamgrid.jobs.keyed.StateCodec;
+import io.streamgrid.jobs.keyed.StreamGridJob;
+import io.streamgrid.jobs.keyed.TimePolicy;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.Field;
+import io.streamgrid.jobs.schema.SchemaRecord;
+
+/**
+ * Per user: every valid access-log request, enriched with the user's {@code dim.users} row, rolled
+ * up into {@link UserActivity} in {@link #ACTIVITY}. A request of a user the dimension does not
+ * know goes to {@code unmatched.user-activity} with the reason — never silently dropped; lines that
+ * are not valid requests never reach the log (the loader's rejected file has them with their
+ * numbers and reasons).
+ */
+public class UserActivityJob implements StreamGridJob {
+    public static final String NAME = "user-activity";
+    public static final String USERS = "dim.users";
+    public static final String ACTIVITY = "state.user-activity";
+    /** Access-log fields this schema keeps (names as {@code SchemaLoader.ACCESS_LOG_FIELDS}); a response without a body ("-") has 0 bytes. */
+    public static final EventSchema ACCESS = EventSchema.builder("access").stringKey("user", 32).eventTime("ts")
+            .string("host", 64).enumOf("method", "GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS")
+            .string("path", 200).int32("status").field(Field.int64("bytes").withDefault(0L)).build();
+    private static final int PATH = ACCESS.layout().indexOf("path");
+    private static final int STATUS = ACCESS.layout().indexOf("status");
+    private static final int BYTES = ACCESS.layout().indexOf("bytes");
+
+    @Override
+    public KeyedJob<?> job() {
+        return KeyedJob.<long[]>builder(NAME, ACCESS).function(new RollUp()).state(StateCodec.longs(3))
+                .lookup(USERS, "user", Lookup.OnMissing.SIDE_OUTPUT)
+                .time(TimePolicy.of(5_000, 60_000)).writes(ACTIVITY).build();
+    }
+
+    /** State per user: {requests, bytes, server errors}. */
+    static final class RollUp implements KeyedFunction<long[]> {
+        @Override
+        public void onEvent(final SchemaRecord request, final KeyedContext<long[]> context) {
+            long[] totals = context.state();
+            if (totals == null) {
+                totals = new long[3];
+                context.setState(totals);
+            }
+            totals[0]++;
+            totals[1] += request.getLong(BYTES);
+            if (request.getInt(STATUS) >= 500) {
+                totals[2]++;
+            }
+            final UserProfile profile = context.lookup(USERS);
+            context.put(ACTIVITY, context.stringKey(), new UserActivity(context.stringKey(), profile.country(), profile.segment(),
+                    totals[0], totals[1], totals[2], request.getString(PATH), request.eventTime()));
+        }
+    }
+}
