@@ -2,6 +2,7 @@ package io.streamgrid.jobs.pattern;
 
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.SchemaLog;
@@ -31,10 +32,8 @@ import static org.awaitility.Awaitility.await;
  * watermark, which must go to the late map and match nothing.
  */
 class PatternJobOracleTest extends EmbeddedMemberTest {
-    static final EventSchema TEMPERATURE = EventSchema.builder("temperature").longKey("machine").eventTime("ts")
-            .float64("celsius").build();
-    static final EventSchema PRESSURE = EventSchema.builder("pressure").longKey("machine").eventTime("ts")
-            .float64("bar").build();
+    static final EventSchema TEMPERATURE = MachineHealthJob.TEMPERATURE;
+    static final EventSchema PRESSURE = MachineHealthJob.PRESSURE;
     static final String ALERTS = "state.maintenance-alerts";
     private static final int MACHINES = 60;
     private static final int PARTITIONS = 4;
@@ -42,16 +41,7 @@ class PatternJobOracleTest extends EmbeddedMemberTest {
     private static final long START = 1_767_225_600_000L;
 
     /** Temperature rising over 3 consecutive readings above 70 °C, then two pressure readings, the second ≥ 0.5 bar lower; within 60 s. */
-    static final Pattern OVERHEAT = Pattern.named("overheat-then-pressure-drop")
-            .step("rising", TEMPERATURE).times(3).where((event, match) -> {
-                final SchemaRecord last = match.last("rising");
-                return event.getDouble(2) > 70 && (last == null || event.getDouble(2) > last.getDouble(2));
-            })
-            .step("drop", PRESSURE).times(2).where((event, match) -> {
-                final SchemaRecord before = match.first("drop");
-                return before == null || event.getDouble(2) <= before.getDouble(2) - 0.5;
-            })
-            .within(60_000).build();
+    static final Pattern OVERHEAT = MachineHealthJob.OVERHEAT;
     /** One reading above 95 °C. */
     static final Pattern SPIKE = Pattern.named("spike").step("hot", TEMPERATURE).where((event, match) -> event.getDouble(2) > 95)
             .within(1).build();

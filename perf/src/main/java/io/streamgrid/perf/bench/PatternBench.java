@@ -7,6 +7,7 @@ import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.SinkBuilder;
 import com.hazelcast.jet.pipeline.StreamStage;
+import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
@@ -49,14 +50,12 @@ import java.util.function.Function;
  * no buffering: the data comes in order), which is what a Jet user would write.
  */
 public final class PatternBench implements Benchmark {
-    static final EventSchema TEMPERATURE = EventSchema.builder("temperature").longKey("machine").eventTime("ts")
-            .float64("celsius").build();
-    static final EventSchema PRESSURE = EventSchema.builder("pressure").longKey("machine").eventTime("ts")
-            .float64("bar").build();
+    static final EventSchema TEMPERATURE = MachineHealthJob.TEMPERATURE;
+    static final EventSchema PRESSURE = MachineHealthJob.PRESSURE;
     static final int MACHINES = 10_000;
     static final int PARTITIONS = 2;
     static final int PARALLELISM = 2;
-    static final long WITHIN_MS = 60_000;
+    static final long WITHIN_MS = MachineHealthJob.OVERHEAT.withinMs();
     private static final long BASE_TIME = 1_700_000_000_000L;
     static final ResultTally OURS = new ResultTally();
     static final ResultTally JET = new ResultTally();
@@ -137,16 +136,8 @@ public final class PatternBench implements Benchmark {
         }
     }
 
-    static final Pattern OVERHEAT = Pattern.named("overheat-then-pressure-drop")
-            .step("rising", TEMPERATURE).times(3).where((event, match) -> {
-                final SchemaRecord last = match.last("rising");
-                return event.getDouble(2) > 70 && (last == null || event.getDouble(2) > last.getDouble(2));
-            })
-            .step("drop", PRESSURE).times(2).where((event, match) -> {
-                final SchemaRecord before = match.first("drop");
-                return before == null || event.getDouble(2) <= before.getDouble(2) - 0.5;
-            })
-            .within(WITHIN_MS).build();
+    /** The machine-health example's pattern: its hand-coded twin is {@link #match}. */
+    static final Pattern OVERHEAT = MachineHealthJob.OVERHEAT;
 
     /** Counts every reading of {@code schema} once and never matches. */
     private static Pattern counting(final EventSchema schema) {
