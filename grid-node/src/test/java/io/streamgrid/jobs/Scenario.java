@@ -1,7 +1,11 @@
 package io.streamgrid.jobs;
 
+import com.hazelcast.cluster.Address;
+import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
@@ -26,6 +30,17 @@ import static org.awaitility.Awaitility.await;
 /** Pieces the multi-process job tests share: a paced ingest writer and a job-restart counter. */
 final class Scenario {
     private Scenario() {
+    }
+
+    /**
+     * A member that is not the cluster's master (Jet's job coordinator): the oldest member, which is
+     * not necessarily the first started. Killing the coordinator is a different test — Jet then
+     * waits out invocation timeouts (minutes) before the new master restarts the job.
+     */
+    static MemberProcess notTheCoordinator(final LocalCluster cluster, final HazelcastInstance client) {
+        final Address master = client.getCluster().getMembers().iterator().next().getAddress();
+        return cluster.members().stream().filter(m -> m.port() != master.getPort()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no member besides the master " + master));
     }
 
     /** The log of the built-in request type under {@code ingestDir}, where ip-traffic reads. */

@@ -7,9 +7,16 @@ import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
+import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.Field;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.CqlType;
+import io.streamgrid.sink.SinkOptions;
+import io.streamgrid.sink.TableSpec;
+
+import java.util.List;
 
 /**
  * Per user: every valid access-log request, enriched with the user's {@code dim.users} row, rolled
@@ -35,6 +42,24 @@ public class UserActivityJob implements StreamGridJob {
         return KeyedJob.<long[]>builder(NAME, ACCESS).function(new RollUp()).state(StateCodec.longs(3))
                 .lookup(USERS, "user", Lookup.OnMissing.SIDE_OUTPUT)
                 .time(TimePolicy.of(5_000, 60_000)).writes(ACTIVITY).build();
+    }
+
+    /** The analytics copy of {@link #ACTIVITY} in Cassandra: {@code user_activity}, one row per user. */
+    public static TableSpec activityTable(final String keyspace) {
+        return new TableSpec(keyspace, "user_activity", List.of(new TableSpec.Column("user", CqlType.TEXT),
+                new TableSpec.Column("country", CqlType.TEXT), new TableSpec.Column("segment", CqlType.TEXT),
+                new TableSpec.Column("requests", CqlType.BIGINT), new TableSpec.Column("bytes", CqlType.BIGINT),
+                new TableSpec.Column("server_errors", CqlType.BIGINT), new TableSpec.Column("last_path", CqlType.TEXT),
+                new TableSpec.Column("last_time", CqlType.BIGINT)), List.of("user"), List.of());
+    }
+
+    /** Binds {@link #ACTIVITY} to {@link #activityTable}: exactly-once with the job's snapshots. */
+    public static CassandraOutput cassandraOutput(final CassandraTarget target, final SinkOptions options) {
+        return new CassandraOutput(target, List.of(new CassandraOutput.Binding(ACTIVITY, activityTable(target.keyspace()), value -> {
+            final UserActivity a = (UserActivity) value;
+            return new Object[] {a.user(), a.country(), a.segment(), a.requests(), a.bytes(), a.serverErrors(), a.lastPath(),
+                    a.lastTime()};
+        })), options);
     }
 
     /** State per user: {requests, bytes, server errors}. */

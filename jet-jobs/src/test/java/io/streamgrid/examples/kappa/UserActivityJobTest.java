@@ -65,9 +65,8 @@ class UserActivityJobTest extends EmbeddedMemberTest {
             final long bytes = noBody ? 0 : random.nextInt(1, 50_000);
             final int bad = random.nextInt(500);
             final String stamp = "[" + CLF_TIME.format(Instant.ofEpochMilli(time)) + "]";
-            String line = "10.0." + (u % 250) + "." + (i % 250) + " - " + user(u) + " " + stamp + " \"" + method + " " + path
-                    + " HTTP/1.1\" " + status + " " + (noBody ? "-" : Long.toString(bytes))
-                    + (i % 2 == 0 ? " \"https://example.com/\" \"Mozilla/5.0 (X11; Linux)\"" : "");
+            String line = AccessLogs.line("10.0." + (u % 250) + "." + (i % 250), user(u), time, method, path, status,
+                    noBody ? -1 : bytes, i % 2 == 0);
             if (bad == 0) {
                 line = "garbage that is no request " + i;
                 badReasons.add("not a Common or Combined Log Format line");
