@@ -4,10 +4,8 @@ import io.streamgrid.jobs.schema.EventSchema;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A sequence of steps to find in each key's events, in event time, within a time bound — such as
@@ -164,12 +162,5 @@ public final class Pattern implements Serializable {
                 stepName = null;
             }
         }
-    }
-
-    /** The schemas the pattern's steps read, by name. */
-    Set<String> schemaNames() {
-        final Set<String> names = new HashSet<>();
-        steps.forEach(step -> names.add(step.schema()));
-        return names;
     }
 }
