@@ -10,12 +10,10 @@ import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.examples.machines.FleetStream;
 import io.streamgrid.examples.machines.MachineHealthJob;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pattern.PatternAlert;
 import io.streamgrid.jobs.pipeline.JobOptions;
-import io.streamgrid.jobs.schema.EventSchema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,7 +22,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -69,14 +66,10 @@ final class MachinesDemo implements Callable<Integer> {
         final int total = fleet.readings().size();
         out.println("== StreamGrid machine-health demo: " + machines + " machines, temperature, pressure and vibration once a "
                 + "second each; " + fleet.incidents().size() + " of them will develop a failure signature");
-        final List<EventSchema> schemas = FleetStream.schemas();
-        final SchemaLog[] logs = new SchemaLog[schemas.size()];
         try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line))
                 .start();
-             StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings())) {
-            for (int s = 0; s < logs.length; s++) {
-                logs[s] = SchemaLog.open(SchemaLog.directoryOf(options.ingestDir(), schemas.get(s).name()), schemas.get(s), PARTITIONS);
-            }
+             StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
+             FleetStream.Logs logs = FleetStream.Logs.open(options.ingestDir(), PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();
             final Job running = KeyedJobs.submit(client.getJet(), job, options);
             out.println("== job " + job.name() + " submitted (exactly-once, snapshots every " + options.snapshotIntervalMs()
@@ -109,9 +102,7 @@ final class MachinesDemo implements Callable<Integer> {
                 final long due = start + TimeUnit.SECONDS.toNanos(15) * (i + (long) batch) / total;
                 TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
             }
-            for (final SchemaLog log : logs) {
-                log.appendEndOfStream();
-            }
+            logs.appendEndOfStream();
             out.println("== all " + total + " readings appended and the streams closed; waiting for the job");
             FleetStream.Check check = fleet.check(Map.of());
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -126,12 +117,6 @@ final class MachinesDemo implements Callable<Integer> {
             final boolean passed = check.passed() && late == 0;
             out.println(passed ? "== machine-health demo passed; stopping the cluster" : "== machine-health demo FAILED");
             return passed ? 0 : StreamGridCli.EXIT_FAILED;
-        } finally {
-            for (final SchemaLog log : logs) {
-                if (log != null) {
-                    log.close();
-                }
-            }
         }
     }
 }

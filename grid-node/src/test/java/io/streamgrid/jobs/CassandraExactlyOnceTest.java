@@ -286,9 +286,8 @@ class CassandraExactlyOnceTest {
     void when_accessLogEnrichedAcrossAMemberKill_then_servingMapAndCassandraTableEqualTheOracle(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         final SplittableRandom random = new SplittableRandom(33);
-        final List<String> lines = new ArrayList<>();
-        final Map<String, long[]> totals = new HashMap<>(); // user -> {requests, bytes, 5xx, last time}
-        final Map<String, String> lastPath = new HashMap<>();
+        final List<AccessLogs.Request> requests = new ArrayList<>();
+        final Map<String, UserProfile> users = new HashMap<>();
         long time = 1_767_225_600_000L;
         for (int i = 0; i < 12_000; i++) {
             time += 1_000L * random.nextInt(0, 2);
@@ -296,17 +295,15 @@ class CassandraExactlyOnceTest {
             final String path = "/items/" + random.nextInt(500);
             final int status = random.nextInt(20) == 0 ? 500 : 200;
             final long bytes = random.nextInt(1, 10_000);
-            lines.add(AccessLogs.line("10.1.0." + random.nextInt(250), user, time, "GET", path, status, bytes, i % 3 == 0));
-            final long[] t = totals.computeIfAbsent(user, k -> new long[4]);
-            t[0]++;
-            t[1] += bytes;
-            t[2] += status >= 500 ? 1 : 0;
-            t[3] = time;
-            lastPath.put(user, path);
+            requests.add(new AccessLogs.Request("10.1.0." + random.nextInt(250), user, time, "GET", path, status, bytes));
+            users.put(user, new UserProfile(user, "C" + user.length(), "S" + (user.hashCode() & 1), 0));
+        }
+        final List<String> lines = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            lines.add(requests.get(i).line(i % 3 == 0));
         }
         final Map<List<Object>, List<Object>> expected = new HashMap<>();
-        totals.forEach((user, t) -> expected.put(List.of(user), List.of(user, "C" + user.length(), "S" + (user.hashCode() & 1),
-                t[0], t[1], t[2], lastPath.get(user), t[3])));
+        UserActivityJob.expected(requests, users).forEach((user, a) -> expected.put(List.of(user), List.of(UserActivityJob.row(a))));
         final CassandraTarget target = CassandraTarget.local(cassandra, "kappa");
         final TableSpec table = UserActivityJob.activityTable("kappa");
         CassandraSchema.ensure(session, target, table);
@@ -321,9 +318,7 @@ class CassandraExactlyOnceTest {
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
              SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), UserActivityJob.ACCESS, PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
-            for (final String user : totals.keySet()) {
-                client.getMap(UserActivityJob.USERS).put(user, new UserProfile(user, "C" + user.length(), "S" + (user.hashCode() & 1), 0));
-            }
+            client.getMap(UserActivityJob.USERS).putAll(users);
             final SchemaLoader loader = new SchemaLoader(UserActivityJob.ACCESS);
             loader.load(first, SchemaLoader.Format.ACCESSLOG, log, input.resolve("access-1.rejected"), line -> { });
             final Job running = KeyedJobs.submit(client.getJet(), job, options,
@@ -341,9 +336,8 @@ class CassandraExactlyOnceTest {
                         .failFast("job failed or suspended", () -> stopped(running))
                         .until(() -> {
                             served.clear();
-                            client.<String, UserActivity>getMap(UserActivityJob.ACTIVITY).forEach((user, a) -> served.put(List.of(user),
-                                    List.of(a.user(), a.country(), a.segment(), a.requests(), a.bytes(), a.serverErrors(), a.lastPath(),
-                                            a.lastTime())));
+                            client.<String, UserActivity>getMap(UserActivityJob.ACTIVITY)
+                                    .forEach((user, a) -> served.put(List.of(user), List.of(UserActivityJob.row(a))));
                             tableReport[0] = TableVerifier.verify(session, table, ACTIVITY_COLUMNS, expected);
                             return served.equals(expected) && tableReport[0].isExact();
                         });

@@ -7,12 +7,10 @@ import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.examples.machines.FleetStream;
 import io.streamgrid.examples.machines.MachineHealthJob;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pattern.PatternAlert;
 import io.streamgrid.jobs.pipeline.JobOptions;
-import io.streamgrid.jobs.schema.EventSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -20,7 +18,6 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,12 +43,8 @@ class PatternExactlyOnceTest {
         final int total = fleet.readings().size();
         final KeyedJob<?> job = new MachineHealthJob().job();
         final JobOptions options = JobOptions.of(workDir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2);
-        final List<EventSchema> schemas = FleetStream.schemas();
-        final SchemaLog[] logs = new SchemaLog[schemas.size()];
-        try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start()) {
-            for (int s = 0; s < logs.length; s++) {
-                logs[s] = SchemaLog.open(SchemaLog.directoryOf(options.ingestDir(), schemas.get(s).name()), schemas.get(s), PARTITIONS);
-            }
+        try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
+             FleetStream.Logs logs = FleetStream.Logs.open(options.ingestDir(), PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
             final Job running = KeyedJobs.submit(client.getJet(), job, options);
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(afterEach -> {
@@ -71,9 +64,7 @@ class PatternExactlyOnceTest {
                 running.restart();
             }
             writer.finish();
-            for (final SchemaLog log : logs) {
-                log.appendEndOfStream();
-            }
+            logs.appendEndOfStream();
 
             final AtomicReference<FleetStream.Check> check = new AtomicReference<>(fleet.check(new HashMap<>()));
             try {
@@ -93,12 +84,6 @@ class PatternExactlyOnceTest {
             assertThat(result.duplicated()).as("signatures alerted twice").isZero();
             assertThat(client.getMap(job.lateMap()).size()).as("late readings").isZero();
             running.cancel();
-        } finally {
-            for (final SchemaLog log : logs) {
-                if (log != null) {
-                    log.close();
-                }
-            }
         }
     }
 }

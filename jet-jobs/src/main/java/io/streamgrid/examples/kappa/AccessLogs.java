@@ -13,14 +13,16 @@ public final class AccessLogs {
     private AccessLogs() {
     }
 
-    /**
-     * One request; {@code bytes} below 0 is written {@code -} (no body); {@code combined} adds a
-     * referrer and a user agent. The log format has whole seconds: the time's milliseconds are cut.
-     */
-    public static String line(final String host, final String user, final long epochMillis, final String method, final String path,
-                              final int status, final long bytes, final boolean combined) {
-        return host + " - " + user + " [" + TIME.format(Instant.ofEpochMilli(epochMillis)) + "] \"" + method + " " + path
-                + " HTTP/1.1\" " + status + " " + (bytes < 0 ? "-" : Long.toString(bytes))
-                + (combined ? " \"https://example.com/\" \"Mozilla/5.0 (X11; Linux)\"" : "");
+    /** One request as a web server logs it; {@code bytes} below 0: no body (logged {@code -}, counted as 0). */
+    public record Request(String host, String user, long epochMillis, String method, String path, int status, long bytes) {
+        /**
+         * Its log line; {@code combined} adds a referrer and a user agent. The log format has whole
+         * seconds: the time's milliseconds are cut.
+         */
+        public String line(final boolean combined) {
+            return host + " - " + user + " [" + TIME.format(Instant.ofEpochMilli(epochMillis)) + "] \"" + method + " " + path
+                    + " HTTP/1.1\" " + status + " " + (bytes < 0 ? "-" : Long.toString(bytes))
+                    + (combined ? " \"https://example.com/\" \"Mozilla/5.0 (X11; Linux)\"" : "");
+        }
     }
 }

@@ -16,7 +16,9 @@ import io.streamgrid.sink.CqlType;
 import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.sink.TableSpec;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Per user: every valid access-log request, enriched with the user's {@code dim.users} row, rolled
@@ -55,11 +57,33 @@ public class UserActivityJob implements StreamGridJob {
 
     /** Binds {@link #ACTIVITY} to {@link #activityTable}: exactly-once with the job's snapshots. */
     public static CassandraOutput cassandraOutput(final CassandraTarget target, final SinkOptions options) {
-        return new CassandraOutput(target, List.of(new CassandraOutput.Binding(ACTIVITY, activityTable(target.keyspace()), value -> {
-            final UserActivity a = (UserActivity) value;
-            return new Object[] {a.user(), a.country(), a.segment(), a.requests(), a.bytes(), a.serverErrors(), a.lastPath(),
-                    a.lastTime()};
-        })), options);
+        return new CassandraOutput(target, List.of(new CassandraOutput.Binding(ACTIVITY, activityTable(target.keyspace()),
+                value -> row((UserActivity) value))), options);
+    }
+
+    /**
+     * The oracle: what {@link #ACTIVITY} holds after {@code requests} (valid ones, in log order),
+     * with {@code users} as the dimension. Requests of other users are not in it (they are the
+     * unmatched side output).
+     */
+    public static Map<String, UserActivity> expected(final List<AccessLogs.Request> requests, final Map<String, UserProfile> users) {
+        final Map<String, UserActivity> activity = new HashMap<>();
+        for (final AccessLogs.Request r : requests) {
+            final UserProfile profile = users.get(r.user());
+            if (profile == null) {
+                continue;
+            }
+            final UserActivity before = activity.get(r.user());
+            activity.put(r.user(), new UserActivity(r.user(), profile.country(), profile.segment(),
+                    (before == null ? 0 : before.requests()) + 1, (before == null ? 0 : before.bytes()) + Math.max(0, r.bytes()),
+                    (before == null ? 0 : before.serverErrors()) + (r.status() >= 500 ? 1 : 0), r.path(), r.epochMillis()));
+        }
+        return activity;
+    }
+
+    /** The row of {@link #activityTable} that holds {@code activity}, in column order. */
+    public static Object[] row(final UserActivity a) {
+        return new Object[] {a.user(), a.country(), a.segment(), a.requests(), a.bytes(), a.serverErrors(), a.lastPath(), a.lastTime()};
     }
 
     /** State per user: {requests, bytes, server errors}. */

@@ -6,6 +6,7 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -107,20 +108,52 @@ public final class FleetStream {
         return incidents;
     }
 
-    /** The schemas, in the order of {@link Reading#schema()} and of the logs {@link #append} takes. */
-    public static List<EventSchema> schemas() {
-        return SCHEMAS;
+    /** The fleet's three schema logs under one ingest directory, temperature, pressure, vibration; closing closes them all. */
+    public static final class Logs implements AutoCloseable {
+        private final SchemaLog[] logs = new SchemaLog[SCHEMAS.size()];
+
+        private Logs(final Path ingestDir, final int partitions) {
+            try {
+                for (int s = 0; s < logs.length; s++) {
+                    logs[s] = SchemaLog.open(SchemaLog.directoryOf(ingestDir, SCHEMAS.get(s).name()), SCHEMAS.get(s), partitions);
+                }
+            } catch (final RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+
+        /** Opens (creating where needed) the three logs with {@code partitions} partitions each. */
+        public static Logs open(final Path ingestDir, final int partitions) {
+            return new Logs(ingestDir, partitions);
+        }
+
+        /** Closes each stream: the jobs reading them see their end. */
+        public void appendEndOfStream() {
+            for (final SchemaLog log : logs) {
+                log.appendEndOfStream();
+            }
+        }
+
+        @Override
+        public void close() {
+            for (final SchemaLog log : logs) {
+                if (log != null) {
+                    log.close();
+                }
+            }
+        }
     }
 
-    /** Appends readings {@code from} (inclusive) to {@code to} to their schema's log: {@code logs} in {@link #schemas()} order. */
-    public void append(final SchemaLog[] logs, final int from, final int to) {
+    /** Appends readings {@code from} (inclusive) to {@code to} to their schema's log. */
+    public void append(final Logs logs, final int from, final int to) {
         final SchemaRecord[] records = SCHEMAS.stream().map(schema -> new SchemaRecord(schema.layout())).toArray(SchemaRecord[]::new);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         for (int i = from; i < to; i++) {
             final Reading r = readings.get(i);
             records[r.schema()].wrapForWrite(buffer, 0).sequence(r.sequence()).setLong(0, r.machine()).setTimestamp(1, r.time())
                     .setDouble(2, r.value());
-            logs[r.schema()].append(records[r.schema()]);
+            logs.logs[r.schema()].append(records[r.schema()]);
         }
     }
 

@@ -76,11 +76,10 @@ final class PatternState {
      */
     static final class Codec implements StateCodec<PatternState> {
         private static final long serialVersionUID = 1L;
-        private final int patterns;
+        /** Per pattern, its number of steps. */
         private final int[] stepCounts;
 
         Codec(final int[] stepCounts) {
-            this.patterns = stepCounts.length;
             this.stepCounts = stepCounts.clone();
         }
 
@@ -130,7 +129,7 @@ final class PatternState {
 
         @Override
         public PatternState read(final DataInput in) throws IOException {
-            final PatternState state = new PatternState(patterns);
+            final PatternState state = new PatternState(stepCounts.length);
             state.arrivals = in.readLong();
             state.releaseTimer = in.readLong();
             state.expiryTimer = in.readLong();
@@ -147,7 +146,7 @@ final class PatternState {
             for (int i = 0; i < pending; i++) {
                 state.pending.add(events[in.readInt()]);
             }
-            for (int p = 0; p < patterns; p++) {
+            for (int p = 0; p < stepCounts.length; p++) {
                 final int count = in.readInt();
                 for (int r = 0; r < count; r++) {
                     final Run run = new Run(in.readLong(), stepCounts[p]);

@@ -50,8 +50,7 @@ class UserActivityJobTest extends EmbeddedMemberTest {
     void when_anAccessLogIsLoadedAndEnriched_then_everyValidRequestCountsOnceAndEveryBadLineIsAccountedFor() throws Exception {
         final SplittableRandom random = new SplittableRandom(14);
         final List<String> lines = new ArrayList<>();
-        final Map<String, long[]> totals = new HashMap<>(); // user -> {requests, bytes, 5xx}
-        final Map<String, String[]> last = new HashMap<>(); // user -> {path, time}
+        final List<AccessLogs.Request> valid = new ArrayList<>();
         final List<String> badReasons = new ArrayList<>();
         long unknownRequests = 0;
         long time = Instant.parse("2026-12-01T00:00:00Z").toEpochMilli();
@@ -61,12 +60,12 @@ class UserActivityJobTest extends EmbeddedMemberTest {
             final String method = METHODS[random.nextInt(METHODS.length)];
             final String path = "/items/" + random.nextInt(1_000);
             final int status = random.nextInt(100) < 5 ? 503 : random.nextInt(100) < 10 ? 404 : 200;
-            final boolean noBody = random.nextInt(50) == 0;
-            final long bytes = noBody ? 0 : random.nextInt(1, 50_000);
+            final long bytes = random.nextInt(50) == 0 ? -1 : random.nextInt(1, 50_000); // -1: no body
             final int bad = random.nextInt(500);
             final String stamp = "[" + CLF_TIME.format(Instant.ofEpochMilli(time)) + "]";
-            String line = AccessLogs.line("10.0." + (u % 250) + "." + (i % 250), user(u), time, method, path, status,
-                    noBody ? -1 : bytes, i % 2 == 0);
+            final AccessLogs.Request request = new AccessLogs.Request("10.0." + (u % 250) + "." + (i % 250), user(u), time, method,
+                    path, status, bytes);
+            String line = request.line(i % 2 == 0);
             if (bad == 0) {
                 line = "garbage that is no request " + i;
                 badReasons.add("not a Common or Combined Log Format line");
@@ -82,23 +81,20 @@ class UserActivityJobTest extends EmbeddedMemberTest {
             } else if (bad == 4) {
                 line = line.replace(" " + user(u) + " ", " - ");
                 badReasons.add("user");
-            } else if (u >= KNOWN) {
-                unknownRequests++;
             } else {
-                final long[] t = totals.computeIfAbsent(user(u), k -> new long[3]);
-                t[0]++;
-                t[1] += bytes;
-                t[2] += status >= 500 ? 1 : 0;
-                last.put(user(u), new String[] {path, Long.toString(time)});
+                valid.add(request);
+                unknownRequests += u >= KNOWN ? 1 : 0;
             }
             lines.add(line);
         }
         final Path file = dir.resolve("access.log");
         Files.write(file, lines);
 
-        final Map<String, UserActivity> expected = new HashMap<>();
-        totals.forEach((user, t) -> expected.put(user, new UserActivity(user, country(user), segment(user), t[0], t[1], t[2],
-                last.get(user)[0], Long.parseLong(last.get(user)[1]))));
+        final Map<String, UserProfile> users = new HashMap<>();
+        for (int u = 0; u < KNOWN; u++) {
+            users.put(user(u), new UserProfile(user(u), country(user(u)), segment(user(u)), 20_000 + u));
+        }
+        final Map<String, UserActivity> expected = UserActivityJob.expected(valid, users);
 
         final KeyedJob<?> job = new UserActivityJob().job();
         final Path rejected = dir.resolve("access.log.rejected");
@@ -114,9 +110,7 @@ class UserActivityJobTest extends EmbeddedMemberTest {
                 "got 'FETCH'", "field path is 251 bytes long", "missing field 'user'");
 
         startMember();
-        for (int u = 0; u < KNOWN; u++) {
-            member.getMap(UserActivityJob.USERS).put(user(u), new UserProfile(user(u), country(user(u)), segment(user(u)), 20_000 + u));
-        }
+        member.getMap(UserActivityJob.USERS).putAll(users);
         final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withLocalParallelism(2));
         JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, UserActivity>getMap(UserActivityJob.ACTIVITY)),
                 Duration.ofMinutes(1), running);

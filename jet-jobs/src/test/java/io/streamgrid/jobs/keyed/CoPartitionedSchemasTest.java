@@ -3,6 +3,7 @@ package io.streamgrid.jobs.keyed;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
+import io.streamgrid.jobs.MachineReading;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
@@ -10,7 +11,6 @@ import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.io.DataInput;
@@ -75,38 +75,27 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
                 .time(TimePolicy.of(0, 365L * 24 * 3_600_000).withIdleTimeout(idleTimeoutMs)).writes(MAP).build();
     }
 
-    /** One reading: machine, time, value, sequence. Each stream is in time order (ties allowed). */
-    private record Reading(long machine, long ts, double value, long sequence) {
-    }
 
-    private static List<Reading> readings(final long seed, final int count, final long sequenceBase) {
+    private static List<MachineReading> readings(final long seed, final int count, final long sequenceBase) {
         final SplittableRandom random = new SplittableRandom(seed);
-        final List<Reading> out = new ArrayList<>(count);
+        final List<MachineReading> out = new ArrayList<>(count);
         long ts = START;
         for (int i = 0; i < count; i++) {
             ts += random.nextInt(0, 20); // 0: several readings at the same time, in this stream and across both
-            out.add(new Reading(random.nextInt(MACHINES), ts, Math.round(random.nextDouble() * 1000) / 10.0, sequenceBase + i));
+            out.add(new MachineReading(random.nextInt(MACHINES), ts, Math.round(random.nextDouble() * 1000) / 10.0, sequenceBase + i));
         }
         return out;
     }
 
-    private static void append(final SchemaLog log, final List<Reading> readings, final int from, final int to) {
-        final SchemaRecord record = new SchemaRecord(log.schema().layout());
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        for (final Reading r : readings.subList(from, to)) {
-            record.wrapForWrite(buffer, 0).sequence(r.sequence()).setLong(0, r.machine()).setTimestamp(1, r.ts()).setDouble(2, r.value());
-            log.append(record);
-        }
-    }
 
     /** The oracle: per pressure reading, the latest temperature of its machine at or before it (ties: the temperature). */
-    private static Map<String, Double> expected(final List<Reading> temperatures, final List<Reading> pressures) {
+    private static Map<String, Double> expected(final List<MachineReading> temperatures, final List<MachineReading> pressures) {
         final Map<String, Double> expected = new HashMap<>();
-        final Map<Long, List<Reading>> byMachine = new HashMap<>();
+        final Map<Long, List<MachineReading>> byMachine = new HashMap<>();
         temperatures.forEach(t -> byMachine.computeIfAbsent(t.machine(), m -> new ArrayList<>()).add(t));
-        for (final Reading p : pressures) {
+        for (final MachineReading p : pressures) {
             double last = -1.0;
-            for (final Reading t : byMachine.getOrDefault(p.machine(), List.of())) {
+            for (final MachineReading t : byMachine.getOrDefault(p.machine(), List.of())) {
                 if (t.ts() > p.ts()) {
                     break;
                 }
@@ -126,25 +115,25 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
      */
     @Test
     void when_twoSchemasReadTogether_then_eventsMeetInEventTimeOrderAcrossRestarts() throws Exception {
-        final List<Reading> temperatures = readings(11, 20_000, 0);
-        final List<Reading> pressures = readings(12, 20_000, 1_000_000);
+        final List<MachineReading> temperatures = readings(11, 20_000, 0);
+        final List<MachineReading> pressures = readings(12, 20_000, 1_000_000);
         final Map<String, Double> expected = expected(temperatures, pressures);
         final KeyedJob<double[]> job = job(60_000);
         final JobOptions options = JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2);
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            append(temperatureLog, temperatures, 0, 6_000);
-            append(pressureLog, pressures, 0, 6_000);
+            MachineReading.append(temperatureLog, temperatures, 0, 6_000);
+            MachineReading.append(pressureLog, pressures, 0, 6_000);
             final Job running = KeyedJobs.submit(member.getJet(), job, options);
             for (int third = 1; third < 3; third++) {
                 await().atMost(Duration.ofMinutes(1)).until(() -> running.getStatus() == JobStatus.RUNNING);
                 Thread.sleep(300);
                 running.restart();
                 final int to = third == 2 ? 20_000 : 13_000;
-                append(temperatureLog, temperatures, third == 1 ? 6_000 : 13_000, to);
+                MachineReading.append(temperatureLog, temperatures, third == 1 ? 6_000 : 13_000, to);
                 Thread.sleep(200);
-                append(pressureLog, pressures, third == 1 ? 6_000 : 13_000, to);
+                MachineReading.append(pressureLog, pressures, third == 1 ? 6_000 : 13_000, to);
             }
             temperatureLog.appendEndOfStream();
             pressureLog.appendEndOfStream();
@@ -166,25 +155,25 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
      */
     @Test
     void when_oneSchemaIsQuiet_then_aHeartbeatInItsLogLetsTheOthersThrough() throws Exception {
-        final List<Reading> temperatures = readings(21, 2_000, 0);
+        final List<MachineReading> temperatures = readings(21, 2_000, 0);
         final KeyedJob<double[]> job = job(500);
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            append(temperatureLog, temperatures, 0, temperatures.size());
+            MachineReading.append(temperatureLog, temperatures, 0, temperatures.size());
             final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
             await().atMost(Duration.ofSeconds(60)).until(() -> heartbeats(pressureLog) == PARTITIONS);
             // Readings after the heartbeats' time (the wall clock) are on time, and see the last temperature.
             final long now = System.currentTimeMillis() + 60_000;
-            final List<Reading> pressures = new ArrayList<>();
+            final List<MachineReading> pressures = new ArrayList<>();
             final Map<String, Double> expected = new HashMap<>();
             final Map<Long, Double> lastTemperature = new HashMap<>();
             temperatures.forEach(t -> lastTemperature.put(t.machine(), t.value()));
             for (long machine = 0; machine < MACHINES; machine++) {
-                pressures.add(new Reading(machine, now, 1.0, 5_000 + machine));
+                pressures.add(new MachineReading(machine, now, 1.0, 5_000 + machine));
                 expected.put(machine + "|" + (5_000 + machine), lastTemperature.getOrDefault(machine, -1.0));
             }
-            append(pressureLog, pressures, 0, pressures.size());
+            MachineReading.append(pressureLog, pressures, 0, pressures.size());
             temperatureLog.appendEndOfStream();
             pressureLog.appendEndOfStream();
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, Double>getMap(MAP)), Duration.ofSeconds(60), running);

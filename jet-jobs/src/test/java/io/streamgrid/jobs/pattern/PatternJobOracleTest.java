@@ -4,6 +4,7 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.EmbeddedMemberTest;
+import io.streamgrid.jobs.MachineReading;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
@@ -46,46 +47,35 @@ class PatternJobOracleTest extends EmbeddedMemberTest {
     static final Pattern SPIKE = Pattern.named("spike").step("hot", TEMPERATURE).where((event, match) -> event.getDouble(2) > 95)
             .within(1).build();
 
-    /** One reading as written: machine, time, value, sequence; its schema is the log it goes to. */
-    private record Reading(long machine, long ts, double value, long sequence) {
-    }
 
     /**
      * Readings of all machines, in the order they are appended: true times advance 0–40 ms per
      * reading, and each is delayed by up to the allowed disorder, so every reading is at most
      * {@link #DISORDER} behind any appended before it and none is late.
      */
-    private static List<Reading> readings(final long seed, final int count, final long sequenceBase, final double mean,
+    private static List<MachineReading> readings(final long seed, final int count, final long sequenceBase, final double mean,
                                           final double spread) {
         final SplittableRandom random = new SplittableRandom(seed);
         final List<long[]> order = new ArrayList<>(count);
-        final List<Reading> out = new ArrayList<>(count);
+        final List<MachineReading> out = new ArrayList<>(count);
         long ts = START;
         for (int i = 0; i < count; i++) {
             ts += random.nextInt(0, 40);
             final double value = Math.round((mean + spread * (random.nextDouble() * 2 - 1)) * 10) / 10.0;
-            out.add(new Reading(random.nextInt(MACHINES), ts, value, sequenceBase + i));
+            out.add(new MachineReading(random.nextInt(MACHINES), ts, value, sequenceBase + i));
             order.add(new long[] {ts + random.nextLong(0, DISORDER + 1), i});
         }
         order.sort(Comparator.comparingLong((long[] o) -> o[0]).thenComparingLong(o -> o[1]));
         return order.stream().map(o -> out.get((int) o[1])).toList();
     }
 
-    private static void append(final SchemaLog log, final List<Reading> readings, final int from, final int to) {
-        final SchemaRecord record = new SchemaRecord(log.schema().layout());
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        for (final Reading r : readings.subList(from, to)) {
-            record.wrapForWrite(buffer, 0).sequence(r.sequence()).setLong(0, r.machine()).setTimestamp(1, r.ts()).setDouble(2, r.value());
-            log.append(record);
-        }
-    }
 
     /** The oracle's view of the readings; log position = order of appending, per log. */
     private static List<PatternOracle.Event> oracleEvents(final EventSchema schema, final int schemaIndex, final String field,
-                                                          final List<Reading> readings) {
+                                                          final List<MachineReading> readings) {
         final List<PatternOracle.Event> events = new ArrayList<>();
         for (int i = 0; i < readings.size(); i++) {
-            final Reading r = readings.get(i);
+            final MachineReading r = readings.get(i);
             final SchemaRecord record = new SchemaRecord(schema.layout());
             record.wrapForWrite(new UnsafeBuffer(new byte[schema.layout().length()]), 0).sequence(r.sequence()).setLong(0, r.machine())
                     .setTimestamp(1, r.ts()).setDouble(2, r.value());
@@ -109,8 +99,8 @@ class PatternJobOracleTest extends EmbeddedMemberTest {
      */
     @Test
     void when_readingsComeOutOfOrderAndTheJobRestarts_then_alertsEqualTheOracle() throws Exception {
-        final List<Reading> temperatures = readings(31, 30_000, 0, 80, 20);
-        final List<Reading> pressures = readings(32, 30_000, 1_000_000, 5, 1);
+        final List<MachineReading> temperatures = readings(31, 30_000, 0, 80, 20);
+        final List<MachineReading> pressures = readings(32, 30_000, 1_000_000, 5, 1);
         final List<PatternOracle.Event> events = new ArrayList<>(oracleEvents(TEMPERATURE, 0, "celsius", temperatures));
         events.addAll(oracleEvents(PRESSURE, 1, "bar", pressures));
         final Map<String, PatternAlert> expected = PatternOracle.alerts(events, List.of(OVERHEAT, SPIKE));
@@ -118,16 +108,16 @@ class PatternJobOracleTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            append(temperatureLog, temperatures, 0, 10_000);
-            append(pressureLog, pressures, 0, 10_000);
+            MachineReading.append(temperatureLog, temperatures, 0, 10_000);
+            MachineReading.append(pressureLog, pressures, 0, 10_000);
             final Job running = KeyedJobs.submit(member.getJet(), job,
                     JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2));
             for (int third = 1; third < 3; third++) {
                 await().atMost(Duration.ofMinutes(1)).until(() -> running.getStatus() == JobStatus.RUNNING);
                 Thread.sleep(300);
                 running.restart();
-                append(temperatureLog, temperatures, third * 10_000, (third + 1) * 10_000);
-                append(pressureLog, pressures, third * 10_000, (third + 1) * 10_000);
+                MachineReading.append(temperatureLog, temperatures, third * 10_000, (third + 1) * 10_000);
+                MachineReading.append(pressureLog, pressures, third * 10_000, (third + 1) * 10_000);
             }
             temperatureLog.appendEndOfStream();
             pressureLog.appendEndOfStream();
@@ -152,10 +142,10 @@ class PatternJobOracleTest extends EmbeddedMemberTest {
         final KeyedJob<?> job = PatternJobs.job("spikes", List.of(TEMPERATURE), List.of(SPIKE), TimePolicy.of(DISORDER, 0), ALERTS);
         startMember();
         try (SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, 1)) {
-            final List<Reading> readings = List.of(new Reading(7, START, 60, 1), new Reading(7, START + 10_000, 61, 2),
-                    new Reading(7, START + 1_000, 99, 3), // 7 s behind the watermark (10,000 - 2,000 disorder)
-                    new Reading(7, START + 10_500, 98, 4));
-            append(log, readings, 0, readings.size());
+            final List<MachineReading> readings = List.of(new MachineReading(7, START, 60, 1), new MachineReading(7, START + 10_000, 61, 2),
+                    new MachineReading(7, START + 1_000, 99, 3), // 7 s behind the watermark (10,000 - 2,000 disorder)
+                    new MachineReading(7, START + 10_500, 98, 4));
+            MachineReading.append(log, readings, 0, readings.size());
             log.appendEndOfStream();
             final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withLocalParallelism(1));
             await().atMost(Duration.ofMinutes(1)).until(() -> member.getMap(ALERTS).size() == 1 && member.getMap(job.lateMap()).size() == 1);

@@ -6,6 +6,7 @@ import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.perf.BenchContext;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -13,6 +14,29 @@ import java.util.function.Function;
 /** Draining a backlog with a job and timing it, as the throughput benchmarks do. */
 final class Drain {
     private Drain() {
+    }
+
+    /**
+     * One warm-up drain per subject, then {@code runs} rounds with the subjects alternating, each
+     * draining all {@code events}; returns events/s per subject and run ({@code [subject][run]}).
+     * {@code unit} names what is counted in the progress lines (events, readings).
+     */
+    static double[][] alternating(final BenchContext context, final JetService jet, final List<String> labels,
+                                  final List<Function<JetService, Job>> subjects, final List<ResultTally> tallies,
+                                  final int events, final int runs, final String unit) throws InterruptedException {
+        final double[][] rates = new double[subjects.size()][runs];
+        for (int s = 0; s < subjects.size(); s++) {
+            context.progress("warm-up: " + labels.get(s));
+            drain(context, jet, subjects.get(s), events, events, tallies.get(s));
+        }
+        for (int run = 0; run < runs; run++) {
+            for (int s = 0; s < subjects.size(); s++) {
+                rates[s][run] = drain(context, jet, subjects.get(s), events, events, tallies.get(s));
+                context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f %s/s", run + 1, runs, labels.get(s),
+                        rates[s][run], unit));
+            }
+        }
+        return rates;
     }
 
     /**

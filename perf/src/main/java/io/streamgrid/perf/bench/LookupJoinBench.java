@@ -84,7 +84,7 @@ public final class LookupJoinBench implements Benchmark {
                 "plain Jet mapUsingIMap", "plain Jet mapUsingReplicatedMap");
         final List<Function<JetService, Job>> subjects = List.of(ours(dir), imap(dir), replicated(dir));
         final List<ResultTally> tallies = List.of(OURS, IMAP, REPLICATED_MAP);
-        final double[][] rates = new double[3][runs];
+        final double[][] rates;
         try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
             final HazelcastInstance member = grid.member();
             final Map<String, Long> instruments = new HashMap<>();
@@ -93,18 +93,7 @@ public final class LookupJoinBench implements Benchmark {
             }
             member.getMap(DIMENSION).putAll(instruments);
             member.getReplicatedMap(REPLICATED).putAll(instruments);
-            final JetService jet = member.getJet();
-            for (int s = 0; s < 3; s++) {
-                context.progress("warm-up: " + labels.get(s));
-                Drain.drain(context, jet, subjects.get(s), events, events, tallies.get(s));
-            }
-            for (int run = 0; run < runs; run++) {
-                for (int s = 0; s < 3; s++) {
-                    rates[s][run] = Drain.drain(context, jet, subjects.get(s), events, events, tallies.get(s));
-                    context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f events/s", run + 1, runs, labels.get(s),
-                            rates[s][run]));
-                }
-            }
+            rates = Drain.alternating(context, member.getJet(), labels, subjects, tallies, events, runs, "events");
         }
         context.emptyWorkDir();
         final List<Measurement> m = new ArrayList<>();

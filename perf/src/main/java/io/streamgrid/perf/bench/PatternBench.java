@@ -82,20 +82,9 @@ public final class PatternBench implements Benchmark {
         final List<String> labels = List.of("StreamGrid pattern job", "plain Jet mapStateful, pattern hand-coded");
         final List<Function<JetService, Job>> subjects = List.of(ours(dir), plainJet(dir));
         final List<ResultTally> tallies = List.of(OURS, JET);
-        final double[][] rates = new double[2][runs];
+        final double[][] rates;
         try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
-            final JetService jet = grid.member().getJet();
-            for (int s = 0; s < 2; s++) {
-                context.progress("warm-up: " + labels.get(s));
-                Drain.drain(context, jet, subjects.get(s), readings, readings, tallies.get(s));
-            }
-            for (int run = 0; run < runs; run++) {
-                for (int s = 0; s < 2; s++) {
-                    rates[s][run] = Drain.drain(context, jet, subjects.get(s), readings, readings, tallies.get(s));
-                    context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f readings/s", run + 1, runs, labels.get(s),
-                            rates[s][run]));
-                }
-            }
+            rates = Drain.alternating(context, grid.member().getJet(), labels, subjects, tallies, readings, runs, "readings");
         }
         context.emptyWorkDir();
         final List<Measurement> m = List.of(Measurement.of(labels.get(0), "ours", "readings/s", rates[0]),
