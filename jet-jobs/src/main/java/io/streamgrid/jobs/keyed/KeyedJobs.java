@@ -20,7 +20,9 @@ public final class KeyedJobs {
      * {@code options.ingestDir()} ({@link SchemaLog#directoryOf}). The job restarts from its last
      * snapshot when a member leaves or joins; when it fails it is suspended, keeping that snapshot,
      * until resumed. The log must exist and hold the job's schema (or a compatible version): the
-     * members check that when the job starts, and the job fails naming the field otherwise.
+     * members check that when the job starts, and the job fails naming the field otherwise. With
+     * {@link JobOptions#replay()} it runs as that replay: its own name, maps and tables, {@code cassandra}'s tables
+     * replaced by the replay's ({@link io.streamgrid.jobs.pipeline.Replay#output}; create those first).
      *
      * @param cassandra tables to write exactly-once, or null
      */
@@ -35,7 +37,8 @@ public final class KeyedJobs {
     /** As {@link #submit(JetService, KeyedJob, JobOptions, CassandraOutput)} with a config of the caller's (jars of user classes). */
     public static Job submit(final JetService jet, final KeyedJob<?> job, final JobOptions options, final CassandraOutput cassandra,
                              final JobConfig config) {
-        return jet.newJob(KeyedDag.of(job, logDirectory(job, options).toString(), options.localParallelism(), cassandra), config);
+        return jet.newJob(KeyedDag.of(job, logDirectory(job, options).toString(), options.localParallelism(), cassandra,
+                options.replay()), config);
     }
 
     /** Where the job's schema log is, as the members see it. */

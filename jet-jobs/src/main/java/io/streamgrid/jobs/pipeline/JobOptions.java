@@ -7,13 +7,14 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * How a windowed job runs.
+ * How a job runs.
  *
  * @param ingestDir          the ingest log's directory, as the members see it
  * @param snapshotIntervalMs Jet snapshot interval (exactly-once), at least 10 ms
- * @param localParallelism   windowing processors per member
+ * @param localParallelism   processors per member
+ * @param replay             null for the live job; else it runs as that {@link Replay} (own maps, tables and name)
  */
-public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParallelism) {
+public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParallelism, Replay replay) {
     public static final long DEFAULT_SNAPSHOT_INTERVAL_MS = 1_000;
 
     public JobOptions {
@@ -26,14 +27,19 @@ public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParal
         }
     }
 
+    /** Options of a live job. */
+    public JobOptions(final Path ingestDir, final long snapshotIntervalMs, final int localParallelism) {
+        this(ingestDir, snapshotIntervalMs, localParallelism, null);
+    }
+
     /**
-     * The Jet config every StreamGrid job runs with: named, EXACTLY_ONCE at this snapshot interval,
+     * The Jet config every StreamGrid job runs with: named (a replay: {@link Replay#jobName}), EXACTLY_ONCE at this snapshot interval,
      * and suspended on failure — keeping its snapshot (decided sink transactions, state) instead of
      * deleting it; {@code streamgrid job resume NAME} continues it.
      */
     public JobConfig jobConfig(final String jobName) {
         return new JobConfig()
-                .setName(jobName)
+                .setName(replay == null ? jobName : replay.jobName(jobName))
                 .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
                 .setSuspendOnFailure(true)
                 .setSnapshotIntervalMillis(snapshotIntervalMs);
@@ -44,14 +50,19 @@ public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParal
     }
 
     public JobOptions withSnapshotInterval(final long millis) {
-        return new JobOptions(ingestDir, millis, localParallelism);
+        return new JobOptions(ingestDir, millis, localParallelism, replay);
     }
 
     public JobOptions withIngestDir(final Path dir) {
-        return new JobOptions(dir, snapshotIntervalMs, localParallelism);
+        return new JobOptions(dir, snapshotIntervalMs, localParallelism, replay);
     }
 
     public JobOptions withLocalParallelism(final int parallelism) {
-        return new JobOptions(ingestDir, snapshotIntervalMs, parallelism);
+        return new JobOptions(ingestDir, snapshotIntervalMs, parallelism, replay);
+    }
+
+    /** These options for {@code replay} of the job (null: the live job). */
+    public JobOptions withReplay(final Replay replay) {
+        return new JobOptions(ingestDir, snapshotIntervalMs, localParallelism, replay);
     }
 }

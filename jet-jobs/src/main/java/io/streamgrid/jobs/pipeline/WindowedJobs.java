@@ -17,7 +17,8 @@ public final class WindowedJobs {
      * Submits {@code job} under its name with the EXACTLY_ONCE guarantee and the given snapshot
      * interval, reading the log of its schema under {@code options.ingestDir()} (which must exist
      * and hold the schema or a compatible version: the job fails naming the field otherwise). The job restarts from its last snapshot when a member leaves or joins; when it
-     * fails it is suspended, keeping that snapshot, until resumed ({@code Job.resume()}).
+     * fails it is suspended, keeping that snapshot, until resumed ({@code Job.resume()}). With
+     * {@link JobOptions#replay()} it runs as that {@link Replay}: its own name, maps and tables.
      */
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options) {
         return submit(jet, job, options, null);
@@ -35,7 +36,8 @@ public final class WindowedJobs {
     /** As {@link #submit(JetService, WindowedJob, JobOptions, CassandraOutput)} with a config of the caller's (jars of user classes). */
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options, final CassandraOutput cassandra,
                              final JobConfig config) {
-        return jet.newJob(WindowedDag.of(job, logDirectory(job, options).toString(), options.localParallelism(), cassandra), config);
+        return jet.newJob(WindowedDag.of(job, logDirectory(job, options).toString(), options.localParallelism(), cassandra,
+                options.replay()), config);
     }
 
     /** Where the job's schema log is, as the members see it. */

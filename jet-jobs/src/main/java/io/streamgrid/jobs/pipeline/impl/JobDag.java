@@ -9,6 +9,7 @@ import com.hazelcast.jet.core.ProcessorMetaSupplier;
 import com.hazelcast.jet.core.Vertex;
 import com.hazelcast.jet.core.processor.Processors;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
+import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.sink.CassandraSinks;
 
 /**
@@ -21,12 +22,16 @@ final class JobDag {
     private JobDag() {
     }
 
-    /** {@code sourceName}: the reading vertex's name after the job's, e.g. "ingest-window". */
+    /**
+     * {@code sourceName}: the reading vertex's name after the job's, e.g. "ingest-window";
+     * {@code replay}: null for the live job, else the maps and tables are the replay's ({@link Replay}).
+     */
     static DAG of(final String jobName, final String sourceName, final SupplierEx<Processor> source, final int localParallelism,
-                  final CassandraOutput cassandra) {
+                  final CassandraOutput liveCassandra, final Replay replay) {
+        final CassandraOutput cassandra = replay == null ? liveCassandra : replay.output(liveCassandra);
         final DAG dag = new DAG();
         final Vertex reader = dag.newVertex(jobName + "-" + sourceName, ProcessorMetaSupplier.of(localParallelism, source));
-        final Vertex sink = dag.newVertex(jobName + "-state-writer", StateWriterP::new).localParallelism(1);
+        final Vertex sink = dag.newVertex(jobName + "-state-writer", () -> new StateWriterP(replay)).localParallelism(1);
         // Local and partitioned by key: a key's updates always take the same path, so they stay in order.
         dag.edge(Edge.between(reader, sink).partitioned(update -> ((StateUpdate) update).partitionKey()));
         int ordinal = 1;

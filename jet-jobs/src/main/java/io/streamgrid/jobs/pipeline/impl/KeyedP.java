@@ -2,6 +2,7 @@ package io.streamgrid.jobs.pipeline.impl;
 
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
 
 import java.nio.file.Path;
@@ -18,8 +19,9 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
     private SchemaLog[] logs = new SchemaLog[0];
     private DimensionReplica[] replicas = new DimensionReplica[0];
 
-    KeyedP(final KeyedJob<S> job, final String logDir) {
-        super(job.name(), job.policy().allowedDisorderMs(), job.policy().idleTimeoutMs());
+    /** {@code replay}: null for the live job. */
+    KeyedP(final KeyedJob<S> job, final String logDir, final Replay replay) {
+        super(job.name(), job.policy().allowedDisorderMs(), job.policy().idleTimeoutMs(), replay);
         this.job = job;
         this.logDir = logDir;
     }

@@ -45,6 +45,7 @@ abstract class PartitionTask {
     private final SnapshotOutput snapshotOutput = new SnapshotOutput();
     private final Input[] inputs;
     private final long maxFutureMs;
+    private long skipBefore = Long.MIN_VALUE;
     /** The event being handled (a flyweight over its reader's buffer), of {@link #input}'s schema. */
     SchemaRecord record;
     /** Which of the job's schemas {@link #record} is of (0 for a job reading one). */
@@ -54,6 +55,8 @@ abstract class PartitionTask {
     long events;
     long rejected;
     long results;
+    /** Valid events skipped for {@link #skipEventsBefore}. */
+    long skipped;
 
     /**
      * @param logs           the logs the job reads, in declaration order (all with this partition)
@@ -73,6 +76,15 @@ abstract class PartitionTask {
             inputs[i] = new Input(logs[i], i);
         }
         this.record = inputs[0].record;
+    }
+
+    /**
+     * From now on, valid events of event time before {@code time} are skipped as if they were not in
+     * the log (a replay from a time): no state, no watermark, no side output. Control records and
+     * invalid records are handled as always. {@code Long.MIN_VALUE}: nothing is skipped.
+     */
+    final void skipEventsBefore(final long time) {
+        skipBefore = time;
     }
 
     /** A valid event, not too far ahead, now in {@link #record} (at {@link #lastIndex}); {@code time} is its event time. */
@@ -185,6 +197,10 @@ abstract class PartitionTask {
             return;
         }
         final long time = record.eventTime();
+        if (time < skipBefore) {
+            skipped++;
+            return;
+        }
         final long watermark = watermark();
         if (watermark != Long.MIN_VALUE && time - watermark > maxFutureMs) {
             reject(length, "event time " + time + " is " + (time - watermark) + " ms ahead of the partition's watermark "

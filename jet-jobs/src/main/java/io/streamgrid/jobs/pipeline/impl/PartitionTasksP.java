@@ -4,6 +4,7 @@ import com.hazelcast.jet.core.AbstractProcessor;
 import com.hazelcast.jet.core.BroadcastKey;
 import com.hazelcast.jet.core.metrics.Metric;
 import com.hazelcast.jet.core.metrics.Metrics;
+import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
 
 import java.util.ArrayDeque;
@@ -33,6 +34,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private final String jobName;
     private final long allowedDisorderMs;
     private final long idleTimeoutNanos;
+    private final long skipBefore;
     private final ArrayDeque<StateUpdate> pending = new ArrayDeque<>();
     private final StateWriter writer = new StateWriter() {
         @Override
@@ -56,10 +58,18 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private Metric rejectedMetric;
     private Metric resultsMetric;
 
-    PartitionTasksP(final String jobName, final long allowedDisorderMs, final long idleTimeoutMs) {
+    /**
+     * {@code replay}: null for the live job. A replay skips the events before its start
+     * ({@link PartitionTask#skipEventsBefore}) and never appends heartbeats: the logs are the live
+     * job's, and a heartbeat moves the clock of every job that reads it, so a replay reads the ones
+     * the live job appended and adds none (with no live job running, an idle log holds it back until
+     * its next record or its end of stream).
+     */
+    PartitionTasksP(final String jobName, final long allowedDisorderMs, final long idleTimeoutMs, final Replay replay) {
         this.jobName = jobName;
+        this.skipBefore = replay == null ? Long.MIN_VALUE : replay.fromEventTimeMs();
         this.allowedDisorderMs = allowedDisorderMs;
-        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMs);
+        this.idleTimeoutNanos = replay == null ? TimeUnit.MILLISECONDS.toNanos(idleTimeoutMs) : 0;
     }
 
     /** Opens the log(s) and whatever else the tasks read; returns the partition count. */
@@ -83,7 +93,9 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         final int partitions = openLog(context);
         for (int p = 0; p < partitions; p++) {
             if (p % context.totalParallelism() == context.globalProcessorIndex()) {
-                tasks.add(newTask(p, writer));
+                final T task = newTask(p, writer);
+                task.skipEventsBefore(skipBefore);
+                tasks.add(task);
             }
         }
         getLogger().info("job " + jobName + ": processor " + context.globalProcessorIndex() + " of "

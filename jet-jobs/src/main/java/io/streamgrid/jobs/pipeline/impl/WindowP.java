@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.pipeline.impl;
 
 import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 
@@ -12,8 +13,9 @@ final class WindowP<A> extends PartitionTasksP<PartitionRun<A>> {
     private final String logDir;
     private SchemaLog log;
 
-    WindowP(final WindowedJob<A> job, final String logDir) {
-        super(job.name(), job.policy().allowedDisorderMs(), job.policy().idleTimeoutMs());
+    /** {@code replay}: null for the live job. */
+    WindowP(final WindowedJob<A> job, final String logDir, final Replay replay) {
+        super(job.name(), job.policy().allowedDisorderMs(), job.policy().idleTimeoutMs(), replay);
         this.job = job;
         this.logDir = logDir;
     }

@@ -2,6 +2,7 @@ package io.streamgrid.jobs.pipeline.impl;
 
 import com.hazelcast.jet.core.DAG;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
+import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.window.WindowDefinition;
@@ -18,6 +19,12 @@ public final class WindowedDag {
     /** With {@code cassandra} (may be null): one exactly-once Cassandra sink vertex per binding. */
     public static DAG of(final WindowedJob<?> job, final String logDir, final int localParallelism,
                          final CassandraOutput cassandra) {
+        return of(job, logDir, localParallelism, cassandra, null);
+    }
+
+    /** As {@link #of(WindowedJob, String, int, CassandraOutput)}, run as {@code replay} (null: the live job). */
+    public static DAG of(final WindowedJob<?> job, final String logDir, final int localParallelism,
+                         final CassandraOutput cassandra, final Replay replay) {
         if (job.schema().layout().field(job.schema().layout().keyIndex()).type() != FieldType.LONG) {
             throw new IllegalArgumentException("job " + job.name() + " windows schema " + job.schema().name() + " by its key "
                     + job.schema().keyField() + ", a string: windows need a long key; keep per-key state of a string key "
@@ -26,7 +33,7 @@ public final class WindowedDag {
         if (cassandra != null) {
             cassandra.bindings().forEach(binding -> checkRetractions(job, binding));
         }
-        return JobDag.of(job.name(), "ingest-window", () -> new WindowP<>(job, logDir), localParallelism, cassandra);
+        return JobDag.of(job.name(), "ingest-window", () -> new WindowP<>(job, logDir, replay), localParallelism, cassandra, replay);
     }
 
     /**
