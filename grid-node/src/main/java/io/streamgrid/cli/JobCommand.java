@@ -1,5 +1,6 @@
 package io.streamgrid.cli;
 
+import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.core.JobStatus;
@@ -13,6 +14,7 @@ import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.schema.EventSchema;
@@ -33,21 +35,24 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code streamgrid job}: submit (built-in jobs or your own jar), list, cancel, restart and resume jobs. */
+/** {@code streamgrid job}: submit (built-in jobs or your own jar), replay, list, cancel, restart and resume jobs. */
 @Command(name = "job", mixinStandardHelpOptions = true,
-        description = "Submit (a built-in job or your own from a jar), list, cancel, restart and resume Jet jobs.",
-        subcommands = {JobCommand.Submit.class, JobCommand.ListJobs.class, JobCommand.Cancel.class, JobCommand.Restart.class,
+        description = "Submit (a built-in job or your own from a jar), replay, list, cancel, restart and resume Jet jobs.",
+        subcommands = {JobCommand.Submit.class, JobCommand.ReplayJob.class, JobCommand.ListJobs.class, JobCommand.Cancel.class, JobCommand.Restart.class,
                 JobCommand.Resume.class})
 final class JobCommand {
 
-    @Command(name = "submit", mixinStandardHelpOptions = true,
-            description = {"Submit a job (exactly-once) to the cluster: a built-in one by NAME (ip-traffic, "
-                    + "user-clicks-hourly, user-sessions, machine-health), or your own with --jar and --class "
-                    + "(a class implementing io.streamgrid.jobs.keyed.StreamGridJob; the members need "
-                    + "jobs.allow-code-upload: true)."})
-    static final class Submit implements Callable<Integer> {
+    /**
+     * What a submission needs, live or replay: the job (built-in by NAME, or from a jar), the
+     * configuration and members, and whether it writes to Cassandra.
+     */
+    abstract static class Submission implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
@@ -72,33 +77,33 @@ final class JobCommand {
         @Option(names = "--cassandra", description = "Also write results to Cassandra (settings: the cassandra section); ip-traffic only.")
         boolean cassandra;
 
-        @Override
-        public Integer call() {
+        /** Submits the job, live ({@code replay} null) or as {@code replay}; prints what it submitted and where results go. */
+        final int submit(final Replay replay) {
             final ConfigTree tree = options.tree();
+            final JobOptions jobOptions = JobCatalog.options(tree).withReplay(replay);
             if (jar != null || className != null) {
-                return submitJar(tree);
+                return submitJar(jobOptions);
             }
             if (name == null) {
                 throw new ConfigException("name a built-in job (ip-traffic, user-clicks-hourly, user-sessions, machine-health), "
                         + "or give --jar and --class for your own");
             }
             final WindowedJob<?> job = JobCatalog.job(name, tree);
-            final JobOptions jobOptions = JobCatalog.options(tree);
-            final CassandraOutput output = cassandra ? cassandraOutput(job, tree) : null;
+            final CassandraOutput output = cassandra ? cassandraOutput(job, tree, replay) : null;
             checkLogs(job, jobOptions);
             return ClientConnector.withClient(tree, members.addresses, client -> {
+                checkReplayTargets(client, job, replay);
                 final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output);
                 final PrintWriter out = spec.commandLine().getOut();
-                out.println("submitted " + job.name() + " (id " + submitted.getIdString() + "), exactly-once, snapshots every "
-                        + jobOptions.snapshotIntervalMs() + " ms, reading " + logDirectories(job, jobOptions));
-                out.println("results in " + job.stateMap() + ", late events in " + job.lateMap() + ", rejected records in "
-                        + job.rejectedMap() + (output == null ? "" : "; exactly-once into Cassandra tables "
-                        + output.bindings().stream().map(b -> b.table().qualifiedName()).toList()));
+                out.println(submittedLine(job, submitted, jobOptions) + ", reading " + logDirectories(job, jobOptions));
+                out.println(outputsLine(job, replay) + (output == null ? "" : "; exactly-once into Cassandra tables "
+                        + (replay == null ? output : replay.output(output)).bindings().stream()
+                        .map(b -> b.table().qualifiedName()).toList()));
                 return 0;
             });
         }
 
-        private int submitJar(final ConfigTree tree) {
+        private int submitJar(final JobOptions jobOptions) {
             if (jar == null || className == null) {
                 throw new ConfigException("--jar and --class go together: the jar with your job and the class implementing "
                         + StreamGridJob.class.getName());
@@ -106,21 +111,19 @@ final class JobCommand {
             if (name != null || cassandra) {
                 throw new ConfigException("--jar submits your own job: leave out the built-in job's NAME and --cassandra");
             }
-            final JobOptions jobOptions = JobCatalog.options(tree);
             final UserJar userJar = UserJar.load(jar, className);
             final JobDefinition job = renamed(userJar.job());
             checkLogs(job, jobOptions);
-            return ClientConnector.withClient(tree, members.addresses, client -> {
+            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+                checkReplayTargets(client, job, jobOptions.replay());
                 final JobConfig config = jobOptions.jobConfig(job.name()).addJar(userJar.url());
                 final Job submitted = userJar.submit(() -> job instanceof KeyedJob<?> keyed
                         ? KeyedJobs.submit(client.getJet(), keyed, jobOptions, null, config)
                         : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null, config));
                 final PrintWriter out = spec.commandLine().getOut();
-                out.println("submitted " + job.name() + " (id " + submitted.getIdString() + ") from " + jar.getFileName()
-                        + " (" + className + "), exactly-once, snapshots every " + jobOptions.snapshotIntervalMs()
-                        + " ms, reading " + logDirectories(job, jobOptions));
-                out.println("writes " + job.stateMaps() + ", late events in " + job.lateMap() + ", rejected records in "
-                        + job.rejectedMap());
+                out.println(submittedLine(job, submitted, jobOptions) + " from " + jar.getFileName() + " (" + className
+                        + "), reading " + logDirectories(job, jobOptions));
+                out.println(outputsLine(job, jobOptions.replay()));
                 return 0;
             });
         }
@@ -135,6 +138,104 @@ final class JobCommand {
             }
             throw new ConfigException("--name renames keyed jobs; " + className + " is a windowed job named " + loaded.name()
                     + ": leave out --name");
+        }
+    }
+
+    @Command(name = "submit", mixinStandardHelpOptions = true,
+            description = {"Submit a job (exactly-once) to the cluster: a built-in one by NAME (ip-traffic, "
+                    + "user-clicks-hourly, user-sessions, machine-health), or your own with --jar and --class "
+                    + "(a class implementing io.streamgrid.jobs.keyed.StreamGridJob; the members need "
+                    + "jobs.allow-code-upload: true)."})
+    static final class Submit extends Submission {
+        @Override
+        public Integer call() {
+            return submit(null);
+        }
+    }
+
+    @Command(name = "replay", mixinStandardHelpOptions = true,
+            description = {"Run a job again over its logs' history, beside the live one (Kappa): the same job (a built-in "
+                    + "NAME, or --jar and --class) into maps of its own (<map>.<SUFFIX>), Cassandra tables of its own "
+                    + "(<table>_<SUFFIX>) and as Jet job <job>.<SUFFIX>. From the start it reproduces the live results "
+                    + "exactly; it never writes the live maps or tables and appends nothing to the logs. It then follows "
+                    + "the logs like the live job: cancel it ('streamgrid job cancel <job>.<SUFFIX>') when done."})
+    static final class ReplayJob extends Submission {
+        @Option(names = "--into", required = true, paramLabel = "SUFFIX",
+                description = "The replay's name suffix: a lower-case letter, then lower-case letters, digits or '_' (at most 24).")
+        String into;
+
+        @Option(names = "--from", paramLabel = "TIME",
+                description = "Skip events before this event time: an ISO-8601 instant (2026-12-01T10:00:00Z) or epoch "
+                        + "milliseconds. Default: every event from the start.")
+        String from;
+
+        @Override
+        public Integer call() {
+            final Replay replay;
+            try {
+                replay = from == null ? Replay.into(into) : Replay.into(into).from(eventTime(from));
+            } catch (final IllegalArgumentException e) {
+                throw new ConfigException("--into: " + e.getMessage(), e);
+            }
+            return submit(replay);
+        }
+
+        private static long eventTime(final String text) {
+            if (text.matches("-?\\d+")) {
+                return Long.parseLong(text);
+            }
+            try {
+                return Instant.parse(text).toEpochMilli();
+            } catch (final DateTimeParseException e) {
+                throw new ConfigException("--from " + text + " is neither an ISO-8601 instant (e.g. 2026-12-01T10:00:00Z) "
+                        + "nor epoch milliseconds");
+            }
+        }
+    }
+
+    /** "submitted NAME (id …), exactly-once, snapshots every …" or, for a replay, "replaying NAME as NAME.SUFFIX …". */
+    private static String submittedLine(final JobDefinition job, final Job submitted, final JobOptions options) {
+        final Replay replay = options.replay();
+        return (replay == null ? "submitted " + job.name() : "replaying " + job.name() + " " + replay.describe() + " as "
+                + submitted.getName()) + " (id " + submitted.getIdString() + "), exactly-once, snapshots every "
+                + options.snapshotIntervalMs() + " ms";
+    }
+
+    /** Where the job writes: its state maps and side maps (a replay's: suffixed). */
+    private static String outputsLine(final JobDefinition job, final Replay replay) {
+        final java.util.function.UnaryOperator<String> named = replay == null ? map -> map : replay::mapName;
+        return "writes " + job.stateMaps().stream().map(named).toList() + ", late events in " + named.apply(job.lateMap())
+                + ", rejected records in " + named.apply(job.rejectedMap())
+                + (job instanceof KeyedJob<?> keyed && !keyed.lookups().isEmpty() ? ", unmatched lookups in "
+                + named.apply(keyed.unmatchedMap()) : "");
+    }
+
+    /**
+     * Refuses a replay whose Jet job is already there (not finished) or one of whose maps already
+     * holds entries: a replay writes fresh maps, and stale keys of an earlier one would stay.
+     */
+    static void checkReplayTargets(final HazelcastInstance client, final JobDefinition job, final Replay replay) {
+        if (replay == null) {
+            return;
+        }
+        final Job existing = client.getJet().getJob(replay.jobName(job.name()));
+        if (existing != null && !existing.getStatus().isTerminal()) {
+            throw new ConfigException("a replay named " + existing.getName() + " is already " + existing.getStatus()
+                    + ": choose another --into, or cancel it first ('streamgrid job cancel " + existing.getName() + "')");
+        }
+        final List<String> maps = new ArrayList<>(job.stateMaps());
+        maps.add(job.lateMap());
+        maps.add(job.rejectedMap());
+        if (job instanceof KeyedJob<?> keyed) {
+            maps.add(keyed.unmatchedMap());
+        }
+        for (final String map : maps) {
+            final String target = replay.mapName(map);
+            final int size = client.getMap(target).size();
+            if (size > 0) {
+                throw new ConfigException("map " + target + " already holds " + size + " entries (an earlier replay into "
+                        + replay.into() + "?): a replay writes fresh maps; choose another --into or destroy that map");
+            }
         }
     }
 
@@ -164,15 +265,18 @@ final class JobCommand {
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 
-    /** Creates (or checks) the job's tables, then describes where its results go. */
-    static CassandraOutput cassandraOutput(final WindowedJob<?> job, final ConfigTree tree) {
+    /**
+     * Creates (or checks) the job's tables — a replay's own tables when {@code replay} is given —
+     * then describes where the live job's results go (a replay's submission renames them).
+     */
+    static CassandraOutput cassandraOutput(final WindowedJob<?> job, final ConfigTree tree, final Replay replay) {
         if (!IpTrafficJob.NAME.equals(job.name())) {
             throw new ConfigException("--cassandra: only ip-traffic writes to Cassandra so far, not " + job.name());
         }
         final CassandraTarget target = JobCatalog.cassandraTarget(tree);
         final CassandraOutput output = IpTrafficJob.cassandraOutput(target, SinkOptions.defaults());
         try (CqlSession session = target.connect()) {
-            for (final CassandraOutput.Binding binding : output.bindings()) {
+            for (final CassandraOutput.Binding binding : (replay == null ? output : replay.output(output)).bindings()) {
                 CassandraSchema.ensure(session, target, binding.table());
             }
         } catch (final AllNodesFailedException e) {

@@ -197,6 +197,70 @@ class UserJarTest {
     }
 
     /**
+     * Kappa through the CLI: the jar's job replayed beside the live one, into maps of its own. The
+     * replay's map equals the live one (and the oracle); the live map is untouched; a second replay
+     * into the same suffix, a bad suffix and a bad time are refused with exit 2.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_aJarJobIsReplayedThroughCli_then_itsOwnMapEqualsTheLiveOneAndASecondReplayIntoItIsRefused() throws IOException {
+        final String clusterName = "replay-" + System.nanoTime();
+        final Path config = config(clusterName, true);
+        final VisitStream stream = new VisitStream(6, 4_000, 200, 4, 0, 1, 0);
+        try (LocalCluster cluster = LocalCluster.builder().members(2).clusterName(clusterName).configFile(config)
+                .workDir(workDir).start();
+             SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(workDir.resolve("ingest"), "visit"), BucketCounts.VISIT, 4)) {
+            stream.append(log, 0, 4_000);
+            final String member = "--member=" + cluster.members().get(0).address();
+            final String[] job = {"--jar", jar.toString(), "--class", "com.acme.VisitTotals", "--config", config.toString(), member};
+            final CliRun submitted = CliRun.of(concat(new String[] {"job", "submit"}, job));
+            assertThat(submitted.code()).as(submitted.err()).isZero();
+            final Map<String, List<Long>> expected = new HashMap<>();
+            expectedTotals(stream).forEach((user, total) -> expected.put(user, List.of(total[0], total[1])));
+            final HazelcastInstance client = cluster.newClient();
+            await().atMost(Duration.ofMinutes(2)).until(() -> expected.equals(totals(client, "state.visit-totals")));
+
+            final CliRun replayed = CliRun.of(concat(new String[] {"job", "replay", "--into", "again"}, job));
+            assertThat(replayed.code()).as(replayed.err()).isZero();
+            assertThat(replayed.out()).contains("replaying visit-totals from the start of its logs as visit-totals.again",
+                    "writes [state.visit-totals.again]");
+            await().atMost(Duration.ofMinutes(2)).until(() -> expected.equals(totals(client, "state.visit-totals.again")));
+            assertThat(totals(client, "state.visit-totals")).as("the live map after the replay").isEqualTo(expected);
+            System.out.println(expected.size() + " users expected, " + totals(client, "state.visit-totals.again").size()
+                    + " found in the replay's map, equal to the live map");
+
+            final CliRun again = CliRun.of(concat(new String[] {"job", "replay", "--into", "again"}, job));
+            assertThat(again.code()).isEqualTo(2);
+            assertThat(again.errLines()).singleElement().asString().contains("a replay named visit-totals.again is already RUNNING");
+            final CliRun badSuffix = CliRun.of(concat(new String[] {"job", "replay", "--into", "Again"}, job));
+            assertThat(badSuffix.code()).isEqualTo(2);
+            assertThat(badSuffix.errLines()).singleElement().asString().contains("--into: replay suffix 'Again' is not valid");
+            final CliRun badTime = CliRun.of(concat(new String[] {"job", "replay", "--into", "later", "--from", "yesterday"}, job));
+            assertThat(badTime.code()).isEqualTo(2);
+            assertThat(badTime.errLines()).singleElement().asString().contains("--from yesterday is neither an ISO-8601 instant");
+
+            assertThat(CliRun.of("job", "cancel", "visit-totals.again", "--config", config.toString(), member).code()).isZero();
+            await().atMost(Duration.ofMinutes(1)).until(() -> client.getJet().getJob("visit-totals.again").getStatus().isTerminal());
+            final CliRun intoUsedMaps = CliRun.of(concat(new String[] {"job", "replay", "--into", "again"}, job));
+            assertThat(intoUsedMaps.code()).isEqualTo(2);
+            assertThat(intoUsedMaps.errLines()).singleElement().asString()
+                    .contains("map state.visit-totals.again already holds " + expected.size() + " entries");
+        }
+    }
+
+    private static String[] concat(final String[] head, final String[] tail) {
+        return Stream.concat(Stream.of(head), Stream.of(tail)).toArray(String[]::new);
+    }
+
+    /** A visit-totals map as user → [visits, amount], read without the user's class. */
+    private static Map<String, List<Long>> totals(final HazelcastInstance client, final String map) {
+        final Map<String, List<Long>> totals = new HashMap<>();
+        client.<String, GenericRecord>getMap(map).forEach((user, total) -> totals.put(user,
+                List.of(total.getInt64("visits"), total.getInt64("amount"))));
+        return totals;
+    }
+
+    /**
      * A windowed job from the same jar: requests per IP and minute over the built-in request log,
      * every count equal to the oracle's, read as the user's records without their class.
      */
