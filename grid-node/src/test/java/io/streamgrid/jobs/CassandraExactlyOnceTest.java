@@ -26,6 +26,7 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.window.WindowDefinition;
@@ -279,7 +280,9 @@ class CassandraExactlyOnceTest {
      * 300 users loaded in two halves with the access-log format while {@code user-activity} runs
      * exactly-once with its Cassandra binding, a member killed between the halves. The serving map
      * and the Cassandra table must both equal the oracle (per user: requests, bytes, 5xx, the last
-     * path and time, the dimension's country and segment).
+     * path and time, the dimension's country and segment). Then the job is replayed from the start
+     * beside the live one (Kappa): its own map and table must equal the oracle too, the live table
+     * unchanged.
      */
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -347,6 +350,31 @@ class CassandraExactlyOnceTest {
             }
             assertThat(served).isEqualTo(expected);
             assertThat(tableReport[0].isExact()).isTrue();
+
+            // Kappa: the same job replayed from the start beside the live one, into its own map and table.
+            final Replay replay = Replay.into("replayed");
+            final TableSpec replayTable = replay.table(table);
+            CassandraSchema.ensure(session, target, replayTable);
+            final Job replaying = KeyedJobs.submit(client.getJet(), job, options.withReplay(replay),
+                    UserActivityJob.cassandraOutput(target, SinkOptions.defaults()));
+            final Map<List<Object>, List<Object>> replayed = new HashMap<>();
+            try {
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                        .failFast("replay failed or suspended", () -> stopped(replaying))
+                        .until(() -> {
+                            replayed.clear();
+                            client.<String, UserActivity>getMap(replay.mapName(UserActivityJob.ACTIVITY))
+                                    .forEach((user, a) -> replayed.put(List.of(user), List.of(UserActivityJob.row(a))));
+                            tableReport[0] = TableVerifier.verify(session, replayTable, ACTIVITY_COLUMNS, expected);
+                            return replayed.equals(expected) && tableReport[0].isExact();
+                        });
+            } finally {
+                System.out.println("replay: " + replayTable.qualifiedName() + ": " + tableReport[0] + "; its serving map: "
+                        + replayed.size() + " of " + expected.size() + " users equal the oracle: " + replayed.equals(expected));
+            }
+            assertThat(TableVerifier.verify(session, table, ACTIVITY_COLUMNS, expected).isExact()).as("the live table after the replay")
+                    .isTrue();
+            replaying.cancel();
             running.cancel();
         }
     }
