@@ -44,7 +44,8 @@ import java.util.concurrent.Callable;
 /** {@code streamgrid job}: submit (built-in jobs or your own jar), replay, list, cancel, restart and resume jobs. */
 @Command(name = "job", mixinStandardHelpOptions = true,
         description = "Submit (a built-in job or your own from a jar), replay, list, cancel, restart and resume Jet jobs.",
-        subcommands = {JobCommand.Submit.class, JobCommand.ReplayJob.class, JobCommand.ListJobs.class, JobCommand.Cancel.class, JobCommand.Restart.class,
+        subcommands = {JobCommand.Submit.class, JobCommand.ReplayJob.class, JobCommand.ListJobs.class, JobCommand.Cancel.class,
+                JobCommand.Restart.class,
                 JobCommand.Resume.class})
 final class JobCommand {
 

@@ -111,8 +111,8 @@ public final class EnrichmentBench implements Benchmark {
                         + "serving map holds one UserActivity per user (requests, bytes, 5xx, last path and time, country and "
                         + "segment). One embedded member (Jet, 2 cooperative threads), local parallelism %d, no processing "
                         + "guarantee for either. Lines/s = lines / time from the start until the serving map holds every valid "
-                        + "request (the last line's user polled every 5 ms, then the whole map; it must then equal the oracle). Ours loads in the benchmark's "
-                        + "thread (one parsing thread, as `ingest load`), into a schema log of %d partitions, while the job "
+                        + "request (the last line's user polled every 5 ms, then the whole map; it must then equal the "
+                        + "oracle). Ours loads in the benchmark's thread (one parsing thread, as `ingest load`), into a schema log of %d partitions, while the job "
                         + "follows it. One warm-up run per subject, then %d runs, subjects alternating.", lines, truth.malformed,
                         USERS, PARALLELISM, PARTITIONS, runs),
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), m, List.of(),
