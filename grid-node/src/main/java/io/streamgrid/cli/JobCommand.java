@@ -45,8 +45,7 @@ import java.util.concurrent.Callable;
 @Command(name = "job", mixinStandardHelpOptions = true,
         description = "Submit (a built-in job or your own from a jar), replay, list, cancel, restart and resume Jet jobs.",
         subcommands = {JobCommand.Submit.class, JobCommand.ReplayJob.class, JobCommand.ListJobs.class, JobCommand.Cancel.class,
-                JobCommand.Restart.class,
-                JobCommand.Resume.class})
+                JobCommand.Restart.class, JobCommand.Resume.class})
 final class JobCommand {
 
     /**
