@@ -332,24 +332,7 @@ class CassandraExactlyOnceTest {
             log.appendEndOfStream();
             assertThat(report.rejected()).isZero();
 
-            final TableVerifier.Report[] tableReport = new TableVerifier.Report[1];
-            final Map<List<Object>, List<Object>> served = new HashMap<>();
-            try {
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-                        .failFast("job failed or suspended", () -> stopped(running))
-                        .until(() -> {
-                            served.clear();
-                            client.<String, UserActivity>getMap(UserActivityJob.ACTIVITY)
-                                    .forEach((user, a) -> served.put(List.of(user), List.of(UserActivityJob.row(a))));
-                            tableReport[0] = TableVerifier.verify(session, table, ACTIVITY_COLUMNS, expected);
-                            return served.equals(expected) && tableReport[0].isExact();
-                        });
-            } finally {
-                System.out.println("kappa.user_activity: " + tableReport[0] + "; serving map: " + served.size() + " of "
-                        + expected.size() + " users equal the oracle: " + served.equals(expected));
-            }
-            assertThat(served).isEqualTo(expected);
-            assertThat(tableReport[0].isExact()).isTrue();
+            awaitActivityServed(client, UserActivityJob.ACTIVITY, table, expected, running, Duration.ofMinutes(3));
 
             // Kappa: the same job replayed from the start beside the live one, into its own map and table.
             final Replay replay = Replay.into("replayed");
@@ -357,26 +340,39 @@ class CassandraExactlyOnceTest {
             CassandraSchema.ensure(session, target, replayTable);
             final Job replaying = KeyedJobs.submit(client.getJet(), job, options.withReplay(replay),
                     UserActivityJob.cassandraOutput(target, SinkOptions.defaults()));
-            final Map<List<Object>, List<Object>> replayed = new HashMap<>();
-            try {
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-                        .failFast("replay failed or suspended", () -> stopped(replaying))
-                        .until(() -> {
-                            replayed.clear();
-                            client.<String, UserActivity>getMap(replay.mapName(UserActivityJob.ACTIVITY))
-                                    .forEach((user, a) -> replayed.put(List.of(user), List.of(UserActivityJob.row(a))));
-                            tableReport[0] = TableVerifier.verify(session, replayTable, ACTIVITY_COLUMNS, expected);
-                            return replayed.equals(expected) && tableReport[0].isExact();
-                        });
-            } finally {
-                System.out.println("replay: " + replayTable.qualifiedName() + ": " + tableReport[0] + "; its serving map: "
-                        + replayed.size() + " of " + expected.size() + " users equal the oracle: " + replayed.equals(expected));
-            }
+            awaitActivityServed(client, replay.mapName(UserActivityJob.ACTIVITY), replayTable, expected, replaying,
+                    Duration.ofMinutes(2));
             assertThat(TableVerifier.verify(session, table, ACTIVITY_COLUMNS, expected).isExact()).as("the live table after the replay")
                     .isTrue();
             replaying.cancel();
             running.cancel();
         }
+    }
+
+    /**
+     * Waits until both the serving map {@code map} and {@code table} equal the oracle (user →
+     * activity row); fails fast when {@code job} fails or is suspended. Prints both comparisons.
+     */
+    private static void awaitActivityServed(final HazelcastInstance client, final String map, final TableSpec table,
+                                            final Map<List<Object>, List<Object>> expected, final Job job, final Duration timeout) {
+        final TableVerifier.Report[] tableReport = new TableVerifier.Report[1];
+        final Map<List<Object>, List<Object>> served = new HashMap<>();
+        try {
+            await().atMost(timeout).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .failFast("job " + job.getName() + " failed or suspended", () -> stopped(job))
+                    .until(() -> {
+                        served.clear();
+                        client.<String, UserActivity>getMap(map)
+                                .forEach((user, a) -> served.put(List.of(user), List.of(UserActivityJob.row(a))));
+                        tableReport[0] = TableVerifier.verify(session, table, ACTIVITY_COLUMNS, expected);
+                        return served.equals(expected) && tableReport[0].isExact();
+                    });
+        } finally {
+            System.out.println(table.qualifiedName() + ": " + tableReport[0] + "; " + map + ": " + served.size() + " of "
+                    + expected.size() + " users equal the oracle: " + served.equals(expected));
+        }
+        assertThat(served).isEqualTo(expected);
+        assertThat(tableReport[0].isExact()).isTrue();
     }
 
     private static final List<String> ACTIVITY_COLUMNS = List.of("user", "country", "segment", "requests", "bytes", "server_errors",
