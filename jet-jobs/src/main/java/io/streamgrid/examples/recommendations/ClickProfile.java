@@ -1,0 +1,107 @@
+package io.streamgrid.examples.recommendations;
+
+import io.streamgrid.jobs.keyed.StateCodec;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * A user's profile, the job's keyed state: affinity per category (decayed in event time: it halves
+ * every half-life), the last items seen (a ring), and the current session. Mutated in place, one
+ * user at a time.
+ */
+final class ClickProfile {
+    final double[] affinity;
+    /** Event time the affinity is decayed to; Long.MIN_VALUE before the first click. */
+    long affinityTime = Long.MIN_VALUE;
+    final long[] recent;
+    int recentCount;
+    int recentNext;
+    long sessionStart;
+    int sessionViews;
+    /** Newest event time seen; Long.MIN_VALUE before the first click. */
+    long lastEvent = Long.MIN_VALUE;
+
+    ClickProfile(final int categories, final int history) {
+        affinity = new double[categories];
+        recent = new long[history];
+    }
+
+    /** Decays the affinity to event time {@code time} (a click behind the newest one decays nothing). */
+    void decayTo(final long time, final long halfLifeMs) {
+        if (affinityTime != Long.MIN_VALUE && time > affinityTime) {
+            final double factor = Math.pow(0.5, (double) (time - affinityTime) / halfLifeMs);
+            for (int c = 0; c < affinity.length; c++) {
+                affinity[c] *= factor;
+            }
+        }
+        affinityTime = Math.max(affinityTime, time);
+    }
+
+    /** Whether {@code item} is among the last items remembered. */
+    boolean seen(final long item) {
+        for (int i = 0; i < recentCount; i++) {
+            if (recent[i] == item) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void remember(final long item) {
+        recent[recentNext] = item;
+        recentNext = (recentNext + 1) % recent.length;
+        recentCount = Math.min(recentCount + 1, recent.length);
+    }
+
+    /** The category of highest affinity, the lowest on ties; -1 when every affinity is 0. */
+    int topCategory() {
+        int top = -1;
+        for (int c = 0; c < affinity.length; c++) {
+            if (affinity[c] > 0 && (top < 0 || affinity[c] > affinity[top])) {
+                top = c;
+            }
+        }
+        return top;
+    }
+
+    /** Snapshot form: the arrays' lengths come from the job, so only their contents are written. */
+    static StateCodec<ClickProfile> codec(final int categories, final int history) {
+        return new StateCodec<>() {
+            @Override
+            public void write(final ClickProfile p, final DataOutput out) throws IOException {
+                for (final double a : p.affinity) {
+                    out.writeDouble(a);
+                }
+                out.writeLong(p.affinityTime);
+                for (final long item : p.recent) {
+                    out.writeLong(item);
+                }
+                out.writeInt(p.recentCount);
+                out.writeInt(p.recentNext);
+                out.writeLong(p.sessionStart);
+                out.writeInt(p.sessionViews);
+                out.writeLong(p.lastEvent);
+            }
+
+            @Override
+            public ClickProfile read(final DataInput in) throws IOException {
+                final ClickProfile p = new ClickProfile(categories, history);
+                for (int c = 0; c < categories; c++) {
+                    p.affinity[c] = in.readDouble();
+                }
+                p.affinityTime = in.readLong();
+                for (int i = 0; i < history; i++) {
+                    p.recent[i] = in.readLong();
+                }
+                p.recentCount = in.readInt();
+                p.recentNext = in.readInt();
+                p.sessionStart = in.readLong();
+                p.sessionViews = in.readInt();
+                p.lastEvent = in.readLong();
+                return p;
+            }
+        };
+    }
+}
