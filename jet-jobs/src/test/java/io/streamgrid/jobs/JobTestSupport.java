@@ -73,7 +73,18 @@ public final class JobTestSupport {
         } catch (final ConditionTimeoutException e) {
             throw new AssertionError("state never matched the oracle: " + diff(expected, actual.get()), e);
         }
-        await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> Objects.equals(expected, actual.get()));
+        // One more read a second later, however long the read takes (a few seconds for 400,000 entries on a busy
+        // machine: an atMost on it failed a run whose state was right).
+        try {
+            Thread.sleep(1_000);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+        final Map<K, V> again = actual.get();
+        if (!Objects.equals(expected, again)) {
+            throw new AssertionError("state matched the oracle, then a second later no longer: " + diff(expected, again));
+        }
     }
 
     /** "N expected, N found, L lost, D extra, W wrong" plus a few examples of each. */

@@ -22,6 +22,7 @@ final class ClickProfile {
     int sessionViews;
     /** Newest event time seen; Long.MIN_VALUE before the first click. */
     long lastEvent = Long.MIN_VALUE;
+    long clicks;
 
     ClickProfile(final int categories, final int history) {
         affinity = new double[categories];
@@ -83,6 +84,7 @@ final class ClickProfile {
                 out.writeLong(p.sessionStart);
                 out.writeInt(p.sessionViews);
                 out.writeLong(p.lastEvent);
+                out.writeLong(p.clicks);
             }
 
             @Override
@@ -100,6 +102,7 @@ final class ClickProfile {
                 p.sessionStart = in.readLong();
                 p.sessionViews = in.readInt();
                 p.lastEvent = in.readLong();
+                p.clicks = in.readLong();
                 return p;
             }
         };

@@ -33,7 +33,8 @@ public final class RecommendationsJob implements StreamGridJob {
     public static final int CATEGORIES = 20;
     /** Affinity added per action, by the {@code action} field's ordinal: view, click, purchase. */
     static final double[] WEIGHTS = {1, 3, 10};
-    static final EventSchema CLICK = EventType.CLICK.schema();
+    /** The built-in click schema the job reads. */
+    public static final EventSchema CLICK = EventType.CLICK.schema();
     private static final int ITEM = CLICK.layout().indexOf("item");
     private static final int CATEGORY = CLICK.layout().indexOf("category");
     private static final int ACTION = CLICK.layout().indexOf("action");
@@ -57,6 +58,22 @@ public final class RecommendationsJob implements StreamGridJob {
         this.sessionGapMs = sessionGapMs;
         this.topK = topK;
         this.history = history;
+    }
+
+    public long halfLifeMs() {
+        return halfLifeMs;
+    }
+
+    public long sessionGapMs() {
+        return sessionGapMs;
+    }
+
+    public int topK() {
+        return topK;
+    }
+
+    public int history() {
+        return history;
     }
 
     @Override
@@ -93,6 +110,7 @@ public final class RecommendationsJob implements StreamGridJob {
                 profile.sessionViews = 0;
             }
             profile.sessionViews++;
+            profile.clicks++;
             profile.lastEvent = Math.max(profile.lastEvent, time);
             profile.decayTo(time, halfLifeMs);
             final int category = click.getInt(CATEGORY);
@@ -121,7 +139,7 @@ public final class RecommendationsJob implements StreamGridJob {
                 }
             }
             return new Recommendations(user, Arrays.copyOf(items, found), Arrays.copyOf(scores, found),
-                    profile.topCategory(), profile.sessionStart, profile.sessionViews, time);
+                    profile.topCategory(), profile.sessionStart, profile.sessionViews, profile.clicks, time);
         }
 
         /** Inserts into the best-first top list (ties: lower item first); returns its new length. */
