@@ -30,11 +30,12 @@ import java.util.stream.Stream;
  * after, and every entry checked against its last acknowledged write. Exit 0 only if nothing was
  * lost. Then the ip-traffic job runs over generated requests ({@link IpTrafficDemo}).
  */
-@Command(name = "demo", mixinStandardHelpOptions = true, subcommands = {TradingDemo.class, MachinesDemo.class},
+@Command(name = "demo", mixinStandardHelpOptions = true, subcommands = {TradingDemo.class, MachinesDemo.class, RecommendationsDemo.class},
         description = {"Start 2 members, write state, add a 3rd member under load (live migration),",
                 "then run ip-traffic over generated requests and show alerts as they appear.",
                 "'demo trading': the trading example on the public API, one account followed in a local view.",
-                "'demo machines': pattern detection across three sensor streams per machine, alerts as they come."})
+                "'demo machines': pattern detection across three sensor streams per machine, alerts as they come.",
+                "'demo recommendations': per-user recommendations rewritten on every click, one user followed live."})
 final class DemoCommand implements Callable<Integer> {
     static final String MAP = "state.demo";
     /** Held strongly: java.util.logging keeps only weak references to configured loggers. */
