@@ -179,6 +179,20 @@ class StreamGridCliTest {
     }
 
     @Test
+    void when_replayAskedWithABadSuffixOrTime_then_exit2BeforeConnecting() {
+        final CliRun badSuffix = run("job", "replay", "ip-traffic", "--into", "v-2", "--member=127.0.0.1:1");
+        final CliRun badTime = run("job", "replay", "ip-traffic", "--into", "v2", "--from", "2026-13-01", "--member=127.0.0.1:1");
+        final CliRun noSuffix = run("job", "replay", "ip-traffic", "--member=127.0.0.1:1");
+
+        assertThat(badSuffix.code()).isEqualTo(2);
+        assertThat(badSuffix.errLines()).singleElement().asString().contains("--into: replay suffix 'v-2' is not valid");
+        assertThat(badTime.code()).isEqualTo(2);
+        assertThat(badTime.errLines()).singleElement().asString().contains("--from 2026-13-01 is neither an ISO-8601 instant");
+        assertThat(noSuffix.code()).isEqualTo(2);
+        assertThat(noSuffix.err()).contains("Missing required option: '--into=SUFFIX'");
+    }
+
+    @Test
     void when_cassandraOutputAskedForAJobWithoutTables_then_exit2() {
         final CliRun result = run("job", "submit", "user-sessions", "--cassandra");
 
