@@ -11,7 +11,7 @@ import java.io.IOException;
  * every half-life), the last items seen (a ring), and the current session. Mutated in place, one
  * user at a time.
  */
-final class ClickProfile {
+public final class ClickProfile {
     final double[] affinity;
     /** Event time the affinity is decayed to; Long.MIN_VALUE before the first click. */
     long affinityTime = Long.MIN_VALUE;

@@ -10,7 +10,6 @@ import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaRecord;
 
-import java.util.Arrays;
 
 /**
  * Real-time recommendations from a click stream, on the public job API. Per user, in keyed state
@@ -78,85 +77,33 @@ public final class RecommendationsJob implements StreamGridJob {
 
     @Override
     public KeyedJob<?> job() {
-        return KeyedJob.<ClickProfile>builder(NAME, CLICK).function(new Recommend(halfLifeMs, sessionGapMs, topK, history))
+        return KeyedJob.<ClickProfile>builder(NAME, CLICK).function(new Recommend(recommender()))
                 .state(ClickProfile.codec(CATEGORIES, history)).lookup(NEIGHBOURS, "item", Lookup.OnMissing.NULL)
                 .time(TimePolicy.of(5_000, 60_000)).writes(RECOMMENDATIONS).build();
     }
 
+    /** The same work per click, for code that keeps the profile itself (the plain-Jet reference of the latency benchmark). */
+    public Recommender recommender() {
+        return new Recommender(halfLifeMs, sessionGapMs, topK, history);
+    }
+
     /** Updates the profile and rewrites the user's recommendations, per click. */
     static final class Recommend implements KeyedFunction<ClickProfile> {
-        private final long halfLifeMs;
-        private final long sessionGapMs;
-        private final int topK;
-        private final int history;
+        private final Recommender recommender;
 
-        Recommend(final long halfLifeMs, final long sessionGapMs, final int topK, final int history) {
-            this.halfLifeMs = halfLifeMs;
-            this.sessionGapMs = sessionGapMs;
-            this.topK = topK;
-            this.history = history;
+        Recommend(final Recommender recommender) {
+            this.recommender = recommender;
         }
 
         @Override
         public void onEvent(final SchemaRecord click, final KeyedContext<ClickProfile> context) {
             ClickProfile profile = context.state();
             if (profile == null) {
-                profile = new ClickProfile(CATEGORIES, history);
+                profile = recommender.newProfile();
                 context.setState(profile);
             }
-            final long time = context.time();
-            if (profile.lastEvent == Long.MIN_VALUE || time - profile.lastEvent > sessionGapMs) {
-                profile.sessionStart = time;
-                profile.sessionViews = 0;
-            }
-            profile.sessionViews++;
-            profile.clicks++;
-            profile.lastEvent = Math.max(profile.lastEvent, time);
-            profile.decayTo(time, halfLifeMs);
-            final int category = click.getInt(CATEGORY);
-            if (category >= 0 && category < CATEGORIES) {
-                profile.affinity[category] += WEIGHTS[click.getEnumOrdinal(ACTION)];
-            }
-            final long item = click.getLong(ITEM);
-            profile.remember(item);
-            context.put(RECOMMENDATIONS, context.longKey(), recommend(context.longKey(), profile, context.lookup(NEIGHBOURS), time));
-        }
-
-        private Recommendations recommend(final long user, final ClickProfile profile, final ItemNeighbours neighbours,
-                                          final long time) {
-            final long[] items = new long[topK];
-            final double[] scores = new double[topK];
-            int found = 0;
-            if (neighbours != null) {
-                for (int n = 0; n < neighbours.items().length; n++) {
-                    final long candidate = neighbours.items()[n];
-                    if (profile.seen(candidate)) {
-                        continue; // the clicked item is in the history too
-                    }
-                    final int c = neighbours.categories()[n];
-                    final double score = neighbours.counts()[n] * (1 + (c >= 0 && c < CATEGORIES ? profile.affinity[c] : 0));
-                    found = insert(items, scores, found, candidate, score);
-                }
-            }
-            return new Recommendations(user, Arrays.copyOf(items, found), Arrays.copyOf(scores, found),
-                    profile.topCategory(), profile.sessionStart, profile.sessionViews, profile.clicks, time);
-        }
-
-        /** Inserts into the best-first top list (ties: lower item first); returns its new length. */
-        private static int insert(final long[] items, final double[] scores, final int length, final long item, final double score) {
-            int at = length;
-            while (at > 0 && (scores[at - 1] < score || scores[at - 1] == score && items[at - 1] > item)) {
-                at--;
-            }
-            if (at >= items.length) {
-                return length;
-            }
-            final int kept = Math.min(length, items.length - 1);
-            System.arraycopy(items, at, items, at + 1, kept - at);
-            System.arraycopy(scores, at, scores, at + 1, kept - at);
-            items[at] = item;
-            scores[at] = score;
-            return kept + 1;
+            context.put(RECOMMENDATIONS, context.longKey(), recommender.onClick(profile, context.longKey(), context.time(),
+                    click.getLong(ITEM), click.getInt(CATEGORY), click.getEnumOrdinal(ACTION), context.lookup(NEIGHBOURS)));
         }
     }
 }
