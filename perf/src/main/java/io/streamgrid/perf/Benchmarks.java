@@ -10,6 +10,7 @@ import io.streamgrid.perf.bench.PatternBench;
 import io.streamgrid.perf.bench.LookupJoinBench;
 import io.streamgrid.perf.bench.MigrationBench;
 import io.streamgrid.perf.bench.PointReadsBench;
+import io.streamgrid.perf.bench.RecommendationLatencyBench;
 import io.streamgrid.perf.bench.SlowSubscriberBench;
 import io.streamgrid.perf.bench.WindowingBench;
 
@@ -23,6 +24,7 @@ final class Benchmarks {
     static List<Benchmark> all() {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
                 new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench(),
-                new PatternBench(), new LookupJoinBench(), new EnrichmentBench());
+                new PatternBench(), new LookupJoinBench(), new EnrichmentBench(),
+                new RecommendationLatencyBench());
     }
 }
