@@ -100,7 +100,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         }
         getLogger().info("job " + jobName + ": processor " + context.globalProcessorIndex() + " of "
                 + context.totalParallelism() + " reads partitions " + tasks.stream().map(PartitionTask::partition).toList()
-                + " of " + source());
+                + " of " + source() + " (init on " + Thread.currentThread().getName() + ")");
     }
 
     /**
