@@ -1,6 +1,8 @@
 package io.streamgrid.sink;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -158,7 +160,11 @@ public final class CassandraServer implements AutoCloseable {
 
     /** A session to this server (the caller closes it). */
     public CqlSession newSession() {
-        return CqlSession.builder().addContactPoint(contactPoint()).withLocalDatacenter(LOCAL_DATACENTER).build();
+        // The driver's 2 s default failed a DROP TABLE once on a busy 2-core machine; schema changes take longer there.
+        return CqlSession.builder().addContactPoint(contactPoint()).withLocalDatacenter(LOCAL_DATACENTER)
+                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10)).build())
+                .build();
     }
 
     @Override
