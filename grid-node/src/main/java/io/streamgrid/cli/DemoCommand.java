@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -128,6 +129,30 @@ final class DemoCommand implements Callable<Integer> {
             for (final Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(path);
             }
+        }
+    }
+
+    /** Appends records {@code from} (inclusive) to {@code to} (exclusive) to a demo's log(s). */
+    interface Appender {
+        void append(int from, int to);
+    }
+
+    /**
+     * Appends a demo's {@code total} records in batches of 1,000 spread over about 15 s, and kills
+     * member 2 with SIGKILL halfway (the job restarts from its last snapshot), saying so.
+     */
+    static void appendKillingMidway(final LocalCluster cluster, final PrintWriter out, final int total, final String what,
+                                    final Appender appender) throws InterruptedException {
+        final int batch = 1_000;
+        final long start = System.nanoTime();
+        for (int i = 0; i < total; i += batch) {
+            appender.append(i, Math.min(total, i + batch));
+            if (i / batch == total / batch / 2) {
+                cluster.kill(cluster.members().get(1));
+                out.println("== killed member 2 (SIGKILL) after " + i + " " + what + "; the job restarts from its last snapshot");
+            }
+            final long due = start + TimeUnit.SECONDS.toNanos(15) * (i + (long) batch) / total;
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
         }
     }
 }

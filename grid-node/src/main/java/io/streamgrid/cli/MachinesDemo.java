@@ -91,17 +91,7 @@ final class MachinesDemo implements Callable<Integer> {
                 }
             }, SubscriptionOptions.defaults());
 
-            final long start = System.nanoTime();
-            final int batch = 1_000;
-            for (int i = 0; i < total; i += batch) {
-                fleet.append(logs, i, Math.min(total, i + batch));
-                if (i / batch == total / batch / 2) {
-                    cluster.kill(cluster.members().get(1));
-                    out.println("== killed member 2 (SIGKILL) after " + i + " readings; the job restarts from its last snapshot");
-                }
-                final long due = start + TimeUnit.SECONDS.toNanos(15) * (i + (long) batch) / total;
-                TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
-            }
+            DemoCommand.appendKillingMidway(cluster, out, total, "readings", (from, to) -> fleet.append(logs, from, to));
             logs.appendEndOfStream();
             out.println("== all " + total + " readings appended and the streams closed; waiting for the job");
             FleetStream.Check check = fleet.check(Map.of());

@@ -99,17 +99,7 @@ final class RecommendationsDemo implements Callable<Integer> {
                         }
                     }, SubscriptionOptions.defaults());
 
-            final long start = System.nanoTime();
-            final int batch = 1_000;
-            for (int i = 0; i < total; i += batch) {
-                stream.append(log, i, Math.min(total, i + batch));
-                if (i / batch == total / batch / 2) {
-                    cluster.kill(cluster.members().get(1));
-                    out.println("== killed member 2 (SIGKILL) after " + i + " clicks; the job restarts from its last snapshot");
-                }
-                final long due = start + TimeUnit.SECONDS.toNanos(15) * (i + (long) batch) / total;
-                TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
-            }
+            DemoCommand.appendKillingMidway(cluster, out, total, "clicks", (from, to) -> stream.append(log, from, to));
             out.println("== all " + total + " clicks appended; waiting for the job");
             List<String> differences = ClickStream.differences(expected, Map.of());
             Map<Long, Recommendations> found = Map.of();

@@ -106,16 +106,7 @@ final class TradingDemo implements Callable<Integer> {
                 }
             }, SubscriptionOptions.defaults());
 
-            final long start = System.nanoTime();
-            for (int i = 0; i < trades; i += 1_000) {
-                stream.append(log, i, Math.min(trades, i + 1_000));
-                if (i == trades / 2) {
-                    cluster.kill(cluster.members().get(1));
-                    out.println("== killed member 2 (SIGKILL) after " + i + " trades; the job restarts from its last snapshot");
-                }
-                final long due = start + TimeUnit.SECONDS.toNanos(15) * (i + 1_000L) / trades;
-                TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
-            }
+            DemoCommand.appendKillingMidway(cluster, out, trades, "trades", (from, to) -> stream.append(log, from, to));
             out.println("== all " + trades + " trades appended; waiting for the job to apply them");
             final TradeStream.Expected expected = stream.expected(LIMIT);
             List<String> differences = List.of("not read yet");
