@@ -13,14 +13,12 @@ import java.io.IOException;
  */
 public final class ClickProfile {
     final double[] affinity;
-    /** Event time the affinity is decayed to; Long.MIN_VALUE before the first click. */
-    long affinityTime = Long.MIN_VALUE;
     final long[] recent;
     int recentCount;
     int recentNext;
     long sessionStart;
     int sessionViews;
-    /** Newest event time seen; Long.MIN_VALUE before the first click. */
+    /** Newest event time seen, which the affinity is decayed to; Long.MIN_VALUE before the first click. */
     long lastEvent = Long.MIN_VALUE;
     long clicks;
 
@@ -29,15 +27,18 @@ public final class ClickProfile {
         recent = new long[history];
     }
 
-    /** Decays the affinity to event time {@code time} (a click behind the newest one decays nothing). */
+    /**
+     * Decays the affinity to event time {@code time} and makes it the newest (a click behind the
+     * newest one decays nothing and moves nothing).
+     */
     void decayTo(final long time, final long halfLifeMs) {
-        if (affinityTime != Long.MIN_VALUE && time > affinityTime) {
-            final double factor = Math.pow(0.5, (double) (time - affinityTime) / halfLifeMs);
+        if (lastEvent != Long.MIN_VALUE && time > lastEvent) {
+            final double factor = Math.pow(0.5, (double) (time - lastEvent) / halfLifeMs);
             for (int c = 0; c < affinity.length; c++) {
                 affinity[c] *= factor;
             }
         }
-        affinityTime = Math.max(affinityTime, time);
+        lastEvent = Math.max(lastEvent, time);
     }
 
     /** Whether {@code item} is among the last items remembered. */
@@ -75,7 +76,6 @@ public final class ClickProfile {
                 for (final double a : p.affinity) {
                     out.writeDouble(a);
                 }
-                out.writeLong(p.affinityTime);
                 for (final long item : p.recent) {
                     out.writeLong(item);
                 }
@@ -93,7 +93,6 @@ public final class ClickProfile {
                 for (int c = 0; c < categories; c++) {
                     p.affinity[c] = in.readDouble();
                 }
-                p.affinityTime = in.readLong();
                 for (int i = 0; i < history; i++) {
                     p.recent[i] = in.readLong();
                 }

@@ -38,7 +38,6 @@ public final class Recommender implements Serializable {
         }
         profile.sessionViews++;
         profile.clicks++;
-        profile.lastEvent = Math.max(profile.lastEvent, time);
         profile.decayTo(time, halfLifeMs);
         if (category >= 0 && category < RecommendationsJob.CATEGORIES) {
             profile.affinity[category] += RecommendationsJob.WEIGHTS[action];
