@@ -22,6 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * shared by every processor of every job that looks it up, released when the last one closes.
  * Reads are a hash lookup — no remote call per event.
  *
+ * <p>Loaded on a thread of its own: the first processor to acquire it must not wait in
+ * {@code init} (Jet starts cooperative processors from the operation thread that received the
+ * start and holds it until every {@code init} returns; remote calls there can wait for operation
+ * threads held the same way on other members). Processors do not handle records until
+ * {@link #isLoaded()}.
+ *
  * <p>Kept current by an entry listener registered before the initial load, so no write in between
  * is missed. Per key Hazelcast delivers a map's events in order, so the replica never goes back to
  * an older value. The initial load cannot overwrite what an event already put (putIfAbsent), nor
@@ -36,7 +42,12 @@ final class DimensionReplica {
     private final ConcurrentHashMap<Object, Object> values = new ConcurrentHashMap<>();
     private final Set<Object> removedDuringLoad = ConcurrentHashMap.newKeySet();
     private volatile boolean loading = true;
+    /** Null while loading or once loaded; the failure when the load failed. */
+    private volatile RuntimeException failure;
+    /** Guarded by {@code SHARED}. */
     private UUID registration;
+    /** Guarded by {@code SHARED}: released by its last user (a registration made after that is removed at once). */
+    private boolean closed;
     private int users;
 
     private DimensionReplica(final String id, final HazelcastInstance hazelcast, final String mapName) {
@@ -45,23 +56,56 @@ final class DimensionReplica {
         this.map = hazelcast.getMap(mapName);
     }
 
-    /** The replica of {@code mapName} on this member, loaded; call {@link #release()} when done. */
+    /**
+     * The replica of {@code mapName} on this member, loading or loaded (see {@link #isLoaded()});
+     * call {@link #release()} when done. Returns at once.
+     */
     static DimensionReplica acquire(final HazelcastInstance hazelcast, final String mapName) {
         final String id = hazelcast.getName() + "/" + mapName;
         synchronized (SHARED) {
             DimensionReplica replica = SHARED.get(id);
             if (replica == null) {
                 replica = new DimensionReplica(id, hazelcast, mapName);
-                replica.start();
                 SHARED.put(id, replica);
+                final Thread loader = new Thread(replica::load, "streamgrid-dimension-load-" + mapName);
+                loader.setDaemon(true);
+                loader.start();
             }
             replica.users++;
             return replica;
         }
     }
 
+    /** Whether the initial load is done. @throws IllegalStateException naming the map when the load failed */
+    boolean isLoaded() {
+        final RuntimeException failed = failure;
+        if (failed != null) {
+            throw new IllegalStateException("loading dimension map " + mapName + " into this member's replica failed: " + failed,
+                    failed);
+        }
+        return !loading;
+    }
+
+    private void load() {
+        try {
+            start();
+        } catch (final RuntimeException e) {
+            failure = e;
+            synchronized (SHARED) {
+                SHARED.remove(id, this); // a job restarted after the failure loads afresh
+            }
+        }
+    }
+
     private void start() {
-        registration = map.addEntryListener(new Listener(), true);
+        final UUID listening = map.addEntryListener(new Listener(), true);
+        synchronized (SHARED) {
+            if (closed) {
+                map.removeEntryListener(listening); // every user released it while the registration was under way
+                return;
+            }
+            registration = listening;
+        }
         for (final Map.Entry<Object, Object> entry : map.entrySet()) {
             if (!removedDuringLoad.contains(entry.getKey()) && values.putIfAbsent(entry.getKey(), entry.getValue()) == null
                     && removedDuringLoad.contains(entry.getKey())) {
@@ -87,8 +131,11 @@ final class DimensionReplica {
     void release() {
         synchronized (SHARED) {
             if (--users == 0) {
-                SHARED.remove(id);
-                map.removeEntryListener(registration);
+                SHARED.remove(id, this);
+                closed = true;
+                if (registration != null) {
+                    map.removeEntryListener(registration);
+                }
             }
         }
     }

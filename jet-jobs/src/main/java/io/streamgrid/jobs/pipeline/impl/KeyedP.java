@@ -46,6 +46,17 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
         return logs[0].partitions();
     }
 
+    /** Records wait until every dimension replica is loaded (it loads on a thread of its own). */
+    @Override
+    boolean ready() {
+        for (final DimensionReplica replica : replicas) {
+            if (!replica.isLoaded()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     KeyedRun<S> newTask(final int partition, final StateWriter out) {
         return new KeyedRun<>(job, partition, logs, out, replicas);

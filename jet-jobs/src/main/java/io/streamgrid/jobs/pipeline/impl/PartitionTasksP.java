@@ -83,6 +83,11 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     /** What the processor reads, for the log line at start. */
     abstract String source();
 
+    /** Whether records may be handled yet (false while something they need is still loading). */
+    boolean ready() {
+        return true;
+    }
+
     @Override
     protected void init(final Context context) {
         progressOrdinal = getOutbox().bucketCount() - 1;
@@ -115,7 +120,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
      */
     @Override
     public boolean complete() {
-        if (!drain()) {
+        if (!drain() || !ready()) {
             return false;
         }
         final long start = System.nanoTime();
