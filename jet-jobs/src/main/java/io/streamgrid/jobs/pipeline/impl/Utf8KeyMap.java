@@ -20,7 +20,7 @@ final class Utf8KeyMap<S> {
     /** The entry whose key is the {@code length} bytes at {@code offset}, or null. */
     KeyEntry<S> get(final DirectBuffer buffer, final int offset, final int length, final long hash) {
         final int mask = slots.length - 1;
-        for (int i = (int) hash & mask; ; i = (i + 1) & mask) {
+        for (int i = home(hash, mask); ; i = (i + 1) & mask) {
             final KeyEntry<S> entry = slots[i];
             if (entry == null) {
                 return null;
@@ -42,7 +42,7 @@ final class Utf8KeyMap<S> {
 
     void remove(final KeyEntry<S> entry) {
         final int mask = slots.length - 1;
-        int i = (int) entry.hash & mask;
+        int i = home(entry.hash, mask);
         while (slots[i] != entry) {
             if (slots[i] == null) {
                 return;
@@ -53,7 +53,7 @@ final class Utf8KeyMap<S> {
         size--;
         // Shift back any later entry of the run whose home slot is at or before the hole.
         for (int j = (i + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
-            final int home = (int) slots[j].hash & mask;
+            final int home = home(slots[j].hash, mask);
             final boolean movable = i <= j ? home <= i || home > j : home <= i && home > j;
             if (movable) {
                 slots[i] = slots[j];
@@ -61,6 +61,18 @@ final class Utf8KeyMap<S> {
                 i = j;
             }
         }
+    }
+
+    /** Sum over the keys of the slots between each key's home slot and its slot (tests check the hashing). */
+    long totalDisplacement() {
+        final int mask = slots.length - 1;
+        long total = 0;
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] != null) {
+                total += (i - home(slots[i].hash, mask)) & mask;
+            }
+        }
+        return total;
     }
 
     void forEach(final Consumer<KeyEntry<S>> action) {
@@ -88,11 +100,19 @@ final class Utf8KeyMap<S> {
 
     private static <S> void insert(final KeyEntry<S>[] target, final KeyEntry<S> entry) {
         final int mask = target.length - 1;
-        int i = (int) entry.hash & mask;
+        int i = home(entry.hash, mask);
         while (target[i] != null) {
             i = (i + 1) & mask;
         }
         target[i] = entry;
+    }
+
+    /**
+     * A key's home slot, from the high half of its hash: the log chose the key's partition from the
+     * low bits (hash mod partitions), so within one partition they are alike.
+     */
+    private static int home(final long hash, final int mask) {
+        return (int) (hash >>> 32) & mask;
     }
 
     private static boolean sameBytes(final byte[] key, final DirectBuffer buffer, final int offset, final int length) {
