@@ -4,14 +4,15 @@ import java.util.Arrays;
 
 /**
  * One key of a keyed job's partition: its state and timers. Exists while it has either (it is
- * dropped when a call leaves it with neither, so no timer ever points at a dropped entry).
+ * dropped when a call leaves it with neither; a timer queue's stale node may still point at a
+ * dropped entry, and finds no timer in it).
  *
- * <p>Timers are kept flat in a {@code long[]}, three longs each: time, registration sequence and
- * the timer's position in its {@link TimerQueue} (which the queue keeps up to date), unsorted —
- * keys have few timers.
+ * <p>Timers are kept flat in a {@code long[]}, two longs each: time and registration sequence,
+ * unsorted — keys have few timers. These are the truth; a {@link TimerQueue}'s node for a timer
+ * no longer here is stale.
  */
 final class KeyEntry<S> {
-    static final int WIDTH = 3;
+    static final int WIDTH = 2;
     private static final long[] NONE = new long[0];
 
     final long longKey;
@@ -24,6 +25,9 @@ final class KeyEntry<S> {
     int timerCount;
     long[] processingTimers = NONE;
     int processingTimerCount;
+    /** This key's node in the event-time and the processing-time {@link TimerQueue}, or -1. */
+    int eventNode = -1;
+    int processingNode = -1;
 
     KeyEntry(final long longKey) {
         this.longKey = longKey;

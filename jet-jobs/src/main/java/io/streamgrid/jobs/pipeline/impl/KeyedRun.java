@@ -58,6 +58,11 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private long maxEventTime = Long.MIN_VALUE;
     private long watermark = Long.MIN_VALUE;
     private long timerSequence;
+    /**
+     * The earliest event-time timer registered since timers last fired: only such a timer can be
+     * due while the watermark stands still (the others were later than it when it last moved).
+     */
+    private long earliestRegistered = Long.MAX_VALUE;
     private long late;
 
     // The key the context is bound to, and the call's time and lateness.
@@ -131,7 +136,8 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         if (time > maxEventTime) {
             maxEventTime = time;
             advanceWatermark(time - policy.allowedDisorderMs());
-        } else {
+        }
+        if (earliestRegistered <= watermark) {
             fire(eventTimers, watermark); // a timer registered at or before the watermark fires now
         }
     }
@@ -220,11 +226,13 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     /** Fires the timers of {@code queue} due at {@code upTo}, earliest first (event time: the watermark; processing time: now). */
     private void fire(final TimerQueue queue, final long upTo) {
+        if (queue == eventTimers) {
+            earliestRegistered = Long.MAX_VALUE;
+        }
         while (queue.size() > 0 && queue.peekTime() <= upTo) {
             final long time = queue.peekTime();
             @SuppressWarnings("unchecked")
-            final KeyEntry<S> entry = (KeyEntry<S>) queue.peekEntry();
-            queue.remove(entry, queue.peekSlot());
+            final KeyEntry<S> entry = (KeyEntry<S>) queue.pollEntry();
             bind(entry, time, false);
             if (queue == eventTimers) {
                 function.onTimer(time, this);
@@ -344,6 +352,9 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         final KeyEntry<S> entry = bound();
         if (queue.slotOf(entry, time) < 0) {
             queue.add(entry, time, timerSequence++);
+            if (queue == eventTimers) {
+                earliestRegistered = Math.min(earliestRegistered, time);
+            }
         }
     }
 
@@ -388,28 +399,14 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         return entries;
     }
 
-    /** Rebuilds both timer queues from the entries' timers (after a restore), in firing order. */
+    /** Rebuilds both timer queues from the entries' timers (after a restore). */
     private void rebuildTimers() {
         eventTimers.clear();
         processingTimers.clear();
-        final List<long[]> eventOrder = new ArrayList<>();
-        final List<long[]> processingOrder = new ArrayList<>();
-        final List<KeyEntry<S>> entries = entries();
-        for (int e = 0; e < entries.size(); e++) {
-            final KeyEntry<S> entry = entries.get(e);
-            for (int slot = 0; slot < entry.timerCount; slot++) {
-                eventOrder.add(new long[] {entry.timers[KeyEntry.WIDTH * slot], entry.timers[KeyEntry.WIDTH * slot + 1], e, slot});
-            }
-            for (int slot = 0; slot < entry.processingTimerCount; slot++) {
-                processingOrder.add(new long[] {entry.processingTimers[KeyEntry.WIDTH * slot],
-                        entry.processingTimers[KeyEntry.WIDTH * slot + 1], e, slot});
-            }
+        for (final KeyEntry<S> entry : entries()) {
+            eventTimers.restore(entry);
+            processingTimers.restore(entry);
         }
-        final java.util.Comparator<long[]> firingOrder = java.util.Comparator.<long[]>comparingLong(t -> t[0]).thenComparingLong(t -> t[1]);
-        eventOrder.sort(firingOrder);
-        processingOrder.sort(firingOrder);
-        eventOrder.forEach(t -> eventTimers.enqueue(entries.get((int) t[2]), (int) t[3]));
-        processingOrder.forEach(t -> processingTimers.enqueue(entries.get((int) t[2]), (int) t[3]));
     }
 
     @Override

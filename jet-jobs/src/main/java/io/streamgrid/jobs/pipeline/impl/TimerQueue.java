@@ -9,63 +9,110 @@ import java.util.Arrays;
  * time in registration order (the sequence, kept in snapshots, so every replay fires them in the
  * same order).
  *
- * <p>Timers are grouped by time: one bucket per distinct time, a doubly linked list of timer nodes
- * in registration order, and a small binary heap of the distinct times. Registering and deleting a
- * timer are O(1) — a hash lookup of its time's bucket and a link or unlink — and only a new
- * distinct time touches the heap. Why not one heap of all timers: keys that re-arm their timer on
- * every event (an inactivity timeout) paid a delete and an insert in a heap of every key's timer,
- * O(log n) cache misses each; the distinct times in flight are few (one per millisecond of the
- * timeout), so their heap stays in cache. Nodes live in parallel arrays (no object per timer);
- * each timer in its key's entry knows its node, and each node its entry and slot.
+ * <p>The timers themselves are kept in their key's entry (time and sequence; the snapshot writes
+ * them from there). This queue holds one node per key that has timers, at a time no later than the
+ * key's earliest timer (or of a key whose timers were all deleted, until it comes up). Nodes are grouped by time: one bucket per distinct time holding a linked
+ * list of nodes, and a small binary heap of the distinct times. When a bucket reaches the front, a
+ * node whose key's earliest timer is later moves to that timer's bucket, and the nodes that are due
+ * are sorted by their timers' sequences — then they fire in that order.
  *
- * <p>One queue for event-time timers and one for processing-time timers; {@code processing} says
- * which of the entry's arrays this one indexes.
+ * <p>Why this shape: keys that re-arm their timer on every event (an inactivity timeout: delete
+ * the timer, register a later one) only change their entry — the key keeps its node, and a later
+ * timer needs no queue work until the node's time comes, once per timeout instead of once per
+ * event. Registering a timer earlier than the key's node adds a node
+ * there; the old one goes stale and is dropped when it comes up (a node is live while its entry
+ * names it). Should stale nodes outnumber the live ones by far (a key that keeps moving its timer
+ * earlier), the queue drops them all in one pass.
+ *
+ * <p>Nodes live in parallel arrays (no object per timer). One queue for event-time timers and one
+ * for processing-time timers; {@code processing} says which of the entry's fields this one uses.
  */
 final class TimerQueue {
     private static final int NONE = -1;
     private static final long NO_BUCKET = -1;
+    private static final long NOT_PREPARED = Long.MIN_VALUE;
+    /** Stale nodes tolerated before a sweep: this many per live node, plus {@link #STALE_SLACK}. */
+    private static final int STALE_PER_LIVE = 4;
+    private static final int STALE_SLACK = 4_096;
 
     private final boolean processing;
     private KeyEntry<?>[] nodeEntry = new KeyEntry<?>[64];
-    private int[] nodeSlot = new int[64];
+    /** The sequence of the timer the node was queued for (orders a bucket's appends). */
+    private long[] nodeSequence = new long[64];
+    private long[] nodeTime = new long[64];
     private int[] nodeNext = new int[64];
-    private int[] nodePrev = new int[64];
     private int freeNodes = NONE;
     private int usedNodes;
+    /** Nodes in buckets, live and stale. */
+    private int queuedNodes;
+    /** Nodes an entry names (entries without timers included, until their node comes up). */
+    private int liveNodes;
     /** Time to its bucket: head node in the high 32 bits, tail node in the low 32. */
     private final Long2LongHashMap buckets = new Long2LongHashMap(NO_BUCKET);
-    /** Distinct times with a bucket; may also hold times whose bucket emptied (skipped when they come up). */
+    /** Heap of the distinct times that have a bucket: exactly those. */
     private long[] times = new long[64];
     private int timeCount;
+    /** Timers of all entries in this queue. */
     private int size;
+    /** The time whose bucket holds only due nodes in sequence order, or {@link #NOT_PREPARED}. */
+    private long preparedTime = NOT_PREPARED;
+    private int[] sortNodes = new int[64];
+    private long[] sortSequences = new long[64];
+    private int[] mergeNodes = new int[64];
+    private long[] mergeSequences = new long[64];
 
     TimerQueue(final boolean processing) {
         this.processing = processing;
     }
 
+    /** Timers held (deleted ones not counted). */
     int size() {
         return size;
+    }
+
+    /** Nodes held, live and stale (tests check that stale ones do not pile up). */
+    int queuedNodes() {
+        return queuedNodes;
     }
 
     void clear() {
         Arrays.fill(nodeEntry, null);
         freeNodes = NONE;
         usedNodes = 0;
+        queuedNodes = 0;
+        liveNodes = 0;
         buckets.clear();
         timeCount = 0;
         size = 0;
+        preparedTime = NOT_PREPARED;
     }
 
     private long[] timersOf(final KeyEntry<?> entry) {
         return processing ? entry.processingTimers : entry.timers;
     }
 
-    /** The slot of {@code entry}'s timer at {@code time} in this queue's timers, or -1. */
-    int slotOf(final KeyEntry<?> entry, final long time) {
-        return KeyEntry.find(timersOf(entry), processing ? entry.processingTimerCount : entry.timerCount, time);
+    private int timerCountOf(final KeyEntry<?> entry) {
+        return processing ? entry.processingTimerCount : entry.timerCount;
     }
 
-    /** Adds a timer at {@code time} to {@code entry} (the caller checked it has none at that time) and to the queue. */
+    private int nodeOf(final KeyEntry<?> entry) {
+        return processing ? entry.processingNode : entry.eventNode;
+    }
+
+    private void setNode(final KeyEntry<?> entry, final int node) {
+        if (processing) {
+            entry.processingNode = node;
+        } else {
+            entry.eventNode = node;
+        }
+    }
+
+    /** The slot of {@code entry}'s timer at {@code time} in this queue's timers, or -1. */
+    int slotOf(final KeyEntry<?> entry, final long time) {
+        return KeyEntry.find(timersOf(entry), timerCountOf(entry), time);
+    }
+
+    /** Adds a timer at {@code time} to {@code entry} (the caller checked it has none at that time). */
     void add(final KeyEntry<?> entry, final long time, final long sequence) {
         final int slot;
         if (processing) {
@@ -78,77 +125,306 @@ final class TimerQueue {
         final long[] timers = timersOf(entry);
         timers[KeyEntry.WIDTH * slot] = time;
         timers[KeyEntry.WIDTH * slot + 1] = sequence;
-        enqueue(entry, slot);
+        size++;
+        final int node = nodeOf(entry);
+        // A node at or before the new timer covers it — except in the sorted front bucket, whose
+        // order would not put this newest timer after the others of its time.
+        if (node == NONE || time < nodeTime[node] || time == nodeTime[node] && time == preparedTime) {
+            attach(entry, time, sequence);
+        }
     }
 
     /**
-     * Queues the timer already in {@code slot} of {@code entry}, after those queued before it at
-     * the same time. After a restore, call it in (time, sequence) order.
+     * Queues an entry restored with its timers (after a restore, once per entry, in any order:
+     * ties are ordered by sequence when they come due).
      */
-    void enqueue(final KeyEntry<?> entry, final int slot) {
+    void restore(final KeyEntry<?> entry) {
+        final int count = timerCountOf(entry);
+        if (count > 0) {
+            size += count;
+            attachAtEarliest(entry);
+        }
+    }
+
+    /**
+     * Removes the entry's timer in {@code slot}. Its node stays, even when that was the entry's
+     * last timer: a timer re-armed later (deleted, then registered again) reuses it.
+     */
+    void remove(final KeyEntry<?> entry, final int slot) {
+        removeFromEntry(entry, slot);
+    }
+
+    private void removeFromEntry(final KeyEntry<?> entry, final int slot) {
         final long[] timers = timersOf(entry);
-        final long time = timers[KeyEntry.WIDTH * slot];
-        final int node = newNode(entry, slot);
-        timers[KeyEntry.WIDTH * slot + 2] = node;
+        final int last = processing ? --entry.processingTimerCount : --entry.timerCount;
+        if (slot != last) {
+            System.arraycopy(timers, KeyEntry.WIDTH * last, timers, KeyEntry.WIDTH * slot, KeyEntry.WIDTH);
+        }
+        size--;
+    }
+
+    /** Time of the earliest timer; only when {@link #size()} is positive. */
+    long peekTime() {
+        settleFront();
+        return times[0];
+    }
+
+    /** Entry of the earliest timer; only when {@link #size()} is positive. */
+    KeyEntry<?> peekEntry() {
+        settleFront();
+        return nodeEntry[head(buckets.get(times[0]))];
+    }
+
+    /**
+     * Removes the earliest timer from its entry and the queue and returns the entry; only when
+     * {@link #size()} is positive. The entry's other timers stay queued.
+     */
+    KeyEntry<?> pollEntry() {
+        settleFront();
+        final long time = times[0];
+        final long bucket = buckets.get(time);
+        final int node = head(bucket);
+        final KeyEntry<?> entry = nodeEntry[node];
+        unlinkHead(time, bucket, node);
+        freeNode(node);
+        setNode(entry, NONE);
+        liveNodes--;
+        removeFromEntry(entry, slotOf(entry, time));
+        if (timerCountOf(entry) > 0) {
+            attachAtEarliest(entry);
+        }
+        return entry;
+    }
+
+    /** Makes the front bucket's head the earliest timer: drops stale nodes, moves early ones, sorts what is due. */
+    private void settleFront() {
+        while (true) {
+            final long time = times[0];
+            if (preparedTime != time) {
+                prepare(time);
+                continue;
+            }
+            final long bucket = buckets.get(time);
+            final int node = head(bucket);
+            final KeyEntry<?> entry = nodeEntry[node];
+            if (nodeOf(entry) != node) {
+                unlinkHead(time, bucket, node);
+                freeNode(node);
+            } else if (timerCountOf(entry) == 0) {
+                unlinkHead(time, bucket, node);
+                release(entry, node);
+            } else if (earliestTime(entry) != time) {
+                unlinkHead(time, bucket, node); // its timer at this time was deleted after the bucket was prepared
+                moveToEarliest(entry, node);
+            } else {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Walks the bucket of {@code time}: stale nodes are freed, nodes whose entry's earliest timer is
+     * later move there, and the rest (due now) are relinked in their timers' sequence order.
+     */
+    private void prepare(final long time) {
+        int due = 0;
+        for (int node = head(buckets.get(time)), next; node != NONE; node = next) {
+            next = nodeNext[node];
+            final KeyEntry<?> entry = nodeEntry[node];
+            if (nodeOf(entry) != node) {
+                freeNode(node);
+                continue;
+            }
+            if (timerCountOf(entry) == 0) {
+                release(entry, node);
+                continue;
+            }
+            final int slot = earliestSlot(entry);
+            final long[] timers = timersOf(entry);
+            if (timers[KeyEntry.WIDTH * slot] != time) {
+                moveToEarliest(entry, node);
+                continue;
+            }
+            if (due == sortNodes.length) {
+                sortNodes = Arrays.copyOf(sortNodes, due * 2);
+                sortSequences = Arrays.copyOf(sortSequences, due * 2);
+            }
+            sortNodes[due] = node;
+            sortSequences[due] = timers[KeyEntry.WIDTH * slot + 1];
+            due++;
+        }
+        if (due == 0) {
+            buckets.remove(time);
+            popTime();
+            return;
+        }
+        sortBySequence(due);
+        for (int i = 0; i < due; i++) {
+            final int node = sortNodes[i];
+            nodeSequence[node] = sortSequences[i];
+            nodeNext[node] = i + 1 < due ? sortNodes[i + 1] : NONE;
+        }
+        buckets.put(time, pack(sortNodes[0], sortNodes[due - 1]));
+        preparedTime = time;
+    }
+
+    private void moveToEarliest(final KeyEntry<?> entry, final int node) {
+        final int slot = earliestSlot(entry);
+        final long[] timers = timersOf(entry);
+        queuedNodes--; // append counts it again
+        append(timers[KeyEntry.WIDTH * slot], node, timers[KeyEntry.WIDTH * slot + 1]);
+    }
+
+    private void attachAtEarliest(final KeyEntry<?> entry) {
+        final int slot = earliestSlot(entry);
+        final long[] timers = timersOf(entry);
+        attach(entry, timers[KeyEntry.WIDTH * slot], timers[KeyEntry.WIDTH * slot + 1]);
+    }
+
+    /** Gives the entry a new node at {@code time}; a node it had goes stale. */
+    private void attach(final KeyEntry<?> entry, final long time, final long sequence) {
+        if (nodeOf(entry) == NONE) {
+            liveNodes++;
+        }
+        final int node = newNode(entry);
+        setNode(entry, node);
+        append(time, node, sequence);
+        if (queuedNodes - liveNodes > (long) STALE_PER_LIVE * liveNodes + STALE_SLACK) {
+            sweep();
+        }
+    }
+
+    /** Frees the node of an entry left without timers. */
+    private void release(final KeyEntry<?> entry, final int node) {
+        setNode(entry, NONE);
+        liveNodes--;
+        freeNode(node);
+    }
+
+    private int earliestSlot(final KeyEntry<?> entry) {
+        final long[] timers = timersOf(entry);
+        final int count = timerCountOf(entry);
+        int earliest = 0;
+        for (int slot = 1; slot < count; slot++) {
+            if (timers[KeyEntry.WIDTH * slot] < timers[KeyEntry.WIDTH * earliest]) {
+                earliest = slot;
+            }
+        }
+        return earliest;
+    }
+
+    private long earliestTime(final KeyEntry<?> entry) {
+        return timersOf(entry)[KeyEntry.WIDTH * earliestSlot(entry)];
+    }
+
+    private void append(final long time, final int node, final long sequence) {
+        nodeTime[node] = time;
+        nodeSequence[node] = sequence;
+        nodeNext[node] = NONE;
         final long bucket = buckets.get(time);
         if (bucket == NO_BUCKET) {
             buckets.put(time, pack(node, node));
             pushTime(time);
         } else {
             final int tail = tail(bucket);
+            if (time == preparedTime && sequence < nodeSequence[tail]) {
+                preparedTime = NOT_PREPARED; // out of order behind a sorted bucket: sort it again
+            }
             nodeNext[tail] = node;
-            nodePrev[node] = tail;
             buckets.put(time, pack(head(bucket), node));
         }
-        size++;
+        queuedNodes++;
     }
 
-    /** Removes the entry's timer in {@code slot} from the queue and from the entry. */
-    void remove(final KeyEntry<?> entry, final int slot) {
-        final long[] timers = timersOf(entry);
-        final long time = timers[KeyEntry.WIDTH * slot];
-        final int node = (int) timers[KeyEntry.WIDTH * slot + 2];
-        final long bucket = buckets.get(time);
-        final int prev = nodePrev[node];
+    private void unlinkHead(final long time, final long bucket, final int node) {
         final int next = nodeNext[node];
-        if (prev == NONE && next == NONE) {
-            buckets.remove(time); // its time stays in the heap until it comes up
+        if (next == NONE) {
+            buckets.remove(time);
+            popTime();
+            if (preparedTime == time) {
+                preparedTime = NOT_PREPARED;
+            }
         } else {
-            if (prev != NONE) {
-                nodeNext[prev] = next;
+            buckets.put(time, pack(next, tail(bucket)));
+        }
+    }
+
+    /** Frees every stale node and every node of an entry without timers; the others keep their buckets and order. */
+    private void sweep() {
+        final long[] bucketTimes = Arrays.copyOf(times, timeCount);
+        timeCount = 0;
+        for (final long time : bucketTimes) {
+            int kept = NONE;
+            int keptTail = NONE;
+            for (int node = head(buckets.get(time)), next; node != NONE; node = next) {
+                next = nodeNext[node];
+                final KeyEntry<?> entry = nodeEntry[node];
+                if (nodeOf(entry) == node && timerCountOf(entry) > 0) {
+                    nodeNext[node] = NONE;
+                    if (kept == NONE) {
+                        kept = node;
+                    } else {
+                        nodeNext[keptTail] = node;
+                    }
+                    keptTail = node;
+                } else if (nodeOf(entry) == node) {
+                    release(entry, node);
+                } else {
+                    freeNode(node);
+                }
             }
-            if (next != NONE) {
-                nodePrev[next] = prev;
+            if (kept == NONE) {
+                buckets.remove(time);
+                if (preparedTime == time) {
+                    preparedTime = NOT_PREPARED;
+                }
+            } else {
+                buckets.put(time, pack(kept, keptTail));
+                pushTime(time);
             }
-            buckets.put(time, pack(prev == NONE ? next : head(bucket), next == NONE ? prev : tail(bucket)));
-        }
-        freeNode(node);
-        size--;
-        final int last = processing ? --entry.processingTimerCount : --entry.timerCount;
-        if (slot != last) {
-            System.arraycopy(timers, KeyEntry.WIDTH * last, timers, KeyEntry.WIDTH * slot, KeyEntry.WIDTH);
-            nodeSlot[(int) timers[KeyEntry.WIDTH * slot + 2]] = slot; // its node follows it
         }
     }
 
-    /** Time of the earliest timer; only when {@link #size()} is positive. */
-    long peekTime() {
-        while (!buckets.containsKey(times[0])) {
-            popTime(); // a time whose timers were all deleted
+    /** Sorts the first {@code count} of {@link #sortNodes} by {@link #sortSequences} (sequences are unique): a bottom-up merge sort. */
+    private void sortBySequence(final int count) {
+        if (mergeNodes.length < count) {
+            mergeNodes = new int[sortNodes.length];
+            mergeSequences = new long[sortNodes.length];
         }
-        return times[0];
+        int[] fromNodes = sortNodes;
+        long[] fromSequences = sortSequences;
+        int[] toNodes = mergeNodes;
+        long[] toSequences = mergeSequences;
+        for (int width = 1; width < count; width *= 2) {
+            for (int start = 0; start < count; start += 2 * width) {
+                final int middle = Math.min(start + width, count);
+                final int end = Math.min(start + 2 * width, count);
+                int left = start;
+                int right = middle;
+                for (int out = start; out < end; out++) {
+                    if (left < middle && (right >= end || fromSequences[left] < fromSequences[right])) {
+                        toNodes[out] = fromNodes[left];
+                        toSequences[out] = fromSequences[left++];
+                    } else {
+                        toNodes[out] = fromNodes[right];
+                        toSequences[out] = fromSequences[right++];
+                    }
+                }
+            }
+            final int[] nodes = fromNodes;
+            fromNodes = toNodes;
+            toNodes = nodes;
+            final long[] sequences = fromSequences;
+            fromSequences = toSequences;
+            toSequences = sequences;
+        }
+        if (fromNodes != sortNodes) {
+            System.arraycopy(fromNodes, 0, sortNodes, 0, count);
+            System.arraycopy(fromSequences, 0, sortSequences, 0, count);
+        }
     }
 
-    /** Entry of the earliest timer (call {@link #peekTime()} first). */
-    KeyEntry<?> peekEntry() {
-        return nodeEntry[head(buckets.get(peekTime()))];
-    }
-
-    int peekSlot() {
-        return nodeSlot[head(buckets.get(peekTime()))];
-    }
-
-    private int newNode(final KeyEntry<?> entry, final int slot) {
+    private int newNode(final KeyEntry<?> entry) {
         int node = freeNodes;
         if (node != NONE) {
             freeNodes = nodeNext[node];
@@ -156,16 +432,13 @@ final class TimerQueue {
             if (usedNodes == nodeEntry.length) {
                 final int capacity = usedNodes * 2;
                 nodeEntry = Arrays.copyOf(nodeEntry, capacity);
-                nodeSlot = Arrays.copyOf(nodeSlot, capacity);
+                nodeSequence = Arrays.copyOf(nodeSequence, capacity);
+                nodeTime = Arrays.copyOf(nodeTime, capacity);
                 nodeNext = Arrays.copyOf(nodeNext, capacity);
-                nodePrev = Arrays.copyOf(nodePrev, capacity);
             }
             node = usedNodes++;
         }
         nodeEntry[node] = entry;
-        nodeSlot[node] = slot;
-        nodeNext[node] = NONE;
-        nodePrev[node] = NONE;
         return node;
     }
 
@@ -173,6 +446,7 @@ final class TimerQueue {
         nodeEntry[node] = null;
         nodeNext[node] = freeNodes;
         freeNodes = node;
+        queuedNodes--;
     }
 
     private static long pack(final int head, final int tail) {
