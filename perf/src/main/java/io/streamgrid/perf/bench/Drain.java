@@ -17,18 +17,16 @@ final class Drain {
     }
 
     /**
-     * One warm-up drain per subject, then {@code runs} rounds with the subjects alternating, each
+     * {@code warmUps} rounds of warm-up, then {@code runs} rounds with the subjects alternating, each
      * draining all {@code events}; returns events/s per subject and run ({@code [subject][run]}).
      * {@code unit} names what is counted in the progress lines (events, readings).
      */
     static double[][] alternating(final BenchContext context, final JetService jet, final List<String> labels,
                                   final List<Function<JetService, Job>> subjects, final List<ResultTally> tallies,
-                                  final int events, final int runs, final String unit) throws InterruptedException {
+                                  final int events, final int warmUps, final int runs, final String unit)
+            throws InterruptedException {
+        warmUp(context, jet, labels, subjects, tallies, events, warmUps, unit);
         final double[][] rates = new double[subjects.size()][runs];
-        for (int s = 0; s < subjects.size(); s++) {
-            context.progress("warm-up: " + labels.get(s));
-            drain(context, jet, subjects.get(s), events, events, tallies.get(s));
-        }
         for (int run = 0; run < runs; run++) {
             for (int s = 0; s < subjects.size(); s++) {
                 rates[s][run] = drain(context, jet, subjects.get(s), events, events, tallies.get(s));
@@ -37,6 +35,19 @@ final class Drain {
             }
         }
         return rates;
+    }
+
+    /** {@code rounds} rounds of the subjects in turn, each draining all {@code events}; the rates only printed. */
+    static void warmUp(final BenchContext context, final JetService jet, final List<String> labels,
+                       final List<Function<JetService, Job>> subjects, final List<ResultTally> tallies,
+                       final int events, final int rounds, final String unit) throws InterruptedException {
+        for (int round = 0; round < rounds; round++) {
+            for (int s = 0; s < subjects.size(); s++) {
+                final double rate = drain(context, jet, subjects.get(s), events, events, tallies.get(s));
+                context.progress(String.format(Locale.ROOT, "warm-up %d/%d %s: %,.0f %s/s", round + 1, rounds,
+                        labels.get(s), rate, unit));
+            }
+        }
     }
 
     /**

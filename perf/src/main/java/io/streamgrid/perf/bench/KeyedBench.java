@@ -95,13 +95,7 @@ public final class KeyedBench implements Benchmark {
         final double[][] jetBytes = new double[2][runs];
         try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
             final JetService jet = grid.member().getJet();
-            for (int warmUp = 0; warmUp < warmUps; warmUp++) {
-                for (int s = 0; s < 2; s++) {
-                    final double rate = Drain.drain(context, jet, subjects.get(s), events, events, tallies.get(s));
-                    context.progress(String.format(Locale.ROOT, "warm-up %d/%d %s: %,.0f events/s", warmUp + 1, warmUps,
-                            labels.get(s), rate));
-                }
-            }
+            Drain.warmUp(context, jet, labels, subjects, tallies, events, warmUps, "events");
             for (int run = 0; run < runs; run++) {
                 for (int s = 0; s < 2; s++) {
                     final long before = AllocationMeter.allocatedBytes();

@@ -93,7 +93,7 @@ public final class LookupJoinBench implements Benchmark {
             }
             member.getMap(DIMENSION).putAll(instruments);
             member.getReplicatedMap(REPLICATED).putAll(instruments);
-            rates = Drain.alternating(context, member.getJet(), labels, subjects, tallies, events, runs, "events");
+            rates = Drain.alternating(context, member.getJet(), labels, subjects, tallies, events, 1, runs, "events");
         }
         context.emptyWorkDir();
         final List<Measurement> m = new ArrayList<>();
