@@ -9,6 +9,7 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.AbstractList;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +24,7 @@ import java.util.List;
  */
 final class PatternFunction implements KeyedFunction<PatternState> {
     private static final long serialVersionUID = 1L;
+    private static final int MAX_SPARE_STATES = 256;
 
     private final List<EventSchema> schemas;
     private final List<Pattern> patterns;
@@ -34,6 +36,13 @@ final class PatternFunction implements KeyedFunction<PatternState> {
     private transient MatchView[] views;
     private transient SchemaRecord[] candidates;
     private transient UnsafeBuffer[] candidateBuffers;
+    /**
+     * States of keys whose state was cleared, emptied, for the next key that needs one: most keys
+     * of a busy job go empty after each reading is released and come back with the next, and a new
+     * state each time (with its lists) was a tenth of the job's time. One function instance per
+     * partition and thread, so no sharing.
+     */
+    private transient ArrayDeque<PatternState> spareStates;
 
     PatternFunction(final List<EventSchema> schemas, final List<Pattern> patterns, final String alertsMap) {
         this.schemas = List.copyOf(schemas);
@@ -97,7 +106,7 @@ final class PatternFunction implements KeyedFunction<PatternState> {
     public void onEvent(final SchemaRecord event, final KeyedContext<PatternState> context) {
         PatternState state = context.state();
         if (state == null) {
-            state = new PatternState(patterns.size());
+            state = spareStates == null || spareStates.isEmpty() ? new PatternState(patterns.size()) : spareStates.pop();
             context.setState(state);
         }
         state.addPending(Captured.of(event, schemaIndex(event.layout().schema().name()), state.arrivals++));
@@ -127,17 +136,25 @@ final class PatternFunction implements KeyedFunction<PatternState> {
             }
         }
         // Partial matches that can no longer complete: every event still to come is at or after `time`.
+        // Runs are oldest first, so those are a prefix.
         long expiry = Long.MAX_VALUE;
         for (int p = 0; p < patterns.size(); p++) {
             final long within = patterns.get(p).withinMs();
             final ArrayList<PatternState.Run> runs = state.runs.get(p);
-            runs.removeIf(run -> time - run.start > within);
+            int expired = 0;
+            while (expired < runs.size() && time - runs.get(expired).start > within) {
+                expired++;
+            }
+            if (expired > 0) {
+                runs.subList(0, expired).clear();
+            }
             if (!runs.isEmpty()) {
                 expiry = Math.min(expiry, expiryTime(runs.get(0).start, within)); // runs are oldest first
             }
         }
         if (state.isEmpty()) {
             context.clearState();
+            recycle(state);
             return;
         }
         if (!state.pending.isEmpty() && state.releaseTimer == PatternState.NONE) {
@@ -147,6 +164,16 @@ final class PatternFunction implements KeyedFunction<PatternState> {
         if (expiry != Long.MAX_VALUE && (state.expiryTimer == PatternState.NONE || expiry < state.expiryTimer)) {
             state.expiryTimer = expiry;
             context.registerTimer(expiry);
+        }
+    }
+
+    private void recycle(final PatternState state) {
+        if (spareStates == null) {
+            spareStates = new ArrayDeque<>();
+        }
+        if (spareStates.size() < MAX_SPARE_STATES) {
+            state.reset();
+            spareStates.push(state);
         }
     }
 

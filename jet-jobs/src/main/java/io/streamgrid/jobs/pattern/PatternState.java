@@ -31,6 +31,15 @@ final class PatternState {
         }
     }
 
+    /** Back to the state of a key never seen (for reuse by another key). */
+    void reset() {
+        pending.clear();
+        runs.forEach(ArrayList::clear);
+        arrivals = 0;
+        releaseTimer = NONE;
+        expiryTimer = NONE;
+    }
+
     boolean isEmpty() {
         if (!pending.isEmpty()) {
             return false;

@@ -229,7 +229,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         if (queue == eventTimers) {
             earliestRegistered = Long.MAX_VALUE;
         }
-        while (queue.size() > 0 && queue.peekTime() <= upTo) {
+        while (queue.hasDue(upTo)) {
             final long time = queue.peekTime();
             @SuppressWarnings("unchecked")
             final KeyEntry<S> entry = (KeyEntry<S>) queue.pollEntry();

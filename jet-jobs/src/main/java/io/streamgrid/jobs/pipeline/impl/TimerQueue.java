@@ -56,6 +56,8 @@ final class TimerQueue {
     private int size;
     /** The time whose bucket holds only due nodes in sequence order, or {@link #NOT_PREPARED}. */
     private long preparedTime = NOT_PREPARED;
+    /** Nodes examined by {@link #prepare} so far (tests check that buckets are not sorted over and over). */
+    private long preparedNodes;
     private int[] sortNodes = new int[64];
     private long[] sortSequences = new long[64];
     private int[] mergeNodes = new int[64];
@@ -68,6 +70,10 @@ final class TimerQueue {
     /** Timers held (deleted ones not counted). */
     int size() {
         return size;
+    }
+
+    long preparedNodes() {
+        return preparedNodes;
     }
 
     /** Nodes held, live and stale (tests check that stale ones do not pile up). */
@@ -163,15 +169,25 @@ final class TimerQueue {
         size--;
     }
 
+    /**
+     * Whether a timer at or before {@code upTo} is queued; if so it is at the front (then
+     * {@link #peekTime()} and {@link #pollEntry()} are cheap). Buckets later than {@code upTo} are
+     * not looked at: a node's time is a lower bound of its key's timers, so the front's time alone
+     * can say that nothing is due — and a bucket is sorted only once it is due, when it is emptied.
+     */
+    boolean hasDue(final long upTo) {
+        return settleFront(upTo);
+    }
+
     /** Time of the earliest timer; only when {@link #size()} is positive. */
     long peekTime() {
-        settleFront();
+        settleFront(Long.MAX_VALUE);
         return times[0];
     }
 
     /** Entry of the earliest timer; only when {@link #size()} is positive. */
     KeyEntry<?> peekEntry() {
-        settleFront();
+        settleFront(Long.MAX_VALUE);
         return nodeEntry[head(buckets.get(times[0]))];
     }
 
@@ -180,7 +196,7 @@ final class TimerQueue {
      * {@link #size()} is positive. The entry's other timers stay queued.
      */
     KeyEntry<?> pollEntry() {
-        settleFront();
+        settleFront(Long.MAX_VALUE);
         final long time = times[0];
         final long bucket = buckets.get(time);
         final int node = head(bucket);
@@ -196,9 +212,12 @@ final class TimerQueue {
         return entry;
     }
 
-    /** Makes the front bucket's head the earliest timer: drops stale nodes, moves early ones, sorts what is due. */
-    private void settleFront() {
-        while (true) {
+    /**
+     * Makes the front bucket's head the earliest timer, if that is at or before {@code upTo}: drops
+     * stale nodes, moves early ones, sorts what is due. Returns whether it found one.
+     */
+    private boolean settleFront(final long upTo) {
+        while (timeCount > 0 && times[0] <= upTo) {
             final long time = times[0];
             if (preparedTime != time) {
                 prepare(time);
@@ -217,9 +236,10 @@ final class TimerQueue {
                 unlinkHead(time, bucket, node); // its timer at this time was deleted after the bucket was prepared
                 moveToEarliest(entry, node);
             } else {
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     /**
@@ -230,6 +250,7 @@ final class TimerQueue {
         int due = 0;
         for (int node = head(buckets.get(time)), next; node != NONE; node = next) {
             next = nodeNext[node];
+            preparedNodes++;
             final KeyEntry<?> entry = nodeEntry[node];
             if (nodeOf(entry) != node) {
                 freeNode(node);
