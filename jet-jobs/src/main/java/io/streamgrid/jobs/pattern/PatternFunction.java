@@ -43,6 +43,9 @@ final class PatternFunction implements KeyedFunction<PatternState> {
      * partition and thread, so no sharing.
      */
     private transient ArrayDeque<PatternState> spareStates;
+    private transient PatternState.Run[] emptyRuns;
+    private transient EventSchema lastSchema;
+    private transient int lastSchemaIndex;
 
     PatternFunction(final List<EventSchema> schemas, final List<Pattern> patterns, final String alertsMap) {
         this.schemas = List.copyOf(schemas);
@@ -67,6 +70,16 @@ final class PatternFunction implements KeyedFunction<PatternState> {
 
     int[] stepCounts() {
         return patterns.stream().mapToInt(p -> p.steps().size()).toArray();
+    }
+
+    /** The index of the event's schema; the last one is remembered (events of one schema come in runs). */
+    private int schemaIndexOf(final SchemaRecord event) {
+        final EventSchema schema = event.layout().schema();
+        if (schema != lastSchema) {
+            lastSchemaIndex = schemaIndex(schema.name());
+            lastSchema = schema;
+        }
+        return lastSchemaIndex;
     }
 
     private int schemaIndex(final String name) {
@@ -109,7 +122,7 @@ final class PatternFunction implements KeyedFunction<PatternState> {
             state = spareStates == null || spareStates.isEmpty() ? new PatternState(patterns.size()) : spareStates.pop();
             context.setState(state);
         }
-        state.addPending(Captured.of(event, schemaIndex(event.layout().schema().name()), state.arrivals++));
+        state.addPending(Captured.of(event, schemaIndexOf(event), state.arrivals++));
         if (state.releaseTimer == PatternState.NONE || event.eventTime() < state.releaseTimer) {
             // A later release timer stays registered; when it fires it finds nothing due, or what is.
             state.releaseTimer = event.eventTime();
@@ -219,8 +232,10 @@ final class PatternFunction implements KeyedFunction<PatternState> {
             }
         }
         if (stepSchemas[p][0] == event.schema) {
-            final PatternState.Run run = new PatternState.Run(event.time, steps.size());
-            if (steps.get(0).condition().test(record, view(p, run))) {
+            // Asked of an empty match first, which is reused: most events start nothing.
+            final PatternState.Run empty = emptyRun(p, event.time);
+            if (steps.get(0).condition().test(record, view(p, empty))) {
+                final PatternState.Run run = new PatternState.Run(event.time, steps.size());
                 if (take(run, event, steps)) {
                     report(pattern, run, context);
                     runs.clear();
@@ -283,6 +298,18 @@ final class PatternFunction implements KeyedFunction<PatternState> {
             case ENUM -> record.getEnum(field);
             case STRING -> record.getString(field);
         };
+    }
+
+    /** Pattern {@code p}'s reusable empty match, starting at {@code start}. */
+    private PatternState.Run emptyRun(final int p, final long start) {
+        if (emptyRuns == null) {
+            emptyRuns = new PatternState.Run[patterns.size()];
+        }
+        if (emptyRuns[p] == null) {
+            emptyRuns[p] = new PatternState.Run(start, patterns.get(p).steps().size());
+        }
+        emptyRuns[p].start = start;
+        return emptyRuns[p];
     }
 
     /** The run as the conditions see it: one reusable view per pattern (a Match is only valid during the call). */

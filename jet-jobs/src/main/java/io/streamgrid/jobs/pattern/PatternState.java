@@ -66,7 +66,8 @@ final class PatternState {
      * events taken so far with the index where each step's events begin.
      */
     static final class Run {
-        final long start;
+        /** Set again only on the function's reusable empty match (a run that took events keeps its start). */
+        long start;
         int step;
         int count;
         final ArrayList<Captured> taken = new ArrayList<>();
