@@ -6,6 +6,7 @@ import io.streamgrid.cluster.AcknowledgedWriter;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.PartitionTable;
+import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.sink.CassandraServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,6 +22,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -130,6 +132,30 @@ final class DemoCommand implements Callable<Integer> {
                 Files.delete(path);
             }
         }
+    }
+
+    /** A keyed-job demo's job options: its logs under {@code workDir}, snapshots every 500 ms, 2 processors per member. */
+    static JobOptions jobOptions(final Path workDir) {
+        return JobOptions.of(workDir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500).withLocalParallelism(2);
+    }
+
+    /** Starts a keyed-job demo's three member processes in {@code workDir}, their progress indented under the demo's lines. */
+    static LocalCluster startThreeMembers(final Path workDir, final PrintWriter out) throws Exception {
+        return LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line)).start();
+    }
+
+    /**
+     * Reads a demo's results every 500 ms until {@code done} holds for them or 120 s have passed;
+     * returns the last reading (the caller reports what differs if it never converged).
+     */
+    static <T> T readUntil(final Callable<T> read, final Predicate<T> done) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        T last;
+        do {
+            TimeUnit.MILLISECONDS.sleep(500);
+            last = read.call();
+        } while (!done.test(last) && System.nanoTime() < deadline);
+        return last;
     }
 
     /** Appends records {@code from} (inclusive) to {@code to} (exclusive) to a demo's log(s). */

@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -61,13 +60,11 @@ final class MachinesDemo implements Callable<Integer> {
         DemoCommand.deleteRecursively(workDir);
         final FleetStream fleet = new FleetStream(2026, machines, seconds, machines / 25, machines / 40);
         final KeyedJob<?> job = new MachineHealthJob().job();
-        final JobOptions options = JobOptions.of(workDir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500)
-                .withLocalParallelism(2);
+        final JobOptions options = DemoCommand.jobOptions(workDir);
         final int total = fleet.readings().size();
         out.println("== StreamGrid machine-health demo: " + machines + " machines, temperature, pressure and vibration once a "
                 + "second each; " + fleet.incidents().size() + " of them will develop a failure signature");
-        try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line))
-                .start();
+        try (LocalCluster cluster = DemoCommand.startThreeMembers(workDir, out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              FleetStream.Logs logs = FleetStream.Logs.open(options.ingestDir(), PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();
@@ -94,12 +91,9 @@ final class MachinesDemo implements Callable<Integer> {
             DemoCommand.appendKillingMidway(cluster, out, total, "readings", (from, to) -> fleet.append(logs, from, to));
             logs.appendEndOfStream();
             out.println("== all " + total + " readings appended and the streams closed; waiting for the job");
-            FleetStream.Check check = fleet.check(Map.of());
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (!check.passed() && System.nanoTime() < deadline) {
-                TimeUnit.MILLISECONDS.sleep(500);
-                check = fleet.check(new HashMap<>(client.<String, PatternAlert>getMap(MachineHealthJob.ALERTS)));
-            }
+            final FleetStream.Check check = DemoCommand.readUntil(
+                    () -> fleet.check(new HashMap<>(client.<String, PatternAlert>getMap(MachineHealthJob.ALERTS))),
+                    FleetStream.Check::passed);
             final int late = client.getMap(job.lateMap()).size();
             out.println("== check: " + check + "; " + late + " readings too late");
             alerts.close();

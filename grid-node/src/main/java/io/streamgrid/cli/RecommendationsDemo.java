@@ -28,7 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -69,10 +68,8 @@ final class RecommendationsDemo implements Callable<Integer> {
         final long watched = busiestUser(stream);
         out.println("== StreamGrid recommendations demo: " + users + " users, " + total + " clicks over 5,000 items in 20 "
                 + "categories; " + stream.neighbours().size() + " items have neighbours in " + RecommendationsJob.NEIGHBOURS);
-        final JobOptions options = JobOptions.of(workDir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500)
-                .withLocalParallelism(2);
-        try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line))
-                .start();
+        final JobOptions options = DemoCommand.jobOptions(workDir);
+        try (LocalCluster cluster = DemoCommand.startThreeMembers(workDir, out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), RecommendationsJob.CLICK, PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();
@@ -101,26 +98,15 @@ final class RecommendationsDemo implements Callable<Integer> {
 
             DemoCommand.appendKillingMidway(cluster, out, total, "clicks", (from, to) -> stream.append(log, from, to));
             out.println("== all " + total + " clicks appended; waiting for the job");
-            List<String> differences = ClickStream.differences(expected, Map.of());
-            Map<Long, Recommendations> found = Map.of();
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (!differences.isEmpty() && System.nanoTime() < deadline) {
-                TimeUnit.MILLISECONDS.sleep(500);
-                found = new HashMap<>(client.<Long, Recommendations>getMap(RecommendationsJob.RECOMMENDATIONS));
-                differences = ClickStream.differences(expected, found);
-            }
-            long counted = 0;
-            long lost = 0;
-            long duplicated = 0;
-            for (final Recommendations want : expected.values()) {
-                final Recommendations got = found.get(want.user());
-                final long clicks = got == null ? 0 : got.clicks();
-                counted += clicks;
-                lost += Math.max(0, want.clicks() - clicks);
-                duplicated += Math.max(0, clicks - want.clicks());
-            }
+            final Map<Long, Recommendations> found = DemoCommand.readUntil(
+                    () -> new HashMap<>(client.<Long, Recommendations>getMap(RecommendationsJob.RECOMMENDATIONS)),
+                    read -> ClickStream.differences(expected, read).isEmpty());
+            final List<String> differences = ClickStream.differences(expected, found);
+            final ClickStream.ClickCount count = ClickStream.count(expected, found);
+            final long lost = count.lost();
+            final long duplicated = count.duplicated();
             final int late = client.getMap(job.lateMap()).size();
-            out.println("== check: " + total + " clicks expected, " + counted + " counted, " + lost + " lost, " + duplicated
+            out.println("== check: " + total + " clicks expected, " + count.counted() + " counted, " + lost + " lost, " + duplicated
                     + " duplicated; " + expected.size() + " users' recommendations expected, " + (expected.size() - differences.size())
                     + " equal the oracle, " + differences.size() + " differ" + (differences.isEmpty() ? "" : " (e.g. "
                     + differences.get(0) + ")") + "; " + late + " clicks too late");

@@ -30,7 +30,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -67,12 +66,10 @@ final class TradingDemo implements Callable<Integer> {
         final TradeStream stream = new TradeStream(2026, trades, accounts);
         final TradeStream.Trade followed = stream.trades().get(0);
         final KeyedJob<?> job = new PositionsJob(LIMIT).job();
-        final JobOptions options = JobOptions.of(workDir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500)
-                .withLocalParallelism(2);
+        final JobOptions options = DemoCommand.jobOptions(workDir);
         out.println("== StreamGrid trading demo: positions, realised P&L and exposure per account, alerts above "
                 + String.format("%,.0f", LIMIT));
-        try (LocalCluster cluster = LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line))
-                .start();
+        try (LocalCluster cluster = DemoCommand.startThreeMembers(workDir, out);
              SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), Trades.TRADE, PARTITIONS);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings())) {
             final HazelcastInstance client = streamGrid.hazelcast();
@@ -109,14 +106,11 @@ final class TradingDemo implements Callable<Integer> {
             DemoCommand.appendKillingMidway(cluster, out, trades, "trades", (from, to) -> stream.append(log, from, to));
             out.println("== all " + trades + " trades appended; waiting for the job to apply them");
             final TradeStream.Expected expected = stream.expected(LIMIT);
-            List<String> differences = List.of("not read yet");
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (!differences.isEmpty() && System.nanoTime() < deadline) {
-                TimeUnit.MILLISECONDS.sleep(500);
-                differences = TradeStream.differences(expected, new HashMap<>(client.<String, Position>getMap(Trades.POSITIONS)),
-                        new HashMap<>(client.<String, Exposure>getMap(Trades.EXPOSURE)),
-                        new HashMap<>(client.<String, ExposureAlert>getMap(Trades.ALERTS)));
-            }
+            final List<String> differences = DemoCommand.readUntil(
+                    () -> TradeStream.differences(expected, new HashMap<>(client.<String, Position>getMap(Trades.POSITIONS)),
+                            new HashMap<>(client.<String, Exposure>getMap(Trades.EXPOSURE)),
+                            new HashMap<>(client.<String, ExposureAlert>getMap(Trades.ALERTS))),
+                    List::isEmpty);
             final long applied = client.<String, Position>getMap(Trades.POSITIONS).values().stream().mapToLong(Position::trades).sum();
             final Exposure exposure = client.<String, Exposure>getMap(Trades.EXPOSURE).get(followed.account());
             out.printf("== %s: %d positions in the local view, gross exposure %,.2f, realised P&L %,.2f%n", followed.account(),

@@ -74,16 +74,10 @@ class RecommendationsExactlyOnceTest {
             } catch (final org.awaitility.core.ConditionTimeoutException e) {
                 System.out.println("did not converge");
             }
-            long lost = 0;
-            long duplicated = 0;
-            for (final Recommendations want : expected.values()) {
-                final Recommendations got = found.get().get(want.user());
-                final long applied = got == null ? 0 : got.clicks();
-                lost += Math.max(0, want.clicks() - applied);
-                duplicated += Math.max(0, applied - want.clicks());
-            }
-            final long counted = found.get().values().stream().mapToLong(Recommendations::clicks).sum();
-            System.out.println(clicks + " expected, " + counted + " found, " + lost + " lost, " + duplicated + " duplicated (clicks "
+            final ClickStream.ClickCount count = ClickStream.count(expected, found.get());
+            final long lost = count.lost();
+            final long duplicated = count.duplicated();
+            System.out.println(clicks + " expected, " + count.counted() + " found, " + lost + " lost, " + duplicated + " duplicated (clicks "
                     + "counted in " + found.get().size() + " users' profiles of " + expected.size() + "); "
                     + differences.get().size() + " users' recommendations differ; first differences: "
                     + differences.get().stream().limit(3).toList());

@@ -147,6 +147,27 @@ public final class ClickStream {
         return new Recommendations(user, items, scores, top, sessionStart, sessionViews, own.size(), last.time());
     }
 
+    /** The clicks the job counted, and how many of the oracle's it missed or counted twice, over all users. */
+    public record ClickCount(long counted, long lost, long duplicated) {
+    }
+
+    /**
+     * Clicks as {@code found} counted them against {@code expected}: each user's click count shows a
+     * click lost (missing from it) or applied twice (counted twice).
+     */
+    public static ClickCount count(final Map<Long, Recommendations> expected, final Map<Long, Recommendations> found) {
+        long lost = 0;
+        long duplicated = 0;
+        for (final Recommendations want : expected.values()) {
+            final Recommendations got = found.get(want.user());
+            final long applied = got == null ? 0 : got.clicks();
+            lost += Math.max(0, want.clicks() - applied);
+            duplicated += Math.max(0, applied - want.clicks());
+        }
+        final long counted = found.values().stream().mapToLong(Recommendations::clicks).sum();
+        return new ClickCount(counted, lost, duplicated);
+    }
+
     /**
      * Users whose {@code found} recommendations differ from {@code expected}, with both. Scores match
      * to 1e-9 relative (the job decays step by step, the oracle in one power), rankings exactly

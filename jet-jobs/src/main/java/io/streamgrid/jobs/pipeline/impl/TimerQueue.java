@@ -157,10 +157,6 @@ final class TimerQueue {
      * last timer: a timer re-armed later (deleted, then registered again) reuses it.
      */
     void remove(final KeyEntry<?> entry, final int slot) {
-        removeFromEntry(entry, slot);
-    }
-
-    private void removeFromEntry(final KeyEntry<?> entry, final int slot) {
         final long[] timers = timersOf(entry);
         final int last = processing ? --entry.processingTimerCount : --entry.timerCount;
         if (slot != last) {
@@ -176,47 +172,7 @@ final class TimerQueue {
      * can say that nothing is due — and a bucket is sorted only once it is due, when it is emptied.
      */
     boolean hasDue(final long upTo) {
-        return settleFront(upTo);
-    }
-
-    /** Time of the earliest timer; only when {@link #size()} is positive. */
-    long peekTime() {
-        settleFront(Long.MAX_VALUE);
-        return times[0];
-    }
-
-    /** Entry of the earliest timer; only when {@link #size()} is positive. */
-    KeyEntry<?> peekEntry() {
-        settleFront(Long.MAX_VALUE);
-        return nodeEntry[head(buckets.get(times[0]))];
-    }
-
-    /**
-     * Removes the earliest timer from its entry and the queue and returns the entry; only when
-     * {@link #size()} is positive. The entry's other timers stay queued.
-     */
-    KeyEntry<?> pollEntry() {
-        settleFront(Long.MAX_VALUE);
-        final long time = times[0];
-        final long bucket = buckets.get(time);
-        final int node = head(bucket);
-        final KeyEntry<?> entry = nodeEntry[node];
-        unlinkHead(time, bucket, node);
-        freeNode(node);
-        setNode(entry, NONE);
-        liveNodes--;
-        removeFromEntry(entry, slotOf(entry, time));
-        if (timerCountOf(entry) > 0) {
-            attachAtEarliest(entry);
-        }
-        return entry;
-    }
-
-    /**
-     * Makes the front bucket's head the earliest timer, if that is at or before {@code upTo}: drops
-     * stale nodes, moves early ones, sorts what is due. Returns whether it found one.
-     */
-    private boolean settleFront(final long upTo) {
+        // Settles the front on the way: drops stale nodes, moves early ones, sorts a due bucket.
         while (timeCount > 0 && times[0] <= upTo) {
             final long time = times[0];
             if (preparedTime != time) {
@@ -240,6 +196,33 @@ final class TimerQueue {
             }
         }
         return false;
+    }
+
+    /** Time of the earliest timer; only when {@link #size()} is positive. */
+    long peekTime() {
+        hasDue(Long.MAX_VALUE);
+        return times[0];
+    }
+
+    /**
+     * Removes the earliest timer from its entry and the queue and returns the entry; only when
+     * {@link #size()} is positive. The entry's other timers stay queued.
+     */
+    KeyEntry<?> pollEntry() {
+        hasDue(Long.MAX_VALUE);
+        final long time = times[0];
+        final long bucket = buckets.get(time);
+        final int node = head(bucket);
+        final KeyEntry<?> entry = nodeEntry[node];
+        unlinkHead(time, bucket, node);
+        freeNode(node);
+        setNode(entry, NONE);
+        liveNodes--;
+        remove(entry, slotOf(entry, time));
+        if (timerCountOf(entry) > 0) {
+            attachAtEarliest(entry);
+        }
+        return entry;
     }
 
     /**
