@@ -1,25 +1,11 @@
 package io.streamgrid.client.impl;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.function.FunctionEx;
 import com.hazelcast.internal.journal.EventJournalInitialSubscriberState;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryLoadedListener;
-import com.hazelcast.map.listener.EntryMergedListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.map.listener.MapClearedListener;
-import com.hazelcast.map.listener.MapEvictedListener;
 import com.hazelcast.query.Predicate;
 import com.hazelcast.query.Predicates;
 import com.hazelcast.ringbuffer.ReadResultSet;
@@ -38,12 +24,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -54,16 +40,9 @@ import java.util.logging.Logger;
  * <p>Why the journal: it is partitioned, sequenced, backed up like the map and migrates with its
  * partitions, so a member crash or a migration loses nothing a reader has not yet read; and reads
  * take a filter that runs on the member ({@link ChangeFilter}), so only matching changes cross the
- * network. Reads never park on a member: Hazelcast's predicate entry listener (key only) rings a
- * doorbell when a change in a partition matched or stopped matching, and that partition's feed
- * reads its journal on from where it stopped (one read in flight per partition, minimum 0
- * events). Because every read continues at the previous one's end, every matching change is
- * delivered once and in journal order whether or not its doorbell rang; a doorbell that was lost
- * (a member died with events queued, a new member owned partitions before the listener was
- * registered there) only delays the change until the next sweep — every partition is read every
- * 5 s, and every 200 ms for 10 s after a membership change or reconnect. The reads feed one
- * bounded queue; one delivery thread applies changes to the subscription's mirror of the result
- * and calls the listener, so deltas of a key arrive in journal (= write) order.
+ * network. One chain of asynchronous long-poll reads per partition (no thread each) feeds one
+ * bounded queue; one delivery thread applies changes to the subscription's mirror of the result and
+ * calls the listener, so deltas of a key arrive in journal (= write) order.
  *
  * <p>Recovery: a read that finds events overwritten (the journal is a ring), or fails in a way a
  * retry will not fix, makes that partition resynchronise: the delivery thread re-reads the map's
@@ -86,14 +65,6 @@ import java.util.logging.Logger;
 final class ContinuousSubscription implements Subscription {
     private static final Logger LOG = Logger.getLogger(ContinuousSubscription.class.getName());
     private static final int MAX_BATCH = 512;
-    /** A read that scanned this many journal events (matching or not) is followed by another at once. */
-    private static final int BUSY_SCAN = 32;
-    /** Every partition is read this often even if no doorbell rang: a lost doorbell delays a change by at most this. */
-    private static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(5);
-    /** After a membership change or reconnect: sweep this often ... */
-    private static final long OFTEN_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    /** ... for this long. */
-    private static final long OFTEN_FOR_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final Object ABSENT = new Object();
 
     private final HazelcastInstance client;
@@ -104,7 +75,7 @@ final class ContinuousSubscription implements Subscription {
     private final DeltaListener listener;
     private final int partitions;
     private final ArrayBlockingQueue<Object> queue;
-    private final PartitionFeed[] feeds;
+    private final AtomicIntegerArray generation;
     /**
      * The subscription's result: what the listener has been told, per key. Written by the delivery
      * thread only; a {@link MirrorView} reads it from any thread (it is then a ConcurrentHashMap).
@@ -124,10 +95,6 @@ final class ContinuousSubscription implements Subscription {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread delivery;
     private volatile boolean closed;
-    private volatile long oftenUntil = System.nanoTime();
-    private UUID doorbell;
-    private UUID membership;
-    private UUID lifecycle;
 
     /** Asks the delivery thread to resynchronise a partition. */
     private record Resync(int partition, String reason) {
@@ -152,10 +119,7 @@ final class ContinuousSubscription implements Subscription {
         this.listener = listener;
         this.partitions = client.getPartitionService().getPartitions().size();
         this.queue = new ArrayBlockingQueue<>(options.bufferCapacity());
-        this.feeds = new PartitionFeed[partitions];
-        for (int p = 0; p < partitions; p++) {
-            feeds[p] = new PartitionFeed(p);
-        }
+        this.generation = new AtomicIntegerArray(partitions);
         this.appliedThrough = new long[partitions];
         this.delivery = new Thread(this::deliverLoop, "streamgrid-subscription-" + mapName);
         this.delivery.setDaemon(true);
@@ -216,37 +180,13 @@ final class ContinuousSubscription implements Subscription {
 
     private void deliverLoop() {
         try {
-            // The doorbell first: a change after the journal tails read below rings it.
-            doorbell = map.addEntryListener(new Doorbell(), where, false);
-            membership = client.getCluster().addMembershipListener(new MembershipListener() {
-                @Override
-                public void memberAdded(final MembershipEvent event) {
-                    sweepOften();
-                }
-
-                @Override
-                public void memberRemoved(final MembershipEvent event) {
-                    sweepOften();
-                }
-            });
-            lifecycle = client.getLifecycleService().addLifecycleListener(event -> {
-                if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
-                    sweepOften();
-                }
-            });
             final long[] tails = catchUp(allPartitions(), true, "start");
             started.complete(null);
             for (int p = 0; p < partitions; p++) {
-                feeds[p].resume(tails[p] + 1);
+                read(p, generation.get(p), tails[p] + 1);
             }
-            long nextSweep = System.nanoTime() + SWEEP_INTERVAL_NANOS;
             while (!closed) {
-                final long now = System.nanoTime();
-                if (now - nextSweep >= 0) {
-                    ringAll();
-                    nextSweep = now + (now - oftenUntil < 0 ? OFTEN_INTERVAL_NANOS : SWEEP_INTERVAL_NANOS);
-                }
-                final Object item = queue.poll(OFTEN_INTERVAL_NANOS / 2, TimeUnit.NANOSECONDS);
+                final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (item instanceof Delta delta) {
                     apply(delta);
                 } else if (item instanceof Resync resync) {
@@ -266,100 +206,6 @@ final class ContinuousSubscription implements Subscription {
                 started.completeExceptionally(e);
             } else if (!closed) {
                 fail(e);
-            }
-        } finally {
-            removeListeners();
-        }
-    }
-
-    /**
-     * A change that matched or stopped matching (Hazelcast's predicate entry listener, key only,
-     * with natural event types: an update leaving the predicate is a REMOVED event) rings its
-     * partition's feed. It leaves the member from inside the write, as an entry listener's event
-     * does, instead of a read parked per partition that every write of the partition would wake.
-     */
-    private final class Doorbell implements EntryAddedListener<Object, Object>, EntryUpdatedListener<Object, Object>,
-            EntryRemovedListener<Object, Object>, EntryEvictedListener<Object, Object>, EntryExpiredListener<Object, Object>,
-            EntryMergedListener<Object, Object>, EntryLoadedListener<Object, Object>, MapClearedListener, MapEvictedListener {
-        private void rang(final EntryEvent<Object, Object> event) {
-            ring(partitionOf(event.getKey()));
-        }
-
-        @Override
-        public void entryAdded(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryUpdated(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryRemoved(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryEvicted(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryExpired(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryMerged(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryLoaded(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void mapCleared(final MapEvent event) {
-            ringAll();
-        }
-
-        @Override
-        public void mapEvicted(final MapEvent event) {
-            ringAll();
-        }
-    }
-
-    /**
-     * Membership changed or the client reconnected: doorbells may have been lost (a member died
-     * with events queued, a new member owned partitions before this client's listener was
-     * registered there), so sweep every partition often for a while.
-     */
-    private void sweepOften() {
-        oftenUntil = System.nanoTime() + OFTEN_FOR_NANOS;
-        ringAll();
-    }
-
-    private void removeListeners() {
-        final boolean interrupted = Thread.interrupted(); // the removals below are remote calls
-        try {
-            if (client.getLifecycleService().isRunning()) {
-                if (doorbell != null) {
-                    map.removeEntryListener(doorbell);
-                }
-                if (membership != null) {
-                    client.getCluster().removeMembershipListener(membership);
-                }
-                if (lifecycle != null) {
-                    client.getLifecycleService().removeLifecycleListener(lifecycle);
-                }
-            }
-        } catch (final RuntimeException e) {
-            LOG.log(Level.FINE, "subscription to " + map.getName() + ": removing its listeners failed", e);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
             }
         }
     }
@@ -411,7 +257,7 @@ final class ContinuousSubscription implements Subscription {
 
     private void resync(final Set<Integer> parts, final String reason) {
         for (final int p : parts) {
-            feeds[p].pause(); // a read in flight is discarded
+            generation.incrementAndGet(p); // stops the partition's current read chain
         }
         final long[] tails = catchUp(parts, false, reason);
         resyncs.incrementAndGet();
@@ -421,7 +267,7 @@ final class ContinuousSubscription implements Subscription {
             listenerFailed(e, "onResync");
         }
         for (final int p : parts) {
-            feeds[p].resume(tails[p] + 1);
+            read(p, generation.get(p), tails[p] + 1);
         }
     }
 
@@ -556,123 +402,29 @@ final class ContinuousSubscription implements Subscription {
         return wasIn ? new Delta(Delta.Kind.LEAVE, event.getKey(), event.getOldValue(), partition, sequence) : null;
     }
 
-    // ---- reading (client event and executor threads) ----
+    // ---- reader chains (client executor threads) ----
 
-    /**
-     * A change of a matching entry happened in {@code partition} (the doorbell rang): read that
-     * partition's journal from where the subscription stopped. Also called by sweeps.
-     */
-    private void ring(final int partition) {
-        feeds[partition].ring();
-    }
-
-    private void ringAll() {
-        for (final PartitionFeed feed : feeds) {
-            feed.ring();
+    private void read(final int partition, final int chain, final long sequence) {
+        if (closed || overflowed.get() || generation.get(partition) != chain) {
+            return;
         }
-    }
-
-    /**
-     * One partition's reading: at most one journal read in flight; a ring while it is in flight
-     * makes it read once more when it completes. Reads are one-shot (minimum 0 events: they never
-     * park on the member), continue where the previous one stopped and so deliver every matching
-     * change of the partition once, in journal order. A resync pauses the feed, moves it to the
-     * journal tail it caught up to and bumps its generation, so a read still in flight from before
-     * is discarded.
-     */
-    private final class PartitionFeed {
-        private final int partition;
-        private int generation;
-        private long next;
-        private boolean reading;
-        private boolean rungAgain;
-        private boolean paused = true;
-
-        PartitionFeed(final int partition) {
-            this.partition = partition;
+        final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
+        try {
+            reading = journal.readFromEventJournal(sequence, 1, MAX_BATCH, partition, filter, FunctionEx.identity());
+        } catch (final RuntimeException e) {
+            onReadFailure(partition, chain, sequence, e);
+            return;
         }
-
-        synchronized void ring() {
-            if (reading || paused) {
-                rungAgain = true;
-                return;
-            }
-            startRead();
-        }
-
-        /** Stops reading until {@link #resume}; a read in flight will be discarded. */
-        synchronized void pause() {
-            paused = true;
-            generation++;
-        }
-
-        /** Reads on from {@code sequence} (the tail a catch-up reached, plus one). */
-        synchronized void resume(final long sequence) {
-            next = sequence;
-            paused = false;
-            rungAgain = false;
-            if (!reading) {
-                startRead();
-            } else {
-                rungAgain = true; // the discarded read's completion starts the next one
-            }
-        }
-
-        /** Called with the lock held and no read in flight. */
-        private void startRead() {
-            if (closed || overflowed.get()) {
-                reading = false;
-                rungAgain = true; // a resync resumes it
-                return;
-            }
-            reading = true;
-            rungAgain = false;
-            final int chain = generation;
-            final long from = next;
-            final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> read;
-            try {
-                read = journal.readFromEventJournal(from, 0, MAX_BATCH, partition, filter, FunctionEx.identity());
-            } catch (final RuntimeException e) {
-                completed(chain, from, null, e);
-                return;
-            }
-            read.whenComplete((batch, error) -> completed(chain, from, batch, error));
-        }
-
-        private synchronized void completed(final int chain, final long from,
-                                            final ReadResultSet<EventJournalMapEvent<Object, Object>> batch, final Throwable error) {
-            reading = false;
-            if (chain != generation) {
-                if (rungAgain && !paused) {
-                    startRead();
-                }
-                return;
-            }
+        reading.whenComplete((batch, error) -> {
             if (error != null) {
-                if (closed || !client.getLifecycleService().isRunning()) {
-                    return;
-                }
-                final Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                        ? error.getCause() : error;
-                if (isTransient(cause)) {
-                    reading = true; // nobody else starts a read until the retry did
-                    CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(this::retry);
-                } else {
-                    paused = true;
-                    requestResync(partition, "journal read failed: " + cause);
-                }
+                onReadFailure(partition, chain, sequence, error);
                 return;
             }
-            if (batch.readCount() == 0) {
-                // Nothing new. (Hazelcast then reports 0 as the next sequence to read: not a position.)
-                if (rungAgain) {
-                    startRead();
-                }
+            if (generation.get(partition) != chain) {
                 return;
             }
-            final long lost = batch.getNextSequenceToReadFrom() - batch.readCount() - from;
+            final long lost = batch.getNextSequenceToReadFrom() - batch.readCount() - sequence;
             if (lost > 0) {
-                paused = true; // until the resync resumes it: reading on would only find the same gap
                 requestResync(partition, lost + " journal events overwritten before they were read");
                 return;
             }
@@ -683,19 +435,19 @@ final class ContinuousSubscription implements Subscription {
                     return;
                 }
             }
-            next = batch.getNextSequenceToReadFrom();
-            // A read that had many changes to scan found a busy partition: follow it at once rather
-            // than wait for a doorbell, which under a burst arrives late (behind the burst's events).
-            if (rungAgain || batch.size() == MAX_BATCH || batch.readCount() >= BUSY_SCAN) {
-                startRead();
-            }
-        }
+            read(partition, chain, batch.getNextSequenceToReadFrom());
+        });
+    }
 
-        private synchronized void retry() {
-            reading = false;
-            if (!paused) {
-                startRead();
-            }
+    private void onReadFailure(final int partition, final int chain, final long sequence, final Throwable error) {
+        if (closed || !client.getLifecycleService().isRunning()) {
+            return;
+        }
+        final Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (isTransient(cause)) {
+            CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> read(partition, chain, sequence));
+        } else {
+            requestResync(partition, "journal read failed: " + cause);
         }
     }
 

@@ -43,9 +43,6 @@ public final class HazelcastConfigFactory {
         // SIGTERM (Ctrl-C, `cluster stop`, systemd) shuts down gracefully: partitions migrate first.
         config.setProperty("hazelcast.shutdownhook.enabled", "true");
         config.setProperty("hazelcast.shutdownhook.policy", "GRACEFUL");
-        // A predicate entry listener hears an update that stops matching (as REMOVED): continuous
-        // queries ring their journal reads with such a listener, and a change leaving a result is one.
-        config.setProperty("hazelcast.map.entry.filtering.natural.event.types", "true");
         config.setProperty("hazelcast.graceful.shutdown.max.wait", Integer.toString(settings.gracefulShutdownMaxWaitSeconds()));
 
         final NetworkConfig network = config.getNetworkConfig();
