@@ -1,7 +1,6 @@
 package io.streamgrid.client.impl;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.function.FunctionEx;
 import com.hazelcast.internal.journal.EventJournalInitialSubscriberState;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
@@ -292,7 +291,7 @@ final class ContinuousSubscription implements Subscription {
             long seq = before[p] + 1;
             while (seq <= after[p]) {
                 final ReadResultSet<EventJournalMapEvent<Object, Object>> batch = join(
-                        journal.readFromEventJournal(seq, 0, MAX_BATCH, p, filter, FunctionEx.identity()));
+                        journal.readFromEventJournal(seq, 0, MAX_BATCH, p, filter, null));
                 for (int i = 0; i < batch.size(); i++) {
                     if (batch.getSequence(i) <= after[p]) {
                         window.add(batch.get(i));
@@ -410,7 +409,7 @@ final class ContinuousSubscription implements Subscription {
         }
         final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
         try {
-            reading = journal.readFromEventJournal(sequence, 1, MAX_BATCH, partition, filter, FunctionEx.identity());
+            reading = journal.readFromEventJournal(sequence, 1, MAX_BATCH, partition, filter, null);
         } catch (final RuntimeException e) {
             onReadFailure(partition, chain, sequence, e);
             return;
