@@ -2,6 +2,7 @@ package io.streamgrid.cli;
 
 import com.hazelcast.client.HazelcastClient;
 import io.streamgrid.client.ClientSettings;
+import io.streamgrid.client.StreamGridClient;
 import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.MemberAddress;
@@ -22,15 +23,34 @@ final class ClientConnector {
      * @throws ConfigException naming the addresses when no member answers within 30 seconds
      */
     static HazelcastInstance connect(final ConfigTree config, final List<String> members) {
+        final ClientSettings settings = settings(config, members);
+        try {
+            return HazelcastClient.newHazelcastClient(settings.toHazelcastConfig());
+        } catch (final IllegalStateException e) {
+            throw noMemberAnswered(settings, e);
+        }
+    }
+
+    /** A {@link StreamGridClient} of the cluster (subscriptions need one), connected as {@link #connect}. */
+    static StreamGridClient connectStreamGrid(final ConfigTree config, final List<String> members) {
+        final ClientSettings settings = settings(config, members);
+        try {
+            return StreamGridClient.connect(settings);
+        } catch (final IllegalStateException e) {
+            throw noMemberAnswered(settings, e);
+        }
+    }
+
+    private static ClientSettings settings(final ConfigTree config, final List<String> members) {
         final List<String> addresses = members == null || members.isEmpty()
                 ? SettingsLoader.members(config).stream().map(MemberAddress::toString).toList()
                 : members.stream().map(a -> MemberAddress.parse(a).toString()).toList();
-        try {
-            return HazelcastClient.newHazelcastClient(ClientSettings.of(config.string("cluster-name"), addresses).toHazelcastConfig());
-        } catch (final IllegalStateException e) {
-            throw new ConfigException("no member of cluster '" + config.string("cluster-name") + "' answered at "
-                    + addresses + " within 30 s: start one ('streamgrid cluster start') or name members with --member", e);
-        }
+        return ClientSettings.of(config.string("cluster-name"), addresses);
+    }
+
+    private static ConfigException noMemberAnswered(final ClientSettings settings, final Exception cause) {
+        return new ConfigException("no member of cluster '" + settings.clusterName() + "' answered at " + settings.addresses()
+                + " within 30 s: start one ('streamgrid cluster start') or name members with --member", cause);
     }
 
     /** Connects as {@link #connect}, runs {@code command} with the client, and shuts the client down; returns its exit code. */

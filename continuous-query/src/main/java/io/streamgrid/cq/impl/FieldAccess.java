@@ -8,6 +8,7 @@ import io.streamgrid.cq.UnknownFieldException;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * record or Compact value without the field is an {@link UnknownFieldException} naming its fields
  * (a typo must not silently match nothing); a map has no schema, so a missing key reads as null.
  */
-final class FieldAccess {
+public final class FieldAccess {
     private static final Map<Class<?>, Map<String, Method>> ACCESSORS = new ConcurrentHashMap<>();
 
     private FieldAccess() {
@@ -70,6 +71,51 @@ final class FieldAccess {
             }
         }
         return accessors;
+    }
+
+    /**
+     * A value's fields by name, for showing it: a record's components in declaration order, a
+     * Compact value's fields by name (nested Compact values as maps of their own), a map's
+     * entries; anything else is the single field {@code this}. Enums read as their names.
+     */
+    public static Map<String, Object> fields(final Object value) {
+        final Map<String, Object> fields = new LinkedHashMap<>();
+        if (value instanceof GenericRecord record) {
+            for (final String name : new TreeSet<>(record.getFieldNames())) {
+                fields.put(name, shown(record, name));
+            }
+        } else if (value instanceof Map<?, ?> map) {
+            map.forEach((k, v) -> fields.put(String.valueOf(k), v));
+        } else if (value != null && value.getClass().isRecord()) {
+            for (final RecordComponent component : value.getClass().getRecordComponents()) {
+                fields.put(component.getName(), read(value, component.getName()));
+            }
+        } else {
+            fields.put("this", value);
+        }
+        return fields;
+    }
+
+    /** A Compact field for showing: what a predicate reads, plus the kinds a predicate cannot compare. */
+    private static Object shown(final GenericRecord record, final String field) {
+        return switch (record.getFieldKind(field)) {
+            case DATE -> record.getDate(field);
+            case TIME -> record.getTime(field);
+            case TIMESTAMP -> record.getTimestamp(field);
+            case TIMESTAMP_WITH_TIMEZONE -> record.getTimestampWithTimezone(field);
+            case DECIMAL -> record.getDecimal(field);
+            case COMPACT -> {
+                final GenericRecord nested = record.getGenericRecord(field);
+                yield nested == null ? null : fields(nested);
+            }
+            case ARRAY_OF_INT32 -> record.getArrayOfInt32(field) == null ? null : Arrays.stream(record.getArrayOfInt32(field)).boxed().toList();
+            case ARRAY_OF_INT64 -> record.getArrayOfInt64(field) == null ? null : Arrays.stream(record.getArrayOfInt64(field)).boxed().toList();
+            case ARRAY_OF_FLOAT64 -> record.getArrayOfFloat64(field) == null ? null : Arrays.stream(record.getArrayOfFloat64(field)).boxed().toList();
+            case ARRAY_OF_STRING -> record.getArrayOfString(field) == null ? null : Arrays.asList(record.getArrayOfString(field));
+            case ARRAY_OF_COMPACT -> record.getArrayOfGenericRecord(field) == null ? null
+                    : Arrays.stream(record.getArrayOfGenericRecord(field)).map(r -> r == null ? null : (Object) fields(r)).toList();
+            default -> readGeneric(record, field);
+        };
     }
 
     private static Object readGeneric(final GenericRecord record, final String field) {

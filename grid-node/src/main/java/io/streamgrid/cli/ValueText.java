@@ -1,0 +1,157 @@
+package io.streamgrid.cli;
+
+import io.streamgrid.cq.ValueFields;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Map entries as text for people (field=value, tables) and as JSON for scripts. Values print by
+ * field name, the way a {@code --where} predicate reads them ({@link ValueFields}): records by
+ * component, Compact values the CLI has no class for by their Compact fields.
+ */
+final class ValueText {
+    /** A table cell longer than this is cut, ending in "…". */
+    private static final int CELL_WIDTH = 40;
+
+    /**
+     * The order entries print in: keys of one type in their natural order (numbers as numbers),
+     * keys of different types grouped by type.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static final java.util.Comparator<Object> KEY_ORDER = (a, b) -> {
+        final int byType = a.getClass().getName().compareTo(b.getClass().getName());
+        if (byType != 0) {
+            return byType;
+        }
+        return a instanceof Comparable comparable ? comparable.compareTo(b) : String.valueOf(a).compareTo(String.valueOf(b));
+    };
+
+    private ValueText() {
+    }
+
+    static Map<String, Object> fields(final Object value) {
+        return ValueFields.of(value);
+    }
+
+    /** {@code key  field=value field=value …} on one line. */
+    static String row(final Object key, final Object value) {
+        final StringBuilder line = new StringBuilder(String.valueOf(key));
+        fields(value).forEach((field, v) -> line.append("  ").append(field).append('=').append(cell(v)));
+        return line.toString();
+    }
+
+    /** A value as one table cell or field: text as is, nested values in their JSON form. */
+    static String cell(final Object value) {
+        return value instanceof Map<?, ?> || value instanceof Collection<?> ? json(value) : String.valueOf(value);
+    }
+
+    /** Entries as a table: the key, then one column per field (in order of first appearance). */
+    static List<String> table(final List<Map.Entry<Object, Object>> entries) {
+        final Set<String> columns = new LinkedHashSet<>();
+        final List<Map<String, Object>> rows = new ArrayList<>();
+        for (final Map.Entry<Object, Object> entry : entries) {
+            final Map<String, Object> fields = fields(entry.getValue());
+            columns.addAll(fields.keySet());
+            rows.add(fields);
+        }
+        final List<String> header = new ArrayList<>(List.of("KEY"));
+        columns.forEach(c -> header.add(c.toUpperCase(java.util.Locale.ROOT)));
+        final List<List<String>> cells = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+            final List<String> row = new ArrayList<>(List.of(cut(String.valueOf(entries.get(r).getKey()))));
+            for (final String column : columns) {
+                row.add(rows.get(r).containsKey(column) ? cut(cell(rows.get(r).get(column))) : "");
+            }
+            cells.add(row);
+        }
+        final int[] widths = new int[header.size()];
+        for (int c = 0; c < header.size(); c++) {
+            widths[c] = header.get(c).length();
+            for (final List<String> row : cells) {
+                widths[c] = Math.max(widths[c], row.get(c).length());
+            }
+        }
+        final List<String> lines = new ArrayList<>();
+        lines.add(pad(header, widths));
+        cells.forEach(row -> lines.add(pad(row, widths)));
+        return lines;
+    }
+
+    /** {@code {"key": …, "value": {…}}}. */
+    static String json(final Object key, final Object value) {
+        return "{\"key\":" + json(key) + ",\"value\":" + json(fields(value)) + "}";
+    }
+
+    /** {@code {"change": "UPDATE", "key": …, "value": {…}}}. */
+    static String json(final String change, final Object key, final Object value) {
+        return "{\"change\":" + json(change) + ",\"key\":" + json(key) + ",\"value\":" + json(fields(value)) + "}";
+    }
+
+    /** JSON of a field value: numbers and booleans as such, maps and collections nested, anything else as its text. */
+    static String json(final Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof Boolean || value instanceof Integer || value instanceof Long || value instanceof Short
+                || value instanceof Byte || value instanceof java.math.BigDecimal || value instanceof java.math.BigInteger) {
+            return value.toString();
+        }
+        if (value instanceof Double || value instanceof Float) {
+            final double d = ((Number) value).doubleValue();
+            return Double.isFinite(d) ? value.toString() : quoted(value.toString());
+        }
+        if (value instanceof Map<?, ?> map) {
+            final List<String> members = new ArrayList<>();
+            map.forEach((k, v) -> members.add(quoted(String.valueOf(k)) + ":" + json(v)));
+            return "{" + String.join(",", members) + "}";
+        }
+        if (value instanceof Collection<?> list) {
+            final List<String> items = new ArrayList<>();
+            list.forEach(item -> items.add(json(item)));
+            return "[" + String.join(",", items) + "]";
+        }
+        return quoted(value.toString());
+    }
+
+    private static String quoted(final String text) {
+        final StringBuilder out = new StringBuilder(text.length() + 2).append('"');
+        for (int i = 0; i < text.length(); i++) {
+            final char c = text.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static String cut(final String text) {
+        return text.length() <= CELL_WIDTH ? text : text.substring(0, CELL_WIDTH - 1) + "…";
+    }
+
+    private static String pad(final List<String> row, final int[] widths) {
+        final StringBuilder line = new StringBuilder();
+        for (int c = 0; c < row.size(); c++) {
+            line.append(row.get(c));
+            if (c < row.size() - 1) {
+                line.append(" ".repeat(widths[c] - row.get(c).length() + 2));
+            }
+        }
+        return line.toString();
+    }
+}
