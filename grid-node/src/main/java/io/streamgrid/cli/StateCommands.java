@@ -42,6 +42,19 @@ final class StateCommands {
         HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
     }
 
+    /** What the three commands share: the configuration, the members to connect to, and the map. */
+    abstract static class MapCommand {
+        @Spec
+        CommandSpec spec;
+        @Mixin
+        ConfigOptions options;
+        @Mixin
+        ConfigOptions.Members members;
+
+        @Parameters(index = "0", paramLabel = "MAP", description = "The map, e.g. state.ip-traffic.")
+        String map;
+    }
+
     /**
      * The keys to try for {@code key} given as {@code type}: {@code auto} tries the text, then,
      * for a whole number, the long and the int of that value (state maps are keyed by text, by
@@ -69,16 +82,7 @@ final class StateCommands {
 
     @Command(name = "get", mixinStandardHelpOptions = true,
             description = "Print one entry of a map: its value's fields by name (e.g. get state.alerts 10.0.0.7).")
-    static final class Get implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConfigOptions options;
-        @Mixin
-        ConfigOptions.Members members;
-
-        @Parameters(index = "0", paramLabel = "MAP", description = "The map, e.g. state.ip-traffic.")
-        String map;
+    static final class Get extends MapCommand implements Callable<Integer> {
 
         @Parameters(index = "1", paramLabel = "KEY", description = "The entry's key.")
         String key;
@@ -117,16 +121,7 @@ final class StateCommands {
 
     @Command(name = "query", mixinStandardHelpOptions = true,
             description = "Print the entries of a map that match a predicate, as a table (or JSON lines), in key order.")
-    static final class Query implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConfigOptions options;
-        @Mixin
-        ConfigOptions.Members members;
-
-        @Parameters(index = "0", paramLabel = "MAP", description = "The map, e.g. state.ip-traffic.")
-        String map;
+    static final class Query extends MapCommand implements Callable<Integer> {
 
         @Option(names = "--where", paramLabel = "TEXT", defaultValue = "",
                 description = "A predicate on the values' fields, e.g. \"count > 100 AND ip LIKE '10.%'\" (default: every entry).")
@@ -166,16 +161,7 @@ final class StateCommands {
     @Command(name = "watch", mixinStandardHelpOptions = true,
             description = "Follow a map as a continuous query: the matching entries, then each change (ENTER, UPDATE, LEAVE) "
                     + "as it happens, in write order per key, until Ctrl-C.")
-    static final class Watch implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConfigOptions options;
-        @Mixin
-        ConfigOptions.Members members;
-
-        @Parameters(index = "0", paramLabel = "MAP", description = "The map, e.g. state.alerts.")
-        String map;
+    static final class Watch extends MapCommand implements Callable<Integer> {
 
         @Option(names = "--where", paramLabel = "TEXT", defaultValue = "", description = "A predicate on the values' fields (default: every entry).")
         String where;
