@@ -233,8 +233,8 @@ final class StateCommands {
         }
         if (!maps.contains(name)) {
             maps.removeIf(internal -> internal.startsWith("__")); // Jet's and Hazelcast's own
-            throw new ConfigException("the cluster has no map named '" + name + "'; its maps: "
-                    + (maps.isEmpty() ? "none yet" : String.join(", ", maps)));
+            throw new ConfigException("the cluster has no map named '" + name + "' (yet: a job creates a map when it first "
+                    + "writes to it); its maps: " + (maps.isEmpty() ? "none" : String.join(", ", maps)));
         }
         return client.getMap(name);
     }
