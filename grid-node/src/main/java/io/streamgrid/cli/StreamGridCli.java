@@ -10,7 +10,8 @@ import java.util.Arrays;
 /**
  * The {@code streamgrid} command. Exit codes: 0 done, 1 failed (the reason on one line), 2 a
  * user's mistake in the command line or configuration (one line naming it and the fix).
- * {@code --verbose} adds the stack trace.
+ * {@code --verbose} adds the stack trace, and the libraries' log records, which otherwise go to
+ * {@code .streamgrid/logs/streamgrid.log} ({@link CliLogging}).
  */
 @Command(name = "streamgrid",
         mixinStandardHelpOptions = true,
@@ -27,6 +28,7 @@ public final class StreamGridCli {
     public static final int EXIT_USAGE = 2;
 
     public static void main(final String[] args) {
+        CliLogging.configure(args);
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
@@ -55,7 +57,7 @@ public final class StreamGridCli {
             if (verbose) {
                 ex.printStackTrace(err);
             } else if (!usersMistake) {
-                err.println("streamgrid: run again with --verbose for the stack trace");
+                err.println("streamgrid: run again with --verbose for the stack trace (library logs: " + CliLogging.LOG_FILE + ")");
             }
             return usersMistake ? EXIT_USAGE : EXIT_FAILED;
         });
