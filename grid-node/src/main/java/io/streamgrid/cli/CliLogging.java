@@ -27,12 +27,16 @@ final class CliLogging {
     private CliLogging() {
     }
 
-    /** Call first in a CLI process, before anything logs. */
-    static void configure(final String[] args) {
-        // One line per record, in the file as on the terminal: set before the first formatter exists.
+    /** One line per log record (date, time, level, logger, message), in the file as on the terminal; before the first formatter exists. */
+    static void useOneLineFormat() {
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
         }
+    }
+
+    /** Call first in a CLI process, before anything logs. */
+    static void configure(final String[] args) {
+        useOneLineFormat();
         final boolean verbose = Arrays.asList(args).contains("--verbose");
         final String command = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("");
         if (command.equals("node")) {

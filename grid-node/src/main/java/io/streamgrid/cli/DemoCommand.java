@@ -23,8 +23,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
@@ -42,9 +40,6 @@ import java.util.stream.Stream;
                 "'demo recommendations': per-user recommendations rewritten on every click, one user followed live."})
 final class DemoCommand implements Callable<Integer> {
     static final String MAP = "state.demo";
-    /** Held strongly: java.util.logging keeps only weak references to configured loggers. */
-    private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
-    private static final Logger CHRONICLE_LOG = Logger.getLogger("net.openhft");
 
     @Spec
     CommandSpec spec;
@@ -64,7 +59,6 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
         deleteRecursively(workDir);
-        quietLibraries();
         out.println("== StreamGrid demo: live partition migration under load");
         try (LocalCluster cluster = LocalCluster.builder().members(2).workDir(workDir)
                 .progress(line -> out.println("   " + line)).start()) {
@@ -115,12 +109,6 @@ final class DemoCommand implements Callable<Integer> {
         for (final Map.Entry<String, Integer> owner : PartitionTable.countByOwner(client).entrySet()) {
             out.printf("     %-22s %4d%n", owner.getKey(), owner.getValue());
         }
-    }
-
-    /** The demos' own lines tell the story; the client's connection and the log files' chatter would bury them. */
-    static void quietLibraries() {
-        HAZELCAST_LOG.setLevel(Level.WARNING);
-        CHRONICLE_LOG.setLevel(Level.WARNING);
     }
 
     static void deleteRecursively(final Path dir) throws IOException {

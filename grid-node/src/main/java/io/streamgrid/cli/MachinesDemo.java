@@ -56,7 +56,6 @@ final class MachinesDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        DemoCommand.quietLibraries();
         DemoCommand.deleteRecursively(workDir);
         final FleetStream fleet = new FleetStream(2026, machines, seconds, machines / 25, machines / 40);
         final KeyedJob<?> job = new MachineHealthJob().job();

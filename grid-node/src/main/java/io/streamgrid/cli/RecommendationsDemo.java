@@ -58,7 +58,6 @@ final class RecommendationsDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        DemoCommand.quietLibraries();
         DemoCommand.deleteRecursively(workDir);
         final ClickStream stream = new ClickStream(2026, users, 5_000, 95);
         final RecommendationsJob recommendations = new RecommendationsJob();

@@ -8,6 +8,7 @@ import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
 import io.streamgrid.client.SubscriptionOptions;
+import io.streamgrid.cq.ValueFields;
 import io.streamgrid.cq.Where;
 import io.streamgrid.node.ConfigException;
 import picocli.CommandLine.Command;
@@ -31,15 +32,7 @@ import java.util.concurrent.CountDownLatch;
  * naming the maps it has, so a typo does not look like an empty result.
  */
 final class StateCommands {
-    /** Held so the level set on it stays (loggers are weakly referenced). */
-    private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
-
     private StateCommands() {
-    }
-
-    /** These commands print what a client reads: the client's connection chatter (INFO) stays out; warnings show. */
-    private static void quietClient() {
-        HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
     }
 
     /** What the three commands share: the configuration, the members to connect to, and the map. */
@@ -97,7 +90,6 @@ final class StateCommands {
         @Override
         public Integer call() {
             final List<Object> candidates = keyCandidates(keyType, key);
-            quietClient();
             return ClientConnector.withClient(options.tree(), members.addresses, client -> {
                 final IMap<Object, Object> entries = existingMap(client, map);
                 final PrintWriter out = spec.commandLine().getOut();
@@ -107,7 +99,7 @@ final class StateCommands {
                         if (json) {
                             out.println(ValueText.json(candidate, value));
                         } else {
-                            ValueText.fields(value).forEach((field, v) -> out.println(field + "  " + ValueText.cell(v)));
+                            ValueFields.of(value).forEach((field, v) -> out.println(field + "  " + ValueText.cell(v)));
                         }
                         return 0;
                     }
@@ -139,7 +131,6 @@ final class StateCommands {
                 throw new ConfigException("--limit must be at least 1, was " + limit);
             }
             final Where predicate = Where.parse(where); // a syntax error is reported before connecting
-            quietClient();
             return ClientConnector.withClient(options.tree(), members.addresses, client -> {
                 final List<Map.Entry<Object, Object>> matching = new ArrayList<>(existingMap(client, map).entrySet(predicate));
                 matching.sort(Map.Entry.comparingByKey(ValueText.KEY_ORDER));
@@ -176,7 +167,6 @@ final class StateCommands {
         @Override
         public Integer call() throws InterruptedException {
             Where.parse(where); // a syntax error is reported before connecting
-            quietClient();
             final PrintWriter out = spec.commandLine().getOut();
             final CountDownLatch done = new CountDownLatch(1);
             try (StreamGridClient client = ClientConnector.connectStreamGrid(options.tree(), members.addresses)) {

@@ -34,10 +34,7 @@ public final class StreamGridCli {
 
     /** Runs the command line and returns its exit code; for tests and {@link #main}. */
     public static int run(final String[] args, final PrintWriter out, final PrintWriter err) {
-        // One line per log record: set before the first logger exists.
-        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
-            System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
-        }
+        CliLogging.useOneLineFormat(); // in-process runs (tests) too
         final boolean verbose = Arrays.asList(args).contains("--verbose");
         final String[] effective = Arrays.stream(args).filter(a -> !a.equals("--verbose")).toArray(String[]::new);
         final CommandLine commandLine = new CommandLine(new StreamGridCli());

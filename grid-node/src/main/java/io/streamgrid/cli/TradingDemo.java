@@ -61,7 +61,6 @@ final class TradingDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        DemoCommand.quietLibraries();
         DemoCommand.deleteRecursively(workDir);
         final TradeStream stream = new TradeStream(2026, trades, accounts);
         final TradeStream.Trade followed = stream.trades().get(0);

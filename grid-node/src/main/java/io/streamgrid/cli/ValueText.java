@@ -34,14 +34,10 @@ final class ValueText {
     private ValueText() {
     }
 
-    static Map<String, Object> fields(final Object value) {
-        return ValueFields.of(value);
-    }
-
     /** {@code key  field=value field=value …} on one line. */
     static String row(final Object key, final Object value) {
         final StringBuilder line = new StringBuilder(String.valueOf(key));
-        fields(value).forEach((field, v) -> line.append("  ").append(field).append('=').append(cell(v)));
+        ValueFields.of(value).forEach((field, v) -> line.append("  ").append(field).append('=').append(cell(v)));
         return line.toString();
     }
 
@@ -55,7 +51,7 @@ final class ValueText {
         final Set<String> columns = new LinkedHashSet<>();
         final List<Map<String, Object>> rows = new ArrayList<>();
         for (final Map.Entry<Object, Object> entry : entries) {
-            final Map<String, Object> fields = fields(entry.getValue());
+            final Map<String, Object> fields = ValueFields.of(entry.getValue());
             columns.addAll(fields.keySet());
             rows.add(fields);
         }
@@ -84,12 +80,12 @@ final class ValueText {
 
     /** {@code {"key": …, "value": {…}}}. */
     static String json(final Object key, final Object value) {
-        return "{\"key\":" + json(key) + ",\"value\":" + json(fields(value)) + "}";
+        return "{\"key\":" + json(key) + ",\"value\":" + json(ValueFields.of(value)) + "}";
     }
 
     /** {@code {"change": "UPDATE", "key": …, "value": {…}}}. */
     static String json(final String change, final Object key, final Object value) {
-        return "{\"change\":" + json(change) + ",\"key\":" + json(key) + ",\"value\":" + json(fields(value)) + "}";
+        return "{\"change\":" + json(change) + ",\"key\":" + json(key) + ",\"value\":" + json(ValueFields.of(value)) + "}";
     }
 
     /** JSON of a field value: numbers and booleans as such, maps and collections nested, anything else as its text. */

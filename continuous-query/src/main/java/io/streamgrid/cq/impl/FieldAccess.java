@@ -5,10 +5,13 @@ import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 
 import io.streamgrid.cq.UnknownFieldException;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -108,14 +111,26 @@ public final class FieldAccess {
                 final GenericRecord nested = record.getGenericRecord(field);
                 yield nested == null ? null : fields(nested);
             }
-            case ARRAY_OF_INT32 -> record.getArrayOfInt32(field) == null ? null : Arrays.stream(record.getArrayOfInt32(field)).boxed().toList();
-            case ARRAY_OF_INT64 -> record.getArrayOfInt64(field) == null ? null : Arrays.stream(record.getArrayOfInt64(field)).boxed().toList();
-            case ARRAY_OF_FLOAT64 -> record.getArrayOfFloat64(field) == null ? null : Arrays.stream(record.getArrayOfFloat64(field)).boxed().toList();
-            case ARRAY_OF_STRING -> record.getArrayOfString(field) == null ? null : Arrays.asList(record.getArrayOfString(field));
-            case ARRAY_OF_COMPACT -> record.getArrayOfGenericRecord(field) == null ? null
-                    : Arrays.stream(record.getArrayOfGenericRecord(field)).map(r -> r == null ? null : (Object) fields(r)).toList();
+            case ARRAY_OF_INT32 -> listOf(record.getArrayOfInt32(field));
+            case ARRAY_OF_INT64 -> listOf(record.getArrayOfInt64(field));
+            case ARRAY_OF_FLOAT64 -> listOf(record.getArrayOfFloat64(field));
+            case ARRAY_OF_STRING -> listOf(record.getArrayOfString(field));
+            case ARRAY_OF_COMPACT -> listOf(record.getArrayOfGenericRecord(field));
             default -> readGeneric(record, field);
         };
+    }
+
+    /** An array field as a list (null stays null), nested Compact values as maps of their fields. */
+    private static List<Object> listOf(final Object array) {
+        if (array == null) {
+            return null;
+        }
+        final List<Object> items = new ArrayList<>(Array.getLength(array));
+        for (int i = 0; i < Array.getLength(array); i++) {
+            final Object item = Array.get(array, i);
+            items.add(item instanceof GenericRecord nested ? fields(nested) : item);
+        }
+        return items;
     }
 
     private static Object readGeneric(final GenericRecord record, final String field) {
