@@ -34,6 +34,8 @@ import java.util.Properties;
  */
 public final class SchemaLog implements AutoCloseable {
     public static final String META_FILE = "schema-log.properties";
+    /** Names the one job that emits events into the log, when one does. */
+    public static final String EMITTER_FILE = "emitter.properties";
     /** The version of the record header and control records ({@link SchemaLayout}). */
     static final int LAYOUT_VERSION = 1;
     /** Readers' buffers grow up to this; a schema's records are far smaller (strings are at most 4 KiB each). */
@@ -244,6 +246,30 @@ public final class SchemaLog implements AutoCloseable {
      */
     public long append(final int partition, final DirectBuffer buffer, final int offset, final int length) {
         return queues.append(partition, buffer, offset, length);
+    }
+
+    /**
+     * Records that job {@code jobName} emits events into this log, unless it is recorded already.
+     * One job per log: readers tell repeated emitted events apart by their writer's partition and
+     * count (see {@link SchemaLayout#KIND_EMITTED}), which two jobs would share.
+     *
+     * @throws IllegalStateException when another job emits into this log
+     */
+    public void claimEmitter(final String jobName) {
+        final Properties claim = new Properties();
+        claim.setProperty("job", jobName);
+        try {
+            if (QueueFiles.createAtomically(dir, EMITTER_FILE, claim, "the job that emits events into this log")) {
+                return;
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot record job " + jobName + " as the emitter of log " + dir, e);
+        }
+        final String owner = QueueFiles.read(dir, EMITTER_FILE, "emitter file").getProperty("job");
+        if (!jobName.equals(owner)) {
+            throw new IllegalStateException("job " + jobName + " cannot emit into log " + dir + ": job " + owner
+                    + " emits into it (one emitting job per log; give the schema another name)");
+        }
     }
 
     /** Appends an end-of-stream record to every partition: a job reading it emits everything still due. */

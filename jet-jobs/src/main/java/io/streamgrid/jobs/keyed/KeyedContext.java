@@ -1,5 +1,8 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaRecord;
+
 /**
  * What a {@link KeyedFunction} sees and does for the key it is called for. Valid only during the
  * call; not thread-safe.
@@ -40,10 +43,10 @@ public interface KeyedContext<S> {
     <V> V lookup(String map);
 
     /**
-     * The value of {@code key} in a dimension map the job declares a lookup in, from the member's
-     * replica; null when absent.
+     * The value of {@code key} in a dimension map the job declares a lookup in or reads
+     * ({@link KeyedJob.Builder#reads}), from the member's replica; null when absent.
      *
-     * @throws IllegalArgumentException when the job declares no lookup in {@code map}
+     * @throws IllegalArgumentException when the job declares neither for {@code map}
      */
     <V> V lookup(String map, Object key);
 
@@ -69,4 +72,26 @@ public interface KeyedContext<S> {
     void put(String map, Object key, Object value);
 
     void remove(String map, Object key);
+
+    /**
+     * A blank event of {@code schema} (one the job emits, {@link KeyedJob.Builder#emits}) to fill
+     * and pass to {@link #emit}: zeroed, header written. The same record for every call with the
+     * schema — fill it and emit it before asking again.
+     *
+     * @throws IllegalArgumentException when the job does not declare that it emits {@code schema}
+     */
+    SchemaRecord newEvent(EventSchema schema);
+
+    /**
+     * Appends {@code event} (from {@link #newEvent}) to the log of its schema, in the partition of
+     * its key; other jobs read it like any event. Exactly once: a job restored from a snapshot emits
+     * again what it emitted after that snapshot, and readers drop those repeats — the n-th event a
+     * partition of this job emits counts as emitted once, however often the job is restored. That
+     * holds when the function is deterministic (see {@link KeyedFunction}): a replay must emit the
+     * same events in the same order; if it emits different ones, the first run's stay in the log.
+     *
+     * @throws IllegalArgumentException when the event is not valid (a field out of range, a string
+     *                                  too long), naming why — a bug in the function, so the job fails
+     */
+    void emit(SchemaRecord event);
 }

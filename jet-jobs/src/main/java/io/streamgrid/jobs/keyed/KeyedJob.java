@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * that state TTLs and Cassandra bindings can be checked against them), {@code late.<name>} (events
  * beyond the allowed lateness, see {@link io.streamgrid.jobs.pipeline.LateEvent}) and
  * {@code rejected.<name>} (records that are not valid events of the schema) and, with lookups that
- * side-output missing keys, {@code unmatched.<name>}.
+ * side-output missing keys, {@code unmatched.<name>}. Logs it writes: those of the schemas it
+ * emits events of ({@link Builder#emits}), exactly once across restores.
  *
  * @param <S> the per-key state
  */
@@ -35,13 +36,17 @@ public final class KeyedJob<S> implements JobDefinition {
     private final TimePolicy policy;
     private final List<String> stateMaps;
     private final List<Lookup> lookups;
+    private final List<String> reads;
+    private final List<EventSchema> emits;
 
     private KeyedJob(final Builder<S> builder) {
-        this(builder.name, builder.schemas, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups);
+        this(builder.name, builder.schemas, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups,
+                builder.reads, builder.emits);
     }
 
     private KeyedJob(final String name, final List<EventSchema> schemas, final KeyedFunction<S> function, final StateCodec<S> codec,
-                     final TimePolicy policy, final List<String> stateMaps, final List<Lookup> lookups) {
+                     final TimePolicy policy, final List<String> stateMaps, final List<Lookup> lookups, final List<String> reads,
+                     final List<EventSchema> emits) {
         this.name = name;
         schemas.forEach(schema -> Objects.requireNonNull(schema, "schema of job " + name));
         this.schemas = List.copyOf(schemas);
@@ -50,6 +55,8 @@ public final class KeyedJob<S> implements JobDefinition {
         this.policy = policy;
         this.stateMaps = List.copyOf(stateMaps);
         this.lookups = List.copyOf(lookups);
+        this.reads = List.copyOf(reads);
+        this.emits = List.copyOf(emits);
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("job name '" + name
                     + "' must be lower-case letters, digits and -, starting with a letter, at most 63 characters");
@@ -67,6 +74,28 @@ public final class KeyedJob<S> implements JobDefinition {
         }
         if (this.lookups.stream().map(Lookup::map).distinct().count() != this.lookups.size()) {
             throw new IllegalArgumentException("job " + name + " looks up the same map twice: " + this.lookups);
+        }
+        checkReadsAndEmits(name, this.schemas, this.lookups, this.reads, this.emits);
+    }
+
+    /** Dimension maps read by key: named dim.*, once each; emitted schemas: once each, none of them read by the job. */
+    private static void checkReadsAndEmits(final String name, final List<EventSchema> schemas, final List<Lookup> lookups,
+                                           final List<String> reads, final List<EventSchema> emits) {
+        for (final String map : reads) {
+            Lookup.checkDimensionMap(Objects.requireNonNull(map, "dimension map of job " + name));
+            if (lookups.stream().anyMatch(lookup -> lookup.map().equals(map)) || reads.indexOf(map) != reads.lastIndexOf(map)) {
+                throw new IllegalArgumentException("job " + name + " declares dimension map " + map + " twice");
+            }
+        }
+        for (final EventSchema schema : emits) {
+            Objects.requireNonNull(schema, "emitted schema of job " + name);
+            if (schemas.stream().anyMatch(read -> read.name().equals(schema.name()))) {
+                throw new IllegalArgumentException("job " + name + " both reads and emits schema " + schema.name()
+                        + ": a job feeding itself would read its own output forever; emit into another schema");
+            }
+        }
+        if (emits.stream().map(EventSchema::name).distinct().count() != emits.size()) {
+            throw new IllegalArgumentException("job " + name + " emits a schema twice: " + emits.stream().map(EventSchema::name).toList());
         }
     }
 
@@ -103,7 +132,7 @@ public final class KeyedJob<S> implements JobDefinition {
 
     /** This job under another name (its side maps follow the name; the maps its function writes do not). */
     public KeyedJob<S> named(final String newName) {
-        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups);
+        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits);
     }
 
     /** The (first) schema the job reads. */
@@ -140,6 +169,16 @@ public final class KeyedJob<S> implements JobDefinition {
         return lookups;
     }
 
+    /** Dimension maps the function reads by key ({@link KeyedContext#lookup(String, Object)}) without a lookup per event. */
+    public List<String> reads() {
+        return reads;
+    }
+
+    /** The schemas whose logs the function emits events into ({@link KeyedContext#emit}). */
+    public List<EventSchema> emits() {
+        return emits;
+    }
+
     /** Where events whose lookup key was missing go, for lookups with {@link Lookup.OnMissing#SIDE_OUTPUT}. */
     public String unmatchedMap() {
         return "unmatched." + name;
@@ -164,6 +203,8 @@ public final class KeyedJob<S> implements JobDefinition {
         private TimePolicy policy = TimePolicy.of(0, 0);
         private List<String> stateMaps = List.of();
         private final List<Lookup> lookups = new java.util.ArrayList<>();
+        private final List<String> reads = new java.util.ArrayList<>();
+        private final List<EventSchema> emits = new java.util.ArrayList<>();
 
         private Builder(final String name, final EventSchema schema) {
             this.name = name;
@@ -209,6 +250,28 @@ public final class KeyedJob<S> implements JobDefinition {
         /** Enriches every event from dimension map {@code map} by its field {@code keyField}; see {@link Lookup}. */
         public Builder<S> lookup(final String map, final String keyField, final Lookup.OnMissing onMissing) {
             lookups.add(new Lookup(map, keyField, onMissing));
+            return this;
+        }
+
+        /**
+         * Dimension maps ({@code dim.*}) the function reads by key with
+         * {@link KeyedContext#lookup(String, Object)} — model weights, configuration — from the
+         * member's replica, as a {@link Lookup} does, but with no lookup made per event.
+         */
+        public Builder<S> reads(final String... maps) {
+            reads.addAll(List.of(maps));
+            return this;
+        }
+
+        /**
+         * Schemas the function emits events of ({@link KeyedContext#newEvent}, {@link KeyedContext#emit})
+         * into their logs under the job's ingest directory — created with the partition count of the
+         * job's first log when absent — for other jobs to read: a feedback stream, a derived stream.
+         * Exactly once across restores, given a deterministic function (see {@link KeyedContext#emit}).
+         * One job emits into a log; a replay emits into {@code <schema>.<suffix>} beside it.
+         */
+        public Builder<S> emits(final EventSchema... schemas) {
+            emits.addAll(List.of(schemas));
             return this;
         }
 

@@ -39,6 +39,10 @@ public record Lookup(String map, String keyField, OnMissing onMissing) implement
         Objects.requireNonNull(map, "map");
         Objects.requireNonNull(keyField, "keyField");
         Objects.requireNonNull(onMissing, "onMissing");
+        checkDimensionMap(map);
+    }
+
+    static void checkDimensionMap(final String map) {
         if (!map.startsWith("dim.") || map.length() == 4) {
             throw new IllegalArgumentException("lookup map '" + map + "' must be a dimension map named dim.<name>");
         }

@@ -5,9 +5,10 @@ import java.util.List;
 /**
  * Where each field of an {@link EventSchema} sits in a record, little-endian:
  * <pre>
- *   0  kind       1 byte   {@link #KIND_EVENT} for an event of this schema; control records
- *                          ({@link #KIND_HEARTBEAT}, {@link #KIND_END_OF_STREAM}) carry a time at
- *                          offset 12 and are {@link #CONTROL_LENGTH} bytes long
+ *   0  kind       1 byte   {@link #KIND_EVENT} for an event of this schema, {@link #KIND_EMITTED}
+ *                          for one a job emitted; control records ({@link #KIND_HEARTBEAT},
+ *                          {@link #KIND_END_OF_STREAM}) carry a time at offset 12 and are
+ *                          {@link #CONTROL_LENGTH} bytes long
  *   1  marker     1 byte   {@link #MARKER}, tells a schema record from a fixed-layout one
  *   2  version    2 bytes  the schema version the record was written with
  *   4  sequence   8 bytes  the writer's sequence number
@@ -22,6 +23,12 @@ public final class SchemaLayout {
     public static final byte KIND_HEARTBEAT = 2;
     /** The stream has ended: every window and timer is due. */
     public static final byte KIND_END_OF_STREAM = 3;
+    /**
+     * An event a keyed job emitted into the log ({@code KeyedContext.emit}). Its sequence names the
+     * writer (the job's partition, top 16 bits) and counts that writer's events (low 48 bits), so a
+     * reader drops the events a restored job emits again: exactly once per count and writer.
+     */
+    public static final byte KIND_EMITTED = 4;
     public static final int CONTROL_LENGTH = 20;
     public static final byte MARKER = 'S';
     public static final int HEADER = 12;

@@ -254,7 +254,8 @@ public final class SchemaRecord {
         if (length < SchemaLayout.HEADER) {
             return "record of " + length + " bytes is shorter than the " + SchemaLayout.HEADER + "-byte header";
         }
-        if (buffer.getByte(offset) != SchemaLayout.KIND_EVENT || buffer.getByte(offset + 1) != SchemaLayout.MARKER) {
+        final byte kind = buffer.getByte(offset);
+        if (kind != SchemaLayout.KIND_EVENT && kind != SchemaLayout.KIND_EMITTED || buffer.getByte(offset + 1) != SchemaLayout.MARKER) {
             return "not an event record of schema " + layout.schema().name() + " (kind " + buffer.getByte(offset) + ")";
         }
         final int version = version();

@@ -10,11 +10,13 @@ import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.UnmatchedEvent;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -35,8 +37,8 @@ import java.util.List;
  * first (ties in registration order).
  */
 final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
-    /** 2: a read position per schema log (jobs reading several schemas). */
-    private static final int SNAPSHOT_FORMAT = 2;
+    /** 2: a read position per schema log (jobs reading several schemas); 3: emitted-event counts per log and writer, the emitter's count. */
+    private static final int SNAPSHOT_FORMAT = 3;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     private final KeyedJob<S> job;
@@ -46,8 +48,17 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private final boolean stringKey;
     /** Per schema the job reads: where the key is in its records. */
     private final int[] keyOffsets;
+    /** One per lookup, then one per map the job reads by key ({@link KeyedJob#reads()}). */
     private final DimensionReplica[] replicas;
     private final Lookup[] lookups;
+    private final List<String> dimensionMaps;
+    private final List<EventSchema> emitSchemas;
+    /** Per emitted schema: its log (the processor's instance), the record handed out by newEvent and its buffer. */
+    private final SchemaLog[] emitLogs;
+    private final SchemaRecord[] emitRecords;
+    private final UnsafeBuffer[] emitBuffers;
+    /** Events this partition emitted, in every emitted log together: the count in their sequences. */
+    private long emitted;
     /** Per schema the job reads, per lookup: the field holding the lookup key. */
     private final int[][] lookupFields;
     private final Object[] found;
@@ -72,10 +83,11 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     /**
      * @param logs     the logs of {@link KeyedJob#schemas()}, in order
-     * @param replicas one per {@link KeyedJob#lookups()}, in order
+     * @param replicas one per {@link KeyedJob#lookups()}, then one per {@link KeyedJob#reads()}, in order
+     * @param emitLogs one per {@link KeyedJob#emits()}, in order
      */
     KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog[] logs, final StateWriter out,
-             final DimensionReplica[] replicas) {
+             final DimensionReplica[] replicas, final SchemaLog[] emitLogs) {
         super(partition, logs, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
         this.function = PrivateCopy.of(job.function()); // one per partition: Jet shares the job object between threads
@@ -95,6 +107,16 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             }
         }
         this.found = new Object[lookups.length];
+        this.dimensionMaps = new ArrayList<>(job.lookups().stream().map(Lookup::map).toList());
+        this.dimensionMaps.addAll(job.reads());
+        this.emitSchemas = job.emits();
+        this.emitLogs = emitLogs;
+        this.emitRecords = new SchemaRecord[emitLogs.length];
+        this.emitBuffers = new UnsafeBuffer[emitLogs.length];
+        for (int i = 0; i < emitLogs.length; i++) {
+            emitRecords[i] = new SchemaRecord(emitSchemas.get(i).layout());
+            emitBuffers[i] = new UnsafeBuffer(new byte[emitSchemas.get(i).layout().length()]);
+        }
     }
 
     // ---- PartitionTask ----
@@ -307,24 +329,28 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @SuppressWarnings("unchecked")
     public <V> V lookup(final String map) {
         bound();
-        return (V) found[lookupIndex(map)];
+        final int index = dimensionIndex(map);
+        if (index >= lookups.length) {
+            throw new IllegalArgumentException("job " + job.name() + " reads " + map + " by key only (KeyedJob.Builder.reads): "
+                    + "use lookup(map, key), or declare a lookup to have one made per event");
+        }
+        return (V) found[index];
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <V> V lookup(final String map, final Object key) {
         bound();
-        return (V) replicas[lookupIndex(map)].get(key);
+        return (V) replicas[dimensionIndex(map)].get(key);
     }
 
-    private int lookupIndex(final String map) {
-        for (int i = 0; i < lookups.length; i++) {
-            if (lookups[i].map().equals(map)) {
-                return i;
-            }
+    private int dimensionIndex(final String map) {
+        final int index = dimensionMaps.indexOf(map);
+        if (index < 0) {
+            throw new IllegalArgumentException("job " + job.name() + " declares no lookup in " + map + " and does not read it; "
+                    + "its dimension maps are " + dimensionMaps);
         }
-        throw new IllegalArgumentException("job " + job.name() + " declares no lookup in " + map + "; it looks up "
-                + job.lookups().stream().map(Lookup::map).toList());
+        return index;
     }
 
     @Override
@@ -380,6 +406,43 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         out.remove(map, key);
     }
 
+    @Override
+    public SchemaRecord newEvent(final EventSchema schema) {
+        bound();
+        for (int i = 0; i < emitRecords.length; i++) {
+            if (emitSchemas.get(i).name().equals(schema.name())) {
+                return emitRecords[i].wrapForWrite(emitBuffers[i], 0);
+            }
+        }
+        throw new IllegalArgumentException("job " + job.name() + " does not emit schema " + schema.name() + "; it emits "
+                + emitSchemas.stream().map(EventSchema::name).toList() + " (KeyedJob.Builder.emits)");
+    }
+
+    @Override
+    public void emit(final SchemaRecord event) {
+        bound();
+        int i = 0;
+        while (i < emitRecords.length && emitRecords[i] != event) {
+            i++;
+        }
+        if (i == emitRecords.length) {
+            throw new IllegalArgumentException("job " + job.name() + " emits only events made by newEvent(schema)");
+        }
+        final String invalid = event.validate();
+        if (invalid != null) {
+            throw new IllegalArgumentException("job " + job.name() + " emitted an invalid " + emitSchemas.get(i).name() + " event: " + invalid);
+        }
+        emitted++;
+        event.sequence(Emitted.sequence(partition, emitted));
+        emitBuffers[i].putByte(0, SchemaLayout.KIND_EMITTED);
+        emitLogs[i].append(event);
+    }
+
+    /** Events emitted by this partition so far. */
+    long emitted() {
+        return emitted;
+    }
+
     private KeyEntry<S> bound() {
         if (current == null) {
             throw new IllegalStateException("the keyed context is only valid during onEvent or onTimer");
@@ -414,6 +477,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         data.writeLong(maxEventTime);
         data.writeLong(watermark);
         data.writeLong(timerSequence);
+        data.writeLong(emitted);
         final List<KeyEntry<S>> entries = entries();
         data.writeInt(entries.size());
         for (final KeyEntry<S> entry : entries) {
@@ -448,6 +512,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         maxEventTime = data.readLong();
         watermark = data.readLong();
         timerSequence = data.readLong();
+        emitted = data.readLong();
         final int count = data.readInt();
         for (int k = 0; k < count; k++) {
             final KeyEntry<S> entry;

@@ -8,6 +8,7 @@ import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInput;
@@ -32,6 +33,11 @@ import java.io.UncheckedIOException;
  * others back — the merge cannot know what it will hold — until its next record arrives, its end of
  * stream is read, or the processor appends a heartbeat to it after the idle timeout. Since the
  * heartbeat is in the log, a replay merges exactly as the first run did.
+ *
+ * <p>Events a job emitted into a log ({@link SchemaLayout#KIND_EMITTED}) are read once per writer
+ * and count: a restored writer emits again what it had emitted after its snapshot, and those
+ * repeats are dropped here (counted in {@link #repeats()}), the highest count per writer being
+ * part of this task's snapshot.
  */
 abstract class PartitionTask {
     /** Order time of a record to be rejected: handled first, it does not hold the merge back. */
@@ -57,6 +63,8 @@ abstract class PartitionTask {
     long results;
     /** Valid events skipped for {@link #skipEventsBefore}. */
     long skipped;
+    /** Emitted events dropped because their writer had emitted them before (after its restore). */
+    long repeats;
 
     /**
      * @param logs           the logs the job reads, in declaration order (all with this partition)
@@ -196,6 +204,10 @@ abstract class PartitionTask {
             reject(length, invalid);
             return;
         }
+        if (buffer.getByte(0) == SchemaLayout.KIND_EMITTED && in.isRepeat(record.sequence())) {
+            repeats++;
+            return;
+        }
         final long time = record.eventTime();
         if (time < skipBefore) {
             skipped++;
@@ -263,6 +275,7 @@ abstract class PartitionTask {
             for (final Input in : inputs) {
                 snapshotOutput.writeLong(in.lastIndex);
                 snapshotOutput.writeBoolean(in.ended);
+                in.writeEmitted(snapshotOutput);
             }
             writeState(snapshotOutput);
         } catch (final IOException e) {
@@ -291,6 +304,7 @@ abstract class PartitionTask {
             for (final Input in : inputs) {
                 in.resumeAfter(data.readLong());
                 in.ended = data.readBoolean();
+                in.readEmitted(data);
             }
             readState(data);
         } catch (final IOException e) {
@@ -351,6 +365,10 @@ abstract class PartitionTask {
         return results;
     }
 
+    final long repeats() {
+        return repeats;
+    }
+
     void close() {
         for (final Input in : inputs) {
             in.closeReader();
@@ -371,6 +389,8 @@ abstract class PartitionTask {
         int headLength = -1;
         /** Merging: that record's place in the merge order. */
         long headTime;
+        /** Per writer of emitted events in this log: the highest count read (see {@link SchemaLayout#KIND_EMITTED}). */
+        final Long2LongHashMap emittedCounts = new Long2LongHashMap(0);
 
         Input(final SchemaLog log, final int number) {
             this.log = log;
@@ -410,6 +430,35 @@ abstract class PartitionTask {
             }
             record.wrap(buffer, 0, length);
             return record.validate() == null ? record.eventTime() : REJECT_FIRST;
+        }
+
+        /** Whether an emitted event of this {@code sequence} was read before; remembers it when not. */
+        boolean isRepeat(final long sequence) {
+            final int writer = Emitted.writer(sequence);
+            final long count = Emitted.count(sequence);
+            if (count <= emittedCounts.get(writer)) {
+                return true;
+            }
+            emittedCounts.put(writer, count);
+            return false;
+        }
+
+        void writeEmitted(final DataOutput data) throws IOException {
+            data.writeInt(emittedCounts.size());
+            final Long2LongHashMap.EntryIterator entries = emittedCounts.entrySet().iterator();
+            while (entries.hasNext()) {
+                entries.next();
+                data.writeInt((int) entries.getLongKey());
+                data.writeLong(entries.getLongValue());
+            }
+        }
+
+        void readEmitted(final DataInput data) throws IOException {
+            emittedCounts.clear();
+            final int writers = data.readInt();
+            for (int i = 0; i < writers; i++) {
+                emittedCounts.put(data.readInt(), data.readLong());
+            }
         }
 
         /** The next read is after {@code index}, with a fresh reader; the idle clock restarts. */
