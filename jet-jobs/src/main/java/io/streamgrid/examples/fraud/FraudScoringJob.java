@@ -1,0 +1,163 @@
+package io.streamgrid.examples.fraud;
+
+import io.streamgrid.jobs.keyed.KeyedContext;
+import io.streamgrid.jobs.keyed.KeyedFunction;
+import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.StreamGridJob;
+import io.streamgrid.jobs.keyed.TimePolicy;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+
+import static io.streamgrid.examples.fraud.Payments.FEEDBACK;
+import static io.streamgrid.examples.fraud.Payments.OUTCOME;
+import static io.streamgrid.examples.fraud.Payments.PAYMENT;
+
+/**
+ * Scores every payment on arrival with the model's current weights, and feeds the outcomes back to
+ * training — on the public job API. Keyed by user over {@link Payments#PAYMENT} and
+ * {@link Payments#OUTCOME} (merged in event time):
+ * <ul>
+ *   <li>a payment: its {@link Features} from the user's earlier payments (mean amount over the last
+ *   hour, count over the last 10 minutes, time since the previous one), scored by the model version
+ *   pinned in {@link Payments#MODEL_PINS}, else the newest in {@link Payments#MODELS} (none yet:
+ *   weights 0, score 0.5, version 0); the score goes to {@link Payments#SCORES} and a PREDICTION
+ *   to the feedback log; the payment waits for its outcome up to the label timeout (event time);</li>
+ *   <li>an outcome: the waiting payment's features, score and version go with the label to the
+ *   feedback log as an OUTCOME — the trainer's input ({@link ModelTrainingJob}); an outcome with
+ *   no waiting payment goes to {@link Payments#ORPHAN_OUTCOMES} with the reason.</li>
+ * </ul>
+ * The feedback is emitted exactly once per payment and outcome across restores. Which weights score
+ * a payment depends on when the trainer published them (the dimension replicas are "latest
+ * known"), so a payment replayed after a restore may be scored by a newer version than the first
+ * time; the version is written beside every score.
+ */
+public final class FraudScoringJob implements StreamGridJob {
+    public static final String NAME = "fraud-scoring";
+    public static final String MODEL = "fraud";
+    static final long ALLOWED_DISORDER_MS = 5_000;
+    static final long ALLOWED_LATENESS_MS = 60_000;
+    /** Payments older than this before the newest cannot be in a later payment's window: forgotten. */
+    static final long HORIZON_MS = Features.HOUR_MS + ALLOWED_DISORDER_MS + ALLOWED_LATENESS_MS;
+
+    private final String model;
+    private final double threshold;
+    private final long labelTimeoutMs;
+
+    /** Model {@value #MODEL}, flagged from score 0.5, outcomes awaited for a day. */
+    public FraudScoringJob() {
+        this(MODEL, 0.5, 86_400_000);
+    }
+
+    public FraudScoringJob(final String model, final double threshold, final long labelTimeoutMs) {
+        if (model == null || model.isEmpty() || model.length() > 32 || model.contains("@")) {
+            throw new IllegalArgumentException("model name '" + model + "' must be 1-32 characters without @");
+        }
+        if (!(threshold >= 0 && threshold <= 1) || labelTimeoutMs < 1) {
+            throw new IllegalArgumentException("threshold must be 0-1 and the label timeout positive, were " + threshold + ", "
+                    + labelTimeoutMs);
+        }
+        this.model = model;
+        this.threshold = threshold;
+        this.labelTimeoutMs = labelTimeoutMs;
+    }
+
+    @Override
+    public KeyedJob<?> job() {
+        return KeyedJob.<PaymentProfile>builder(NAME, PAYMENT).alsoReads(OUTCOME)
+                .function(new Score(model, threshold, labelTimeoutMs)).state(PaymentProfile.codec())
+                .time(TimePolicy.of(ALLOWED_DISORDER_MS, ALLOWED_LATENESS_MS).withIdleTimeout(1_000))
+                .reads(Payments.MODELS, Payments.MODEL_VERSIONS, Payments.MODEL_PINS)
+                .writes(Payments.SCORES, Payments.ORPHAN_OUTCOMES).emits(FEEDBACK).build();
+    }
+
+    /** The weights that score now: the pinned version, else the newest; null before the first is published. */
+    static ModelVersion activeModel(final KeyedContext<?> context, final String model) {
+        final Long pinned = context.lookup(Payments.MODEL_PINS, model);
+        final ModelVersion version = pinned == null ? null : context.lookup(Payments.MODEL_VERSIONS, Payments.versionKey(model, pinned));
+        return version != null ? version : context.lookup(Payments.MODELS, model);
+    }
+
+    static final class Score implements KeyedFunction<PaymentProfile> {
+        private static final SchemaLayout P = PAYMENT.layout();
+        private static final int TXN = P.indexOf("txn");
+        private static final int AMOUNT = P.indexOf("amount");
+        private static final int CATEGORY = P.indexOf("merchant_category");
+        private static final int OUTCOME_TXN = OUTCOME.layout().indexOf("txn");
+        private static final int FRAUD = OUTCOME.layout().indexOf("fraud");
+
+        private final String model;
+        private final double threshold;
+        private final long labelTimeoutMs;
+        private transient double[] x;
+
+        Score(final String model, final double threshold, final long labelTimeoutMs) {
+            this.model = model;
+            this.threshold = threshold;
+            this.labelTimeoutMs = labelTimeoutMs;
+        }
+
+        @Override
+        public void onEvent(final SchemaRecord event, final KeyedContext<PaymentProfile> context) {
+            PaymentProfile profile = context.state();
+            if (profile == null) {
+                profile = new PaymentProfile();
+                context.setState(profile);
+            }
+            if (event.layout().schema().name().equals(PAYMENT.name())) {
+                payment(event, profile, context);
+            } else {
+                outcome(event.getLong(OUTCOME_TXN), event.getBoolean(FRAUD), profile, context);
+            }
+        }
+
+        private void payment(final SchemaRecord event, final PaymentProfile profile, final KeyedContext<PaymentProfile> context) {
+            final long time = context.time();
+            final long txn = event.getLong(TXN);
+            final Features features = profile.features(time, event.getDouble(AMOUNT), event.getInt(CATEGORY));
+            final ModelVersion active = activeModel(context, model);
+            if (x == null) {
+                x = new double[Features.DIMENSIONS];
+            }
+            features.vector(x);
+            final double score = active == null ? 0.5 : LogisticModel.score(active.weights(), x);
+            final long version = active == null ? 0 : active.version();
+            context.put(Payments.SCORES, txn, new FraudScore(context.longKey(), txn, time, features.amount(), score, version,
+                    active != null && score >= threshold));
+            feedback(context, Feedback.PREDICTION, time, txn, features, score, version, false);
+            profile.add(time, features.amount(), HORIZON_MS);
+            profile.pending.add(new PaymentProfile.Pending(txn, time, features, score, version));
+            context.registerTimer(time + labelTimeoutMs);
+        }
+
+        private void outcome(final long txn, final boolean fraud, final PaymentProfile profile,
+                             final KeyedContext<PaymentProfile> context) {
+            final PaymentProfile.Pending waiting = profile.takePending(txn);
+            if (waiting == null) {
+                context.put(Payments.ORPHAN_OUTCOMES, context.longKey() + "/" + txn, new OrphanOutcome(context.longKey(), txn,
+                        context.time(), fraud, "no payment " + txn + " of this user waits for an outcome: unknown, labelled "
+                        + "already, or older than the label timeout of " + labelTimeoutMs + " ms"));
+                return;
+            }
+            feedback(context, Feedback.OUTCOME, context.time(), txn, waiting.features(), waiting.score(), waiting.modelVersion(), fraud);
+        }
+
+        /** The payment's outcome did not come in time: it stops waiting; payments no window can reach are forgotten. */
+        @Override
+        public void onTimer(final long time, final KeyedContext<PaymentProfile> context) {
+            final PaymentProfile profile = context.state();
+            profile.pending.removeIf(waiting -> waiting.ts() + labelTimeoutMs <= time);
+            profile.trim(time - ALLOWED_LATENESS_MS - Features.HOUR_MS);
+        }
+
+        private void feedback(final KeyedContext<PaymentProfile> context, final int kind, final long time, final long txn,
+                              final Features f, final double score, final long version, final boolean fraud) {
+            final SchemaRecord out = context.newEvent(FEEDBACK);
+            out.setString(Feedback.MODEL, model).setTimestamp(Feedback.TS, time).setEnumOrdinal(Feedback.KIND, kind)
+                    .setLong(Feedback.USER, context.longKey()).setLong(Feedback.TXN, txn).setDouble(Feedback.AMOUNT, f.amount())
+                    .setDouble(Feedback.AVG_AMOUNT, f.avgAmount1h()).setInt(Feedback.COUNT, f.count10m())
+                    .setLong(Feedback.SINCE_PREVIOUS, f.sincePreviousMs()).setInt(Feedback.CATEGORY, f.merchantCategory())
+                    .setDouble(Feedback.SCORE, score).setLong(Feedback.VERSION, version).setBoolean(Feedback.FRAUD, fraud);
+            context.emit(out);
+        }
+    }
+}
