@@ -26,8 +26,6 @@ import java.util.SplittableRandom;
  * never happened (orphans). Seeded: the same arguments give the same stream.
  */
 public final class PaymentStream {
-    public static final long START = 1_767_225_600_000L;
-
     /** An event as it arrives: a payment or an outcome. */
     public sealed interface Event permits Payment, Outcome {
         long ts();
@@ -45,15 +43,19 @@ public final class PaymentStream {
     private final List<Outcome> orphans = new ArrayList<>();
 
     /**
+     * @param startMs       event time of the first payment. For a stream appended while jobs run, take
+     *                      the wall clock: a quiet log's heartbeat moves its clock to the wall clock
+     *                      (see the time policy's idle timeout), which would make older events late
      * @param labelledShare the share of payments that get an outcome
      * @param orphanCount   outcomes of payments that do not exist
      */
-    public PaymentStream(final long seed, final int users, final int paymentCount, final double labelledShare, final int orphanCount) {
+    public PaymentStream(final long seed, final long startMs, final int users, final int paymentCount, final double labelledShare,
+                         final int orphanCount) {
         final SplittableRandom random = new SplittableRandom(seed);
         final PriorityQueue<Outcome> due = new PriorityQueue<>((a, b) -> Long.compare(a.ts(), b.ts()));
         final PriorityQueue<long[]> bursts = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0])); // {time, user}
         final int step = Math.max(2, 2 * 120_000 / users); // each user pays about every two minutes
-        long clock = START;
+        long clock = startMs;
         for (int i = 0; i < paymentCount; i++) {
             clock += 1 + random.nextInt(step);
             while (!due.isEmpty() && due.peek().ts() <= clock) {

@@ -59,7 +59,17 @@ public final class Payments {
     /** Per model (key: name): the trainer's progress and current weights ({@link TrainingStatus}). */
     public static final String TRAINING = "state.model-training";
 
+    /** Per model and window (key: name@windowEnd): the model's quality over the window ({@link ModelWindow}). */
+    public static final String MONITORING = "state.model-monitoring";
+    /** Per model and window (key: name@windowEnd): drift beyond the bounds ({@link DriftAlert}). */
+    public static final String DRIFT_ALERTS = "state.model-alerts";
+
     private Payments() {
+    }
+
+    /** The key of a model's window in {@link #MONITORING} and {@link #DRIFT_ALERTS}. */
+    public static String windowKey(final String model, final long windowEnd) {
+        return model + "@" + windowEnd;
     }
 
     /** The key of a model version in {@link #MODEL_VERSIONS}. */

@@ -37,7 +37,7 @@ class FraudJobsTest extends EmbeddedMemberTest {
      */
     @Test
     void when_paymentsAndOutcomesStreamThroughRestarts_then_scoresFeedbackAndWeightsEqualTheOracle() throws Exception {
-        final PaymentStream stream = new PaymentStream(31, 400, 30_000, 0.8, 12);
+        final PaymentStream stream = new PaymentStream(31, System.currentTimeMillis(), 400, 30_000, 0.8, 12);
         final int n = stream.events().size();
         final KeyedJob<?> scoring = new FraudScoringJob().job();
         final KeyedJob<?> training = new ModelTrainingJob(RATE, L2, PUBLISH_EVERY, KEEP).job();
