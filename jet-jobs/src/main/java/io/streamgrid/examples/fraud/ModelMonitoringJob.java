@@ -20,14 +20,17 @@ import java.util.List;
  * over sliding windows of event time ({@code windowMs} long, one every {@code slideMs}) — accuracy,
  * log loss and fraud rate of the labels that arrived in the window (payments a published version
  * scored), predictions and the share flagged — written to {@link Payments#MONITORING} when the
- * watermark passes the window's end. Late feedback (within 5 minutes) corrects a written window at
- * once; later feedback goes to the job's late map.
+ * watermark passes the window's end. Late feedback (within the allowed lateness, 5 minutes)
+ * corrects a written window at once; later feedback goes to the job's late map. The scoring job's
+ * partitions append feedback at their own pace, so how late some of it is depends on how far apart
+ * they run (a backlog after a restore spreads them most).
  *
- * <p>Drift: the first {@code baselineWindows} windows with at least {@code minOutcomes} outcomes
- * set the baseline (their mean accuracy and fraud rate); every later such window whose accuracy is
- * more than {@code maxAccuracyDrop} below the baseline's, or whose fraud rate is more than
- * {@code maxRateShift} away from it, gets a {@link DriftAlert} in {@link Payments#DRIFT_ALERTS}
- * (removed again if a correction brings the window back within bounds).
+ * <p>Drift is judged on settled windows — once the watermark is the allowed lateness past a
+ * window's end, no feedback can change it — so the judgement is a function of the log alone. The
+ * first {@code baselineWindows} settled windows with at least {@code minOutcomes} outcomes set the
+ * baseline (their mean accuracy and fraud rate); every later such window whose accuracy is more
+ * than {@code maxAccuracyDrop} below the baseline's, or whose fraud rate is more than
+ * {@code maxRateShift} away from it, gets a {@link DriftAlert} in {@link Payments#DRIFT_ALERTS}.
  *
  * <p>Scoring latency is not a window figure here: it depends on the wall clock, which a replay
  * cannot reproduce; the perf module measures it.
@@ -115,22 +118,30 @@ public final class ModelMonitoringJob implements StreamGridJob {
                 bucket[LOG_LOSS] -= fraud ? Math.log(p) : Math.log(1 - p);
                 bucket[FRAUDS] += fraud ? 1 : 0;
             }
-            // The windows holding this bucket end at bucketStart + slide, ... + window.
+            // The windows holding this bucket end at bucketStart + slide, ... + window; each settles the lateness later.
             for (long end = bucketStart + s.slideMs(); end <= bucketStart + s.windowMs(); end += s.slideMs()) {
                 if (context.watermark() != Long.MIN_VALUE && end <= context.watermark()) {
                     write(monitor, end, true, context); // written already: corrected now
                 } else {
                     context.registerTimer(end);
                 }
+                context.registerTimer(end + ALLOWED_LATENESS_MS);
             }
         }
 
+        /** {@code time} ends a window (written now) and settles the window that ended the lateness before (judged now). */
         @Override
-        public void onTimer(final long windowEnd, final KeyedContext<Monitor> context) {
+        public void onTimer(final long time, final KeyedContext<Monitor> context) {
             final Monitor monitor = context.state();
-            write(monitor, windowEnd, false, context);
-            // Buckets no late feedback can reach any more, nor any window still to be written or corrected.
-            final long keepFrom = windowEnd - ALLOWED_LATENESS_MS - s.windowMs() - s.slideMs();
+            if (hasData(monitor, time)) {
+                write(monitor, time, false, context);
+            }
+            final long settled = time - ALLOWED_LATENESS_MS;
+            if (hasData(monitor, settled)) {
+                judge(monitor, window(monitor, settled, false, context.stringKey()), context); // as last written
+            }
+            // Buckets of windows settled by now: no feedback can reach them, no window needs them.
+            final long keepFrom = settled - s.windowMs() + s.slideMs();
             final List<Long> old = new ArrayList<>();
             monitor.buckets.keySet().forEach(start -> {
                 if (start < keepFrom) {
@@ -140,7 +151,22 @@ public final class ModelMonitoringJob implements StreamGridJob {
             old.forEach(monitor.buckets::remove);
         }
 
+        private boolean hasData(final Monitor monitor, final long end) {
+            for (long start = end - s.windowMs(); start < end; start += s.slideMs()) {
+                if (monitor.buckets.containsKey(start)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Writes the window ending at {@code end} as its buckets stand. */
         private void write(final Monitor monitor, final long end, final boolean corrected, final KeyedContext<Monitor> context) {
+            context.put(Payments.MONITORING, Payments.windowKey(context.stringKey(), end),
+                    window(monitor, end, corrected, context.stringKey()));
+        }
+
+        private ModelWindow window(final Monitor monitor, final long end, final boolean corrected, final String model) {
             final double[] sum = new double[FIELDS];
             for (long start = end - s.windowMs(); start < end; start += s.slideMs()) {
                 final double[] bucket = monitor.buckets.get(start);
@@ -150,21 +176,20 @@ public final class ModelMonitoringJob implements StreamGridJob {
                     }
                 }
             }
-            final String model = context.stringKey();
             final double n = sum[OUTCOMES];
-            final ModelWindow window = new ModelWindow(model, end - s.windowMs(), end, (long) n, sum[CORRECT] / n, sum[LOG_LOSS] / n,
-                    sum[FRAUDS] / n, (long) sum[PREDICTIONS], sum[FLAGGED] / sum[PREDICTIONS], corrected);
-            final String key = Payments.windowKey(model, end);
-            context.put(Payments.MONITORING, key, window);
-            if (n < s.minOutcomes()) {
+            return new ModelWindow(model, end - s.windowMs(), end, (long) n, sum[CORRECT] / n, sum[LOG_LOSS] / n, sum[FRAUDS] / n,
+                    (long) sum[PREDICTIONS], sum[FLAGGED] / sum[PREDICTIONS], corrected);
+        }
+
+        /** A settled window: part of the baseline while that is forming, else checked against it. */
+        private void judge(final Monitor monitor, final ModelWindow window, final KeyedContext<Monitor> context) {
+            if (window.outcomes() < s.minOutcomes()) {
                 return;
             }
             if (monitor.baselineWindows < s.baselineWindows()) {
-                if (!corrected) {
-                    monitor.baselineWindows++;
-                    monitor.baselineAccuracySum += window.accuracy();
-                    monitor.baselineRateSum += window.fraudRate();
-                }
+                monitor.baselineWindows++;
+                monitor.baselineAccuracySum += window.accuracy();
+                monitor.baselineRateSum += window.fraudRate();
                 return;
             }
             final double baselineAccuracy = monitor.baselineAccuracySum / monitor.baselineWindows;
@@ -179,10 +204,9 @@ public final class ModelMonitoringJob implements StreamGridJob {
                         s.maxRateShift(), baselineRate));
             }
             if (!reasons.isEmpty()) {
-                context.put(Payments.DRIFT_ALERTS, key, new DriftAlert(model, window.start(), end, window.accuracy(), baselineAccuracy,
-                        window.fraudRate(), baselineRate, String.join("; ", reasons)));
-            } else if (corrected) {
-                context.remove(Payments.DRIFT_ALERTS, key);
+                context.put(Payments.DRIFT_ALERTS, Payments.windowKey(window.model(), window.end()), new DriftAlert(window.model(),
+                        window.start(), window.end(), window.accuracy(), baselineAccuracy, window.fraudRate(), baselineRate,
+                        String.join("; ", reasons)));
             }
         }
     }

@@ -51,6 +51,16 @@ public final class PaymentStream {
      */
     public PaymentStream(final long seed, final long startMs, final int users, final int paymentCount, final double labelledShare,
                          final int orphanCount) {
+        this(seed, startMs, users, paymentCount, labelledShare, orphanCount, Long.MAX_VALUE);
+    }
+
+    /**
+     * As above, with a drift: from event time {@code shiftAtMs} on, a fraud ring also works at
+     * merchant categories 0 and 1 — 40 % of their payments are fraudulent, at ordinary amounts — so
+     * the fraud rate rises and a model trained before misses them.
+     */
+    public PaymentStream(final long seed, final long startMs, final int users, final int paymentCount, final double labelledShare,
+                         final int orphanCount, final long shiftAtMs) {
         final SplittableRandom random = new SplittableRandom(seed);
         final PriorityQueue<Outcome> due = new PriorityQueue<>((a, b) -> Long.compare(a.ts(), b.ts()));
         final PriorityQueue<long[]> bursts = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0])); // {time, user}
@@ -64,13 +74,14 @@ public final class PaymentStream {
             final boolean burst = !bursts.isEmpty() && bursts.peek()[0] <= clock;
             final long user = burst ? bursts.poll()[1] : random.nextInt(users);
             final int category = random.nextInt(Features.CATEGORIES);
-            final boolean fraud = burst ? random.nextInt(4) > 0 : random.nextDouble() < (category >= 6 ? 0.15 : 0.02);
+            final boolean ring = clock >= shiftAtMs && category <= 1;
+            final boolean fraud = burst ? random.nextInt(4) > 0 : random.nextDouble() < (ring ? 0.4 : category >= 6 ? 0.15 : 0.02);
             if (fraud && !burst && random.nextInt(3) == 0) {
                 for (int k = random.nextInt(2, 5); k > 0; k--) { // a card being drained: a few more within two minutes
                     bursts.add(new long[] {clock + random.nextInt(5_000, 120_000), user});
                 }
             }
-            final double amount = Math.round(Math.exp(3.5 + random.nextGaussian() * 0.8) * (fraud ? 6 : 1) * 100) / 100.0;
+            final double amount = Math.round(Math.exp(3.5 + random.nextGaussian() * 0.8) * (fraud && !ring ? 6 : 1) * 100) / 100.0;
             final long ts = clock - random.nextInt(2_000);
             final Payment payment = new Payment(user, ts, i, amount, category, fraud);
             events.add(payment);
