@@ -30,6 +30,10 @@ import static io.streamgrid.examples.fraud.Payments.PAYMENT;
  * a payment depends on when the trainer published them (the dimension replicas are "latest
  * known"), so a payment replayed after a restore may be scored by a newer version than the first
  * time; the version is written beside every score.
+ *
+ * <p>{@link #withModelVersion} scores with one kept version instead — for a replay (Kappa) of past
+ * payments through an older version beside the live job, so that a rollback is judged on data
+ * before it is made.
  */
 public final class FraudScoringJob implements StreamGridJob {
     public static final String NAME = "fraud-scoring";
@@ -42,6 +46,8 @@ public final class FraudScoringJob implements StreamGridJob {
     private final String model;
     private final double threshold;
     private final long labelTimeoutMs;
+    /** The one version that scores; 0: the pinned or newest. */
+    private final long fixedVersion;
 
     /** Model {@value #MODEL}, flagged from score 0.5, outcomes awaited for a day. */
     public FraudScoringJob() {
@@ -49,6 +55,10 @@ public final class FraudScoringJob implements StreamGridJob {
     }
 
     public FraudScoringJob(final String model, final double threshold, final long labelTimeoutMs) {
+        this(model, threshold, labelTimeoutMs, 0);
+    }
+
+    private FraudScoringJob(final String model, final double threshold, final long labelTimeoutMs, final long fixedVersion) {
         if (model == null || model.isEmpty() || model.length() > 32 || model.contains("@")) {
             throw new IllegalArgumentException("model name '" + model + "' must be 1-32 characters without @");
         }
@@ -59,19 +69,40 @@ public final class FraudScoringJob implements StreamGridJob {
         this.model = model;
         this.threshold = threshold;
         this.labelTimeoutMs = labelTimeoutMs;
+        this.fixedVersion = fixedVersion;
+    }
+
+    /**
+     * This job scoring every payment with version {@code version} of the model, read from
+     * {@link Payments#MODEL_VERSIONS}; a payment met while that version is not kept there fails the
+     * job, naming it (it is suspended; nothing is scored with other weights).
+     */
+    public FraudScoringJob withModelVersion(final long version) {
+        if (version < 1) {
+            throw new IllegalArgumentException("model versions start at 1, was " + version);
+        }
+        return new FraudScoringJob(model, threshold, labelTimeoutMs, version);
     }
 
     @Override
     public KeyedJob<?> job() {
         return KeyedJob.<PaymentProfile>builder(NAME, PAYMENT).alsoReads(OUTCOME)
-                .function(new Score(model, threshold, labelTimeoutMs)).state(PaymentProfile.codec())
+                .function(new Score(model, threshold, labelTimeoutMs, fixedVersion)).state(PaymentProfile.codec())
                 .time(TimePolicy.of(ALLOWED_DISORDER_MS, ALLOWED_LATENESS_MS).withIdleTimeout(1_000))
                 .reads(Payments.MODELS, Payments.MODEL_VERSIONS, Payments.MODEL_PINS)
                 .writes(Payments.SCORES, Payments.ORPHAN_OUTCOMES).emits(FEEDBACK).build();
     }
 
-    /** The weights that score now: the pinned version, else the newest; null before the first is published. */
-    static ModelVersion activeModel(final KeyedContext<?> context, final String model) {
+    /** The weights that score now: the fixed version, else the pinned one, else the newest; null before the first is published. */
+    static ModelVersion activeModel(final KeyedContext<?> context, final String model, final long fixedVersion) {
+        if (fixedVersion > 0) {
+            final ModelVersion fixed = context.lookup(Payments.MODEL_VERSIONS, Payments.versionKey(model, fixedVersion));
+            if (fixed == null) {
+                throw new IllegalStateException("model " + model + " version " + fixedVersion + " is not kept in "
+                        + Payments.MODEL_VERSIONS + ": score with a version `streamgrid model list " + model + "` shows");
+            }
+            return fixed;
+        }
         final Long pinned = context.lookup(Payments.MODEL_PINS, model);
         final ModelVersion version = pinned == null ? null : context.lookup(Payments.MODEL_VERSIONS, Payments.versionKey(model, pinned));
         return version != null ? version : context.lookup(Payments.MODELS, model);
@@ -88,12 +119,14 @@ public final class FraudScoringJob implements StreamGridJob {
         private final String model;
         private final double threshold;
         private final long labelTimeoutMs;
+        private final long fixedVersion;
         private transient double[] x;
 
-        Score(final String model, final double threshold, final long labelTimeoutMs) {
+        Score(final String model, final double threshold, final long labelTimeoutMs, final long fixedVersion) {
             this.model = model;
             this.threshold = threshold;
             this.labelTimeoutMs = labelTimeoutMs;
+            this.fixedVersion = fixedVersion;
         }
 
         @Override
@@ -114,7 +147,7 @@ public final class FraudScoringJob implements StreamGridJob {
             final long time = context.time();
             final long txn = event.getLong(TXN);
             final Features features = profile.features(time, event.getDouble(AMOUNT), event.getInt(CATEGORY));
-            final ModelVersion active = activeModel(context, model);
+            final ModelVersion active = activeModel(context, model, fixedVersion);
             if (x == null) {
                 x = new double[Features.DIMENSIONS];
             }

@@ -170,14 +170,7 @@ public final class PaymentStream {
         final Map<Long, Features> features = expectedFeatures();
         final double[] w = new double[Features.DIMENSIONS];
         for (final long txn : order) {
-            final Features f = features.get(txn);
-            final double[] x = new double[Features.DIMENSIONS];
-            x[0] = 1;
-            x[1] = f.amount() / 1_000;
-            x[2] = f.avgAmount1h() > 0 ? Math.min(f.amount() / f.avgAmount1h(), 10) / 10 : 0.1;
-            x[3] = Math.min(f.count10m(), 20) / 20.0;
-            x[4] = f.sincePreviousMs() < 0 ? 1 : Math.min(f.sincePreviousMs(), 86_400_000L) / 86_400_000.0;
-            x[5 + f.merchantCategory()] = 1;
+            final double[] x = oracleVector(features.get(txn));
             double dot = 0;
             for (int i = 0; i < w.length; i++) {
                 dot += w[i] * x[i];
@@ -188,5 +181,31 @@ public final class PaymentStream {
             }
         }
         return w;
+    }
+
+    /** The score {@code weights} give each payment, from the oracle's features — written apart from the scoring job. */
+    public Map<Long, Double> offlineScores(final double[] weights) {
+        final Map<Long, Double> scores = new HashMap<>();
+        expectedFeatures().forEach((txn, f) -> {
+            final double[] x = oracleVector(f);
+            double dot = 0;
+            for (int i = 0; i < weights.length; i++) {
+                dot += weights[i] * x[i];
+            }
+            scores.put(txn, 1 / (1 + Math.exp(-dot)));
+        });
+        return scores;
+    }
+
+    /** The model's inputs as {@link FraudScoringJob} documents them, computed here on their own. */
+    private static double[] oracleVector(final Features f) {
+        final double[] x = new double[Features.DIMENSIONS];
+        x[0] = 1;
+        x[1] = f.amount() / 1_000;
+        x[2] = f.avgAmount1h() > 0 ? Math.min(f.amount() / f.avgAmount1h(), 10) / 10 : 0.1;
+        x[3] = Math.min(f.count10m(), 20) / 20.0;
+        x[4] = f.sincePreviousMs() < 0 ? 1 : Math.min(f.sincePreviousMs(), 86_400_000L) / 86_400_000.0;
+        x[5 + f.merchantCategory()] = 1;
+        return x;
     }
 }

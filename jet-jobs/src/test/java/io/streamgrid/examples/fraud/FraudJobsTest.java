@@ -7,6 +7,7 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.Replay;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,7 +34,9 @@ class FraudJobsTest extends EmbeddedMemberTest {
     /**
      * Design of this test: 30,000 payments of 400 users, 80 % labelled, 12 orphan outcomes, loaded
      * in three parts while both jobs run with 100 ms snapshots; both jobs are restarted between the
-     * parts. At the end every oracle comparison must hold exactly (weights to 1e-12).
+     * parts. At the end every oracle comparison must hold exactly (weights to 1e-12). Then the
+     * payments are replayed through the oldest version kept, beside the live job: every replayed
+     * score equals the offline scoring with that version's weights, the live scores untouched.
      */
     @Test
     void when_paymentsAndOutcomesStreamThroughRestarts_then_scoresFeedbackAndWeightsEqualTheOracle() throws Exception {
@@ -111,6 +114,29 @@ class FraudJobsTest extends EmbeddedMemberTest {
             assertThat(scoredByAModel).as("published versions reach the scoring job").isPositive();
             assertThat(member.getMap(scoring.lateMap()).size()).isZero();
             assertThat(member.getMap(scoring.rejectedMap()).size()).isZero();
+
+            // Kappa: the payments again through the oldest version kept, beside the live job.
+            final long oldest = versions - KEEP + 1;
+            final ModelVersion old = member.<String, ModelVersion>getMap(Payments.MODEL_VERSIONS)
+                    .get(Payments.versionKey(FraudScoringJob.MODEL, oldest));
+            final Replay replay = Replay.into("v" + oldest);
+            final Job replaying = KeyedJobs.submit(member.getJet(), new FraudScoringJob().withModelVersion(oldest).job(),
+                    options.withReplay(replay));
+            final String replayScores = replay.mapName(Payments.SCORES);
+            await().atMost(Duration.ofMinutes(1)).until(() -> member.getMap(replayScores).size() >= stream.payments().size());
+            final Map<Long, Double> offline = stream.offlineScores(old.weights());
+            final Map<Long, FraudScore> replayed = Map.copyOf(member.<Long, FraudScore>getMap(replayScores));
+            long differ = 0;
+            for (final FraudScore score : replayed.values()) {
+                differ += Math.abs(score.score() - offline.get(score.txn())) > 1e-12 || score.modelVersion() != oldest ? 1 : 0;
+            }
+            System.out.println("replay through version " + oldest + ": " + offline.size() + " scores expected, " + replayed.size()
+                    + " found, " + differ + " differ from the offline scoring; " + accuracy(replayed, stream.labels())
+                    + "; live: " + accuracy(scores, stream.labels()));
+            assertThat(replayed.keySet()).isEqualTo(offline.keySet());
+            assertThat(differ).isZero();
+            assertThat(Map.copyOf(member.<Long, FraudScore>getMap(Payments.SCORES))).as("the live scores, untouched").isEqualTo(scores);
+            replaying.cancel();
             scorer.cancel();
             trainer.cancel();
         }
