@@ -20,7 +20,7 @@ import java.util.List;
  * over sliding windows of event time ({@code windowMs} long, one every {@code slideMs}) — accuracy,
  * log loss and fraud rate of the labels that arrived in the window (payments a published version
  * scored), predictions and the share flagged — written to {@link Payments#MONITORING} when the
- * watermark passes the window's end. Late feedback (within the allowed lateness, 5 minutes)
+ * watermark passes the window's end. Late feedback (within the allowed lateness)
  * corrects a written window at once; later feedback goes to the job's late map. The scoring job's
  * partitions append feedback at their own pace, so how late some of it is depends on how far apart
  * they run (a backlog after a restore spreads them most).
@@ -38,25 +38,32 @@ import java.util.List;
 public final class ModelMonitoringJob implements StreamGridJob {
     public static final String NAME = "model-monitoring";
     static final long ALLOWED_DISORDER_MS = 30_000;
-    static final long ALLOWED_LATENESS_MS = 300_000;
 
     private final Settings settings;
 
-    /** Settings of the windows and the drift rule. */
-    public record Settings(long windowMs, long slideMs, double threshold, int baselineWindows, int minOutcomes, double maxAccuracyDrop,
-                           double maxRateShift) implements java.io.Serializable {
+    /**
+     * Settings of the windows and the drift rule.
+     *
+     * @param allowedLatenessMs how late feedback may be and still correct its windows; also how long
+     *                          after its end a window settles (a multiple of the slide)
+     */
+    public record Settings(long windowMs, long slideMs, long allowedLatenessMs, double threshold, int baselineWindows, int minOutcomes,
+                           double maxAccuracyDrop, double maxRateShift) implements java.io.Serializable {
         public Settings {
-            if (slideMs < 1 || windowMs < slideMs || windowMs % slideMs != 0 || baselineWindows < 1 || minOutcomes < 1
+            if (slideMs < 1 || windowMs < slideMs || windowMs % slideMs != 0 || allowedLatenessMs < 0 || allowedLatenessMs % slideMs != 0
+                    || baselineWindows < 1 || minOutcomes < 1
                     || !(maxAccuracyDrop > 0) || !(maxRateShift > 0) || !(threshold >= 0 && threshold <= 1)) {
-                throw new IllegalArgumentException("monitoring settings out of range (window a multiple of the slide, counts at "
-                        + "least 1, bounds positive, threshold 0-1): " + this);
+                throw new IllegalArgumentException("monitoring settings out of range (window and lateness multiples of the "
+                        + "slide, counts at least 1, bounds positive, threshold 0-1): window " + windowMs + ", slide " + slideMs
+                        + ", lateness " + allowedLatenessMs + ", threshold " + threshold + ", baseline windows " + baselineWindows
+                        + ", min outcomes " + minOutcomes + ", bounds " + maxAccuracyDrop + ", " + maxRateShift);
             }
         }
     }
 
-    /** 5-minute windows sliding by a minute, threshold 0.5, baseline of 5 windows of 100+ outcomes, bounds 5 points. */
+    /** 5-minute windows sliding by a minute, 5 minutes' lateness, threshold 0.5, baseline of 5 windows of 100+ outcomes, bounds 5 points. */
     public ModelMonitoringJob() {
-        this(new Settings(300_000, 60_000, 0.5, 5, 100, 0.05, 0.05));
+        this(new Settings(300_000, 60_000, 300_000, 0.5, 5, 100, 0.05, 0.05));
     }
 
     public ModelMonitoringJob(final Settings settings) {
@@ -66,7 +73,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
     @Override
     public KeyedJob<?> job() {
         return KeyedJob.<Monitor>builder(NAME, Payments.FEEDBACK).function(new Watch(settings)).state(new MonitorCodec())
-                .time(TimePolicy.of(ALLOWED_DISORDER_MS, ALLOWED_LATENESS_MS))
+                .time(TimePolicy.of(ALLOWED_DISORDER_MS, settings.allowedLatenessMs()))
                 .writes(Payments.MONITORING, Payments.DRIFT_ALERTS).build();
     }
 
@@ -125,7 +132,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
                 } else {
                     context.registerTimer(end);
                 }
-                context.registerTimer(end + ALLOWED_LATENESS_MS);
+                context.registerTimer(end + s.allowedLatenessMs());
             }
         }
 
@@ -136,7 +143,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
             if (hasData(monitor, time)) {
                 write(monitor, time, false, context);
             }
-            final long settled = time - ALLOWED_LATENESS_MS;
+            final long settled = time - s.allowedLatenessMs();
             if (hasData(monitor, settled)) {
                 judge(monitor, window(monitor, settled, false, context.stringKey()), context); // as last written
             }

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +25,7 @@ import static org.awaitility.Awaitility.await;
  * window after it.
  */
 class ModelMonitoringTest extends EmbeddedMemberTest {
-    private static final ModelMonitoringJob.Settings SETTINGS = new ModelMonitoringJob.Settings(300_000, 60_000, 0.5, 5, 100, 0.05, 0.05);
+    private static final ModelMonitoringJob.Settings SETTINGS = new ModelMonitoringJob.Settings(300_000, 60_000, 300_000, 0.5, 5, 100, 0.05, 0.05);
 
     /**
      * Design of this test: 6,000 users pay about every two minutes for 20 minutes of event time
@@ -64,13 +63,13 @@ class ModelMonitoringTest extends EmbeddedMemberTest {
                 return status != null && status.labels() >= labels;
             });
             final FeedbackLog.Contents feedback = FeedbackLog.read(SchemaLog.directoryOf(dir, Payments.FEEDBACK.name()));
-            final Oracle oracle = new Oracle(feedback.entries());
+            final MonitoringOracle oracle = new MonitoringOracle(feedback.entries(), SETTINGS, FraudScoringJob.MODEL);
             try {
                 await().atMost(Duration.ofMinutes(1)).until(() -> member.<String, ModelWindow>getMap(Payments.MONITORING).entrySet().stream()
-                        .filter(e -> oracle.windows.containsKey(e.getKey()))
-                        .filter(e -> e.getValue().outcomes() == oracle.windows.get(e.getKey()).outcomes()
-                                && e.getValue().predictions() == oracle.windows.get(e.getKey()).predictions())
-                        .count() == oracle.windows.size());
+                        .filter(e -> oracle.windows().containsKey(e.getKey()))
+                        .filter(e -> e.getValue().outcomes() == oracle.windows().get(e.getKey()).outcomes()
+                                && e.getValue().predictions() == oracle.windows().get(e.getKey()).predictions())
+                        .count() == oracle.windows().size());
             } catch (final org.awaitility.core.ConditionTimeoutException e) {
                 System.out.println("windows still differ; late feedback: " + member.getMap(monitoring.lateMap()).size());
             }
@@ -78,8 +77,8 @@ class ModelMonitoringTest extends EmbeddedMemberTest {
 
             final Map<String, ModelWindow> windows = Map.copyOf(member.<String, ModelWindow>getMap(Payments.MONITORING));
             assertThat(new java.util.TreeSet<>(windows.keySet())).as("windows written beyond the oracle's")
-                    .containsExactlyElementsOf(oracle.windows.keySet());
-            oracle.windows.forEach((key, expected) -> {
+                    .containsExactlyElementsOf(oracle.windows().keySet());
+            oracle.windows().forEach((key, expected) -> {
                 final ModelWindow found = windows.get(key);
                 assertThat(found.outcomes()).as(key + ", minute " + (found.end() - start) / 60_000).isEqualTo(expected.outcomes());
                 assertThat(found.predictions()).as(key).isEqualTo(expected.predictions());
@@ -89,7 +88,7 @@ class ModelMonitoringTest extends EmbeddedMemberTest {
                 assertThat(found.flaggedRate()).as(key).isCloseTo(expected.flaggedRate(), org.assertj.core.data.Offset.offset(1e-9));
             });
             final Map<String, DriftAlert> alerts = Map.copyOf(member.<String, DriftAlert>getMap(Payments.DRIFT_ALERTS));
-            assertThat(new java.util.TreeSet<>(alerts.keySet())).containsExactlyElementsOf(oracle.alerts);
+            assertThat(new java.util.TreeSet<>(alerts.keySet())).containsExactlyElementsOf(oracle.alerts());
             final Set<Long> alertEnds = alerts.values().stream().map(DriftAlert::end).collect(Collectors.toSet());
             final long firstAfter = Math.floorDiv(shift + 59_999, 60_000) * 60_000 + SETTINGS.windowMs();
             System.out.println(windows.size() + " windows expected and found; alerts at window ends (minutes from the start) "
@@ -100,66 +99,6 @@ class ModelMonitoringTest extends EmbeddedMemberTest {
             assertThat(alertEnds).as("an alert for the first window after the shift").contains(firstAfter);
             assertThat(member.getMap(monitoring.lateMap()).size()).isZero();
             jobs.forEach(Job::cancel);
-        }
-    }
-
-    /** The windows and alerts the job's documentation describes, computed from the feedback as read. */
-    static final class Oracle {
-        final Map<String, ModelWindow> windows = new TreeMap<>();
-        final Set<String> alerts = new java.util.TreeSet<>();
-
-        Oracle(final List<FeedbackLog.Entry> entries) {
-            final long slide = SETTINGS.slideMs();
-            final long newest = entries.stream().mapToLong(FeedbackLog.Entry::ts).max().orElseThrow();
-            final long watermark = newest - ModelMonitoringJob.ALLOWED_DISORDER_MS;
-            final long settledUpTo = watermark - ModelMonitoringJob.ALLOWED_LATENESS_MS;
-            final long first = Math.floorDiv(entries.stream().mapToLong(FeedbackLog.Entry::ts).min().orElseThrow(), slide) * slide + slide;
-            int baselineWindows = 0;
-            double accuracySum = 0;
-            double rateSum = 0;
-            for (long end = first; end <= watermark; end += slide) {
-                final long from = end - SETTINGS.windowMs();
-                final long to = end;
-                final List<FeedbackLog.Entry> in = entries.stream().filter(e -> e.ts() >= from && e.ts() < to).toList();
-                if (in.isEmpty()) {
-                    continue;
-                }
-                long outcomes = 0;
-                long correct = 0;
-                long frauds = 0;
-                double logLoss = 0;
-                long predictions = 0;
-                long flagged = 0;
-                for (final FeedbackLog.Entry e : in) {
-                    final boolean flag = e.modelVersion() > 0 && e.score() >= SETTINGS.threshold();
-                    if (e.kind() == Feedback.PREDICTION) {
-                        predictions++;
-                        flagged += flag ? 1 : 0;
-                    } else if (e.modelVersion() > 0) {
-                        outcomes++;
-                        correct += flag == e.fraud() ? 1 : 0;
-                        frauds += e.fraud() ? 1 : 0;
-                        final double p = Math.min(1 - 1e-15, Math.max(1e-15, e.score()));
-                        logLoss += -(e.fraud() ? Math.log(p) : Math.log(1 - p));
-                    }
-                }
-                final String key = Payments.windowKey(FraudScoringJob.MODEL, end);
-                final double accuracy = (double) correct / outcomes;
-                final double rate = (double) frauds / outcomes;
-                windows.put(key, new ModelWindow(FraudScoringJob.MODEL, from, end, outcomes, accuracy, logLoss / outcomes, rate,
-                        predictions, (double) flagged / predictions, false));
-                if (outcomes < SETTINGS.minOutcomes() || end > settledUpTo) {
-                    continue; // drift is judged on settled windows only
-                }
-                if (baselineWindows < SETTINGS.baselineWindows()) {
-                    baselineWindows++;
-                    accuracySum += accuracy;
-                    rateSum += rate;
-                } else if (accuracy < accuracySum / baselineWindows - SETTINGS.maxAccuracyDrop()
-                        || Math.abs(rate - rateSum / baselineWindows) > SETTINGS.maxRateShift()) {
-                    alerts.add(key);
-                }
-            }
         }
     }
 }

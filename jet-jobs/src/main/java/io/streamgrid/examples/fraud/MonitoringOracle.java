@@ -1,0 +1,82 @@
+package io.streamgrid.examples.fraud;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What {@link ModelMonitoringJob} must write, computed apart from it from the feedback log as read
+ * ({@link FeedbackLog}): the figures of every window whose end the watermark passed (by then
+ * final), and the drift alerts among the settled ones, by the rules its documentation states.
+ */
+public final class MonitoringOracle {
+    private final Map<String, ModelWindow> windows = new TreeMap<>();
+    private final Set<String> alerts = new TreeSet<>();
+
+    /** The windows and alerts of {@code model} over {@code entries} (feedback as read, all of it processed). */
+    public MonitoringOracle(final List<FeedbackLog.Entry> entries, final ModelMonitoringJob.Settings settings, final String model) {
+        final long slide = settings.slideMs();
+        final long newest = entries.stream().mapToLong(FeedbackLog.Entry::ts).max().orElseThrow();
+        final long watermark = newest - ModelMonitoringJob.ALLOWED_DISORDER_MS;
+        final long settledUpTo = watermark - settings.allowedLatenessMs();
+        final long first = Math.floorDiv(entries.stream().mapToLong(FeedbackLog.Entry::ts).min().orElseThrow(), slide) * slide + slide;
+        int baselineWindows = 0;
+        double accuracySum = 0;
+        double rateSum = 0;
+        for (long end = first; end <= watermark; end += slide) {
+            final long from = end - settings.windowMs();
+            final long to = end;
+            final List<FeedbackLog.Entry> in = entries.stream().filter(e -> e.ts() >= from && e.ts() < to).toList();
+            if (in.isEmpty()) {
+                continue;
+            }
+            long outcomes = 0;
+            long correct = 0;
+            long frauds = 0;
+            double logLoss = 0;
+            long predictions = 0;
+            long flagged = 0;
+            for (final FeedbackLog.Entry e : in) {
+                final boolean flag = e.modelVersion() > 0 && e.score() >= settings.threshold();
+                if (e.kind() == Feedback.PREDICTION) {
+                    predictions++;
+                    flagged += flag ? 1 : 0;
+                } else if (e.modelVersion() > 0) {
+                    outcomes++;
+                    correct += flag == e.fraud() ? 1 : 0;
+                    frauds += e.fraud() ? 1 : 0;
+                    final double p = Math.min(1 - 1e-15, Math.max(1e-15, e.score()));
+                    logLoss += -(e.fraud() ? Math.log(p) : Math.log(1 - p));
+                }
+            }
+            final String key = Payments.windowKey(model, end);
+            final double accuracy = (double) correct / outcomes;
+            final double rate = (double) frauds / outcomes;
+            windows.put(key, new ModelWindow(model, from, end, outcomes, accuracy, logLoss / outcomes, rate,
+                    predictions, (double) flagged / predictions, false));
+            if (outcomes < settings.minOutcomes() || end > settledUpTo) {
+                continue; // drift is judged on settled windows only
+            }
+            if (baselineWindows < settings.baselineWindows()) {
+                baselineWindows++;
+                accuracySum += accuracy;
+                rateSum += rate;
+            } else if (accuracy < accuracySum / baselineWindows - settings.maxAccuracyDrop()
+                    || Math.abs(rate - rateSum / baselineWindows) > settings.maxRateShift()) {
+                alerts.add(key);
+            }
+        }
+    }
+
+    /** Per window key (model@end): the figures of every window the job writes, once all feedback is in. */
+    public Map<String, ModelWindow> windows() {
+        return windows;
+    }
+
+    /** The keys of the windows that get a drift alert. */
+    public Set<String> alerts() {
+        return alerts;
+    }
+}
