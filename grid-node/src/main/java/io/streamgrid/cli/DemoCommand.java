@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * lost. Then the ip-traffic job runs over generated requests ({@link IpTrafficDemo}).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        subcommands = {TradingDemo.class, MachinesDemo.class, RecommendationsDemo.class},
+        subcommands = {TradingDemo.class, MachinesDemo.class, RecommendationsDemo.class, FraudDemo.class},
         description = {"Start 2 members, write state, add a 3rd member under load (live migration),",
                 "then run ip-traffic over generated requests and show alerts as they appear.",
                 "'demo trading': the trading example on the public API, one account followed in a local view.",

@@ -36,7 +36,7 @@ class ModelMonitoringTest extends EmbeddedMemberTest {
      */
     @Test
     void when_theFraudPatternShifts_then_windowsEqualTheOracleAndTheFirstWindowAfterTheShiftAlerts() throws Exception {
-        final long start = Math.floorDiv(System.currentTimeMillis(), 60_000) * 60_000;
+        final long start = Math.floorDiv(System.currentTimeMillis(), 60_000) * 60_000 + 60_000; // ahead of the wall clock
         final long shift = start + 9 * 60_000;
         final PaymentStream stream = new PaymentStream(53, start, 6_000, 60_000, 0.8, 0, shift);
         final KeyedJob<?> scoring = new FraudScoringJob().job();
