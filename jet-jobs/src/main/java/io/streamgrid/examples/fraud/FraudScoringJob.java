@@ -41,7 +41,7 @@ public final class FraudScoringJob implements StreamGridJob {
     static final long ALLOWED_DISORDER_MS = 5_000;
     static final long ALLOWED_LATENESS_MS = 60_000;
     /** Payments older than this before the newest cannot be in a later payment's window: forgotten. */
-    static final long HORIZON_MS = Features.HOUR_MS + ALLOWED_DISORDER_MS + ALLOWED_LATENESS_MS;
+    public static final long HORIZON_MS = Features.HOUR_MS + ALLOWED_DISORDER_MS + ALLOWED_LATENESS_MS;
 
     private final String model;
     private final double threshold;
@@ -158,7 +158,7 @@ public final class FraudScoringJob implements StreamGridJob {
                     active != null && score >= threshold));
             feedback(context, Feedback.PREDICTION, time, txn, features, score, version, false);
             profile.add(time, features.amount(), HORIZON_MS);
-            profile.pending.add(new PaymentProfile.Pending(txn, time, features, score, version));
+            profile.pending().add(new PaymentProfile.Pending(txn, time, features, score, version));
             context.registerTimer(time + labelTimeoutMs);
         }
 
@@ -178,7 +178,7 @@ public final class FraudScoringJob implements StreamGridJob {
         @Override
         public void onTimer(final long time, final KeyedContext<PaymentProfile> context) {
             final PaymentProfile profile = context.state();
-            profile.pending.removeIf(waiting -> waiting.ts() + labelTimeoutMs <= time);
+            profile.pending().removeIf(waiting -> waiting.ts() + labelTimeoutMs <= time);
             profile.trim(time - ALLOWED_LATENESS_MS - Features.HOUR_MS);
         }
 

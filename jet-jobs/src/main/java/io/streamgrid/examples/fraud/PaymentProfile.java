@@ -12,8 +12,9 @@ import java.util.List;
  * A user's state in the scoring job: the recent payments (time and amount, in log order) the
  * rolling features are computed from, the time of the previous payment, and the payments waiting
  * for their outcome with the features and score they had. Mutated in place, one user at a time.
+ * Public so that other pipelines can keep the same state (the perf module's plain-Jet reference).
  */
-final class PaymentProfile {
+public final class PaymentProfile {
     private long[] times = new long[8];
     private double[] amounts = new double[8];
     private int size;
@@ -21,14 +22,14 @@ final class PaymentProfile {
     private long previous = Long.MIN_VALUE;
     /** The newest payment time seen. */
     private long newest = Long.MIN_VALUE;
-    final List<Pending> pending = new ArrayList<>(2);
+    private final List<Pending> pending = new ArrayList<>(2);
 
     /** A payment waiting for its outcome. */
-    record Pending(long txn, long ts, Features features, double score, long modelVersion) {
+    public record Pending(long txn, long ts, Features features, double score, long modelVersion) {
     }
 
     /** The features of a payment at {@code time}, from the payments before it (see {@link Features}). */
-    Features features(final long time, final double amount, final int category) {
+    public Features features(final long time, final double amount, final int category) {
         double sum = 0;
         int hour = 0;
         int tenMinutes = 0;
@@ -47,7 +48,7 @@ final class PaymentProfile {
     }
 
     /** Remembers a payment; forgets those more than {@code horizonMs} before the newest (no later payment's window reaches them). */
-    void add(final long time, final double amount, final long horizonMs) {
+    public void add(final long time, final double amount, final long horizonMs) {
         newest = Math.max(newest, time);
         trim(newest - horizonMs);
         if (size == times.length) {
@@ -61,7 +62,7 @@ final class PaymentProfile {
     }
 
     /** Forgets the payments before {@code keepFrom}, keeping the others' order. */
-    void trim(final long keepFrom) {
+    public void trim(final long keepFrom) {
         int kept = 0;
         for (int i = 0; i < size; i++) {
             if (times[i] >= keepFrom) {
@@ -74,13 +75,18 @@ final class PaymentProfile {
     }
 
     /** The pending payment {@code txn}, removed; null when none waits. */
-    Pending takePending(final long txn) {
+    public Pending takePending(final long txn) {
         for (int i = 0; i < pending.size(); i++) {
             if (pending.get(i).txn() == txn) {
                 return pending.remove(i);
             }
         }
         return null;
+    }
+
+    /** The payments waiting for their outcome, oldest first; mutable. */
+    public List<Pending> pending() {
+        return pending;
     }
 
     static StateCodec<PaymentProfile> codec() {
@@ -100,7 +106,7 @@ final class PaymentProfile {
                 out.writeLong(p.times[i]);
                 out.writeDouble(p.amounts[i]);
             }
-            out.writeInt(p.pending.size());
+            out.writeInt(p.pending().size());
             for (final Pending w : p.pending) {
                 out.writeLong(w.txn());
                 out.writeLong(w.ts());
@@ -138,7 +144,7 @@ final class PaymentProfile {
                 final long ts = in.readLong();
                 final double score = in.readDouble();
                 final long version = in.readLong();
-                p.pending.add(new Pending(txn, ts, new Features(in.readDouble(), in.readDouble(), in.readInt(), in.readLong(),
+                p.pending().add(new Pending(txn, ts, new Features(in.readDouble(), in.readDouble(), in.readInt(), in.readLong(),
                         in.readInt()), score, version));
             }
             return p;
