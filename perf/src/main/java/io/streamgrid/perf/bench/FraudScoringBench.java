@@ -124,7 +124,10 @@ public final class FraudScoringBench implements Benchmark {
                                 + "label-timeout timer and reads the model from a member-local replica; Jet reads it with mapUsingIMap.",
                         "Ours writes scores to state.fraud-scores, which has the event journal state maps carry; the reference's "
                                 + "map has Hazelcast's defaults.",
-                        "Ours reads the payment and the (empty, ended) outcome log merged in event time, as the job always does."));
+                        "Ours reads the payment and the (empty, ended) outcome log merged in event time, as the job always does.",
+                        "Both tally a payment when its prediction is appended (ours in the function, which appends it; Jet in the "
+                                + "feedback sink); the score's map write may still be in flight then, for both (bounded by the "
+                                + "edges' queues, so a slow map writer slows either subject)."));
     }
 
     private static JobConfig config(final String name) {
@@ -165,7 +168,12 @@ public final class FraudScoringBench implements Benchmark {
     record Weighed(Payment payment, ModelVersion model) implements Serializable {
     }
 
-    record Scored(FraudScore score, Features features) implements Serializable {
+    /** A scored payment: what goes to the map and the feedback log (Java-serializable between the stages). */
+    record Scored(long user, long txn, long ts, double amount, double avgAmount1h, int count10m, long sincePreviousMs, int category,
+                  double score, long version) implements Serializable {
+        FraudScore fraudScore() {
+            return new FraudScore(user, txn, ts, amount, score, version, score >= 0.5);
+        }
     }
 
     private static Function<JetService, Job> jet(final Path paymentLog, final Path feedbackLog) {
@@ -176,7 +184,7 @@ public final class FraudScoringBench implements Benchmark {
                 .mapUsingIMap(Payments.MODELS, p -> FraudScoringJob.MODEL, (Payment p, ModelVersion model) -> new Weighed(p, model))
                 .groupingKey(w -> w.payment().user())
                 .mapStateful(PaymentProfile::new, (profile, user, w) -> score(profile, w));
-        scored.writeTo(OrderedMapSink.of(JET_SCORES, (Scored s) -> s.score().txn()));
+        scored.map(Scored::fraudScore).writeTo(OrderedMapSink.of(JET_SCORES, FraudScore::txn));
         scored.writeTo(feedbackSink(feedbackLog));
         return jet -> jet.newJob(pipeline, config("bench-jet-fraud-scoring"));
     }
@@ -190,7 +198,8 @@ public final class FraudScoringBench implements Benchmark {
         final double score = LogisticModel.score(w.model().weights(), x);
         profile.add(p.ts(), p.amount(), FraudScoringJob.HORIZON_MS);
         profile.pending().add(new PaymentProfile.Pending(p.txn(), p.ts(), features, score, w.model().version()));
-        return new Scored(new FraudScore(p.user(), p.txn(), p.ts(), p.amount(), score, w.model().version(), score >= 0.5), features);
+        return new Scored(p.user(), p.txn(), p.ts(), p.amount(), features.avgAmount1h(), features.count10m(), features.sincePreviousMs(),
+                p.category(), score, w.model().version());
     }
 
     /** Appends each prediction to a feedback schema log (one per sink processor's partition of it) and tallies it. */
@@ -213,14 +222,13 @@ public final class FraudScoringBench implements Benchmark {
         }
 
         void append(final Scored scored) {
-            final FraudScore s = scored.score();
-            final Features f = scored.features();
+            final Scored s = scored;
             record.wrapForWrite(buffer, 0).setString(Feedback.MODEL, FraudScoringJob.MODEL).setTimestamp(Feedback.TS, s.ts())
                     .setEnumOrdinal(Feedback.KIND, Feedback.PREDICTION).setLong(Feedback.USER, s.user()).setLong(Feedback.TXN, s.txn())
-                    .setDouble(Feedback.AMOUNT, f.amount()).setDouble(Feedback.AVG_AMOUNT, f.avgAmount1h())
-                    .setInt(Feedback.COUNT, f.count10m()).setLong(Feedback.SINCE_PREVIOUS, f.sincePreviousMs())
-                    .setInt(Feedback.CATEGORY, f.merchantCategory()).setDouble(Feedback.SCORE, s.score())
-                    .setLong(Feedback.VERSION, s.modelVersion()).setBoolean(Feedback.FRAUD, false);
+                    .setDouble(Feedback.AMOUNT, s.amount()).setDouble(Feedback.AVG_AMOUNT, s.avgAmount1h())
+                    .setInt(Feedback.COUNT, s.count10m()).setLong(Feedback.SINCE_PREVIOUS, s.sincePreviousMs())
+                    .setInt(Feedback.CATEGORY, s.category()).setDouble(Feedback.SCORE, s.score())
+                    .setLong(Feedback.VERSION, s.version()).setBoolean(Feedback.FRAUD, false);
             log.append(record);
             JET.tally.increment();
         }
