@@ -3,6 +3,7 @@ package io.streamgrid.perf;
 import io.streamgrid.perf.bench.CassandraSinkBench;
 import io.streamgrid.perf.bench.CqFanOutBench;
 import io.streamgrid.perf.bench.CqLatencyBench;
+import io.streamgrid.perf.bench.FraudLatencyBench;
 import io.streamgrid.perf.bench.FraudScoringBench;
 import io.streamgrid.perf.bench.EnrichmentBench;
 import io.streamgrid.perf.bench.IngestBench;
@@ -26,6 +27,6 @@ final class Benchmarks {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
                 new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new KeyedBench(),
                 new PatternBench(), new LookupJoinBench(), new EnrichmentBench(),
-                new RecommendationLatencyBench(), new FraudScoringBench());
+                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench());
     }
 }

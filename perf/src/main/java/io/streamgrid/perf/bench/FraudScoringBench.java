@@ -177,6 +177,12 @@ public final class FraudScoringBench implements Benchmark {
     }
 
     private static Function<JetService, Job> jet(final Path paymentLog, final Path feedbackLog) {
+        final Pipeline pipeline = pipeline(paymentLog, feedbackLog);
+        return jet -> jet.newJob(pipeline, config("bench-jet-fraud-scoring"));
+    }
+
+    /** The plain Jet reference reading {@code paymentLog}: scores to {@link #JET_SCORES}, predictions to a schema log in {@code feedbackLog}. */
+    static Pipeline pipeline(final Path paymentLog, final Path feedbackLog) {
         final Pipeline pipeline = Pipeline.create();
         final StreamStage<Scored> scored = pipeline.readFrom(SchemaLogSource.of(paymentLog, Payments.PAYMENT, PARALLELISM,
                         r -> new Payment(r.getLong(0), r.eventTime(), r.getLong(2), r.getDouble(3), r.getInt(4))))
@@ -186,7 +192,7 @@ public final class FraudScoringBench implements Benchmark {
                 .mapStateful(PaymentProfile::new, (profile, user, w) -> score(profile, w));
         scored.map(Scored::fraudScore).writeTo(OrderedMapSink.of(JET_SCORES, FraudScore::txn));
         scored.writeTo(feedbackSink(feedbackLog));
-        return jet -> jet.newJob(pipeline, config("bench-jet-fraud-scoring"));
+        return pipeline;
     }
 
     /** The scoring job's work per payment, without the job: features, score, remembered payment. */

@@ -25,13 +25,10 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.Benchmark;
-import io.streamgrid.perf.OpenLoop;
 import io.streamgrid.perf.report.BenchResult;
 import io.streamgrid.perf.report.Environment;
 import io.streamgrid.perf.report.LatencyProfile;
 import io.streamgrid.perf.report.Ratio;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 import java.io.Serializable;
 import java.nio.file.Path;
@@ -41,9 +38,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 
 /**
@@ -130,60 +124,24 @@ public final class RecommendationLatencyBench implements Benchmark {
     private static LatencyProfile measure(final BenchContext context, final HazelcastInstance member, final String label,
                                           final Path logDir, final Starter starter, final Listening listening,
                                           final Duration warmUp, final Duration measured) throws Exception {
-        final int total = (int) (RATE * (warmUp.toSeconds() + measured.toSeconds()) + RATE);
-        final AtomicLongArray scheduled = new AtomicLongArray(total);
-        final AtomicIntegerArray delivered = new AtomicIntegerArray(total);
-        final Recorder latency = new Recorder(3);
-        final AtomicInteger firstMeasured = new AtomicInteger(Integer.MAX_VALUE);
-        final int[] next = {0};
         final BuiltInEvents events = new BuiltInEvents();
         final SplittableRandom random = new SplittableRandom(7);
         final ClickAction[] actions = ClickAction.values();
         try (SchemaLog log = SchemaLog.open(logDir, RecommendationsJob.CLICK, PARTITIONS)) {
             final Job job = starter.start(member, logDir);
-            try (AutoCloseable listener = listening.listen(r -> {
-                final long click = (r.clicks() - 1) * USERS + r.user();
-                if (click >= 0 && click < total && delivered.getAndSet((int) click, 1) == 0 && click >= firstMeasured.get()) {
-                    latency.recordValue(Math.max(0, System.nanoTime() - scheduled.get((int) click)));
-                }
-            })) {
-                final OpenLoop.Operation append = (sequence, scheduledNanos) -> {
-                    final int click = next[0]++;
-                    scheduled.set(click, scheduledNanos);
-                    final long item = random.nextInt(ITEMS);
-                    log.append(events.click(System.currentTimeMillis(), click, click % USERS, item, (int) (item % 20),
-                            actions[random.nextInt(100) < 70 ? 0 : random.nextInt(100) < 85 ? 1 : 2]));
-                };
-                context.progress(label + ": warm-up " + warmUp.toSeconds() + " s at " + RATE + " clicks/s");
-                OpenLoop.run(RATE, warmUp, append, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
-                firstMeasured.set(next[0]);
-                latency.reset();
-                context.progress(label + ": measuring " + measured.toSeconds() + " s");
-                OpenLoop.run(RATE, measured, append, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
-                final int end = next[0];
-                final long deadline = System.nanoTime() + Duration.ofSeconds(DRAIN_SECONDS).toNanos();
-                while (missing(delivered, firstMeasured.get(), end) > 0 && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                final int lost = missing(delivered, firstMeasured.get(), end);
-                final Histogram histogram = latency.getIntervalHistogram();
-                final LatencyProfile profile = LatencyProfile.ofNanos(label, RATE / 1000 + "k clicks/s", RATE, histogram, lost);
-                context.progress(String.format(Locale.ROOT, "%s: %d clicks measured, %d delivered, %d lost; p50 %.0f µs, "
-                        + "p99 %.0f µs, p99.9 %.0f µs", label, end - firstMeasured.get(), histogram.getTotalCount(), lost,
-                        profile.p50Us(), profile.p99Us(), profile.p999Us()));
-                return profile;
+            try {
+                // Click n is user n % USERS's (n / USERS + 1)-th: the recommendation names both.
+                return DeliveryLatency.measure(context, label, "clicks", RATE, warmUp, measured, Duration.ofSeconds(DRAIN_SECONDS),
+                        click -> {
+                            final long item = random.nextInt(ITEMS);
+                            log.append(events.click(System.currentTimeMillis(), click, click % USERS, item, (int) (item % 20),
+                                    actions[random.nextInt(100) < 70 ? 0 : random.nextInt(100) < 85 ? 1 : 2]));
+                        },
+                        delivered -> listening.listen(r -> delivered.accept((int) ((r.clicks() - 1) * USERS + r.user()))));
             } finally {
                 job.cancel();
             }
         }
-    }
-
-    private static int missing(final AtomicIntegerArray delivered, final int from, final int to) {
-        int missing = 0;
-        for (int i = from; i < to; i++) {
-            missing += 1 - delivered.get(i);
-        }
-        return missing;
     }
 
     private static JobConfig config(final String name) {
