@@ -10,6 +10,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
+import io.streamgrid.examples.ExampleJobs;
+import io.streamgrid.examples.fraud.FraudScoringJob;
 import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
@@ -39,6 +41,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code streamgrid job}: submit (built-in jobs or your own jar), replay, list, cancel, restart and resume jobs. */
@@ -77,6 +80,10 @@ final class JobCommand {
         @Option(names = "--cassandra", description = "Also write results to Cassandra (settings: the cassandra section); ip-traffic only.")
         boolean cassandra;
 
+        @Option(names = "--model-version", paramLabel = "VERSION",
+                description = "fraud-scoring only: score every payment with this kept model version (with replay: judge a rollback).")
+        Long modelVersion;
+
         /** Submits the job, live ({@code replay} null) or as {@code replay}; prints what it submitted and where results go. */
         final int submit(final Replay replay) {
             final ConfigTree tree = options.tree();
@@ -85,8 +92,15 @@ final class JobCommand {
                 return submitJar(jobOptions);
             }
             if (name == null) {
-                throw new ConfigException("name a built-in job (ip-traffic, user-clicks-hourly, user-sessions, machine-health), "
-                        + "or give --jar and --class for your own");
+                throw new ConfigException("name a built-in job (" + String.join(", ", JobCatalog.NAMES) + "), an example ("
+                        + String.join(", ", ExampleJobs.NAMES) + "), or give --jar and --class for your own");
+            }
+            final Optional<StreamGridJob> example = ExampleJobs.byName(name);
+            if (example.isPresent()) {
+                return submitExample(example.get(), jobOptions);
+            }
+            if (modelVersion != null) {
+                throw new ConfigException("--model-version: only " + FraudScoringJob.NAME + " scores with a model version");
             }
             final WindowedJob<?> job = JobCatalog.job(name, tree);
             final CassandraOutput output = cassandra ? cassandraOutput(job, tree, replay) : null;
@@ -103,13 +117,44 @@ final class JobCommand {
             });
         }
 
+        /** An example job (on the members' class path), fraud-scoring with --model-version when given. */
+        private int submitExample(final StreamGridJob example, final JobOptions jobOptions) {
+            if (cassandra) {
+                throw new ConfigException("--cassandra: only ip-traffic writes to Cassandra from the command line");
+            }
+            final StreamGridJob chosen;
+            if (modelVersion == null) {
+                chosen = example;
+            } else if (example instanceof FraudScoringJob scoring) {
+                try {
+                    chosen = scoring.withModelVersion(modelVersion);
+                } catch (final IllegalArgumentException e) {
+                    throw new ConfigException("--model-version: " + e.getMessage(), e);
+                }
+            } else {
+                throw new ConfigException("--model-version: only " + FraudScoringJob.NAME + " scores with a model version, not " + name);
+            }
+            final JobDefinition job = chosen.job();
+            checkLogs(job, jobOptions);
+            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+                checkReplayTargets(client, job, jobOptions.replay());
+                final Job submitted = job instanceof KeyedJob<?> keyed ? KeyedJobs.submit(client.getJet(), keyed, jobOptions)
+                        : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null);
+                final PrintWriter out = spec.commandLine().getOut();
+                out.println(submittedLine(job, submitted, jobOptions) + ", reading " + logDirectories(job, jobOptions)
+                        + (modelVersion == null ? "" : ", scoring with model version " + modelVersion));
+                out.println(outputsLine(job, jobOptions.replay()));
+                return 0;
+            });
+        }
+
         private int submitJar(final JobOptions jobOptions) {
             if (jar == null || className == null) {
                 throw new ConfigException("--jar and --class go together: the jar with your job and the class implementing "
                         + StreamGridJob.class.getName());
             }
-            if (name != null || cassandra) {
-                throw new ConfigException("--jar submits your own job: leave out the built-in job's NAME and --cassandra");
+            if (name != null || cassandra || modelVersion != null) {
+                throw new ConfigException("--jar submits your own job: leave out the built-in job's NAME, --cassandra and --model-version");
             }
             final UserJar userJar = UserJar.load(jar, className);
             final JobDefinition job = renamed(userJar.job());
@@ -143,7 +188,8 @@ final class JobCommand {
 
     @Command(name = "submit", mixinStandardHelpOptions = true,
             description = {"Submit a job (exactly-once) to the cluster: a built-in one by NAME (ip-traffic, "
-                    + "user-clicks-hourly, user-sessions, machine-health), or your own with --jar and --class "
+                    + "user-clicks-hourly, user-sessions, machine-health), an example (positions, machine-patterns, user-activity, "
+                    + "recommendations, fraud-scoring, model-training, model-monitoring), or your own with --jar and --class "
                     + "(a class implementing io.streamgrid.jobs.keyed.StreamGridJob; the members need "
                     + "jobs.allow-code-upload: true)."})
     static final class Submit extends Submission {

@@ -19,6 +19,7 @@ public final class Feedback {
     public static final int SCORE = L.indexOf("score");
     public static final int VERSION = L.indexOf("model_version");
     public static final int FRAUD = L.indexOf("fraud");
+    public static final int SCORING_LAG = L.indexOf("scoring_lag_ms");
     /** {@link #KIND} ordinals. */
     public static final int PREDICTION = 0;
     public static final int OUTCOME = 1;

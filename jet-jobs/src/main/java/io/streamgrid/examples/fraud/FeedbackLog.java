@@ -21,7 +21,7 @@ import java.util.Set;
 public final class FeedbackLog {
     /** One feedback record as read. */
     public record Entry(int partition, int kind, long user, long txn, long ts, Features features, double score, long modelVersion,
-                        boolean fraud) {
+                        boolean fraud, long scoringLagMs) {
     }
 
     /** The records taken (first of each sequence), in log order per partition, partitions in order; and the repeats skipped. */
@@ -79,7 +79,8 @@ public final class FeedbackLog {
                         }
                         entries.add(new Entry(p, record.getEnumOrdinal(Feedback.KIND), record.getLong(Feedback.USER),
                                 record.getLong(Feedback.TXN), record.getTimestamp(Feedback.TS), Feedback.features(record),
-                                record.getDouble(Feedback.SCORE), record.getLong(Feedback.VERSION), record.getBoolean(Feedback.FRAUD)));
+                                record.getDouble(Feedback.SCORE), record.getLong(Feedback.VERSION), record.getBoolean(Feedback.FRAUD),
+                                record.getLong(Feedback.SCORING_LAG)));
                     }
                 }
             }

@@ -29,7 +29,9 @@ import static io.streamgrid.examples.fraud.Payments.PAYMENT;
  * The feedback is emitted exactly once per payment and outcome across restores. Which weights score
  * a payment depends on when the trainer published them (the dimension replicas are "latest
  * known"), so a payment replayed after a restore may be scored by a newer version than the first
- * time; the version is written beside every score.
+ * time; the version is written beside every score. The one wall-clock reading — each prediction's
+ * scoring lag, for monitoring — is data in the emitted record, so it differs on a replay; the
+ * feedback log keeps the first run's record, and what reads the log sees one value.
  *
  * <p>{@link #withModelVersion} scores with one kept version instead — for a replay (Kappa) of past
  * payments through an older version beside the live job, so that a rollback is judged on data
@@ -156,7 +158,8 @@ public final class FraudScoringJob implements StreamGridJob {
             final long version = active == null ? 0 : active.version();
             context.put(Payments.SCORES, txn, new FraudScore(context.longKey(), txn, time, features.amount(), score, version,
                     active != null && score >= threshold));
-            feedback(context, Feedback.PREDICTION, time, txn, features, score, version, false);
+            feedback(context, Feedback.PREDICTION, time, txn, features, score, version, false,
+                    Math.max(0, System.currentTimeMillis() - time));
             profile.add(time, features.amount(), HORIZON_MS);
             profile.pending().add(new PaymentProfile.Pending(txn, time, features, score, version));
             context.registerTimer(time + labelTimeoutMs);
@@ -171,7 +174,8 @@ public final class FraudScoringJob implements StreamGridJob {
                         + "already, or older than the label timeout of " + labelTimeoutMs + " ms"));
                 return;
             }
-            feedback(context, Feedback.OUTCOME, context.time(), txn, waiting.features(), waiting.score(), waiting.modelVersion(), fraud);
+            feedback(context, Feedback.OUTCOME, context.time(), txn, waiting.features(), waiting.score(), waiting.modelVersion(), fraud,
+                    0);
         }
 
         /** The payment's outcome did not come in time: it stops waiting; payments no window can reach are forgotten. */
@@ -183,13 +187,14 @@ public final class FraudScoringJob implements StreamGridJob {
         }
 
         private void feedback(final KeyedContext<PaymentProfile> context, final int kind, final long time, final long txn,
-                              final Features f, final double score, final long version, final boolean fraud) {
+                              final Features f, final double score, final long version, final boolean fraud, final long lagMs) {
             final SchemaRecord out = context.newEvent(FEEDBACK);
             out.setString(Feedback.MODEL, model).setTimestamp(Feedback.TS, time).setEnumOrdinal(Feedback.KIND, kind)
                     .setLong(Feedback.USER, context.longKey()).setLong(Feedback.TXN, txn).setDouble(Feedback.AMOUNT, f.amount())
                     .setDouble(Feedback.AVG_AMOUNT, f.avgAmount1h()).setInt(Feedback.COUNT, f.count10m())
                     .setLong(Feedback.SINCE_PREVIOUS, f.sincePreviousMs()).setInt(Feedback.CATEGORY, f.merchantCategory())
-                    .setDouble(Feedback.SCORE, score).setLong(Feedback.VERSION, version).setBoolean(Feedback.FRAUD, fraud);
+                    .setDouble(Feedback.SCORE, score).setLong(Feedback.VERSION, version).setBoolean(Feedback.FRAUD, fraud)
+                    .setLong(Feedback.SCORING_LAG, lagMs);
             context.emit(out);
         }
     }

@@ -19,7 +19,8 @@ import java.util.List;
  * Model monitoring on the public job API: keyed by model over the feedback log, the model's quality
  * over sliding windows of event time ({@code windowMs} long, one every {@code slideMs}) — accuracy,
  * log loss and fraud rate of the labels that arrived in the window (payments a published version
- * scored), predictions and the share flagged — written to {@link Payments#MONITORING} when the
+ * scored), predictions, the share flagged and the scoring lag (as the scoring job recorded it in
+ * each prediction) — written to {@link Payments#MONITORING} when the
  * watermark passes the window's end. Late feedback (within the allowed lateness)
  * corrects a written window at once; later feedback goes to the job's late map. The scoring job's
  * partitions append feedback at their own pace, so how late some of it is depends on how far apart
@@ -32,8 +33,8 @@ import java.util.List;
  * than {@code maxAccuracyDrop} below the baseline's, or whose fraud rate is more than
  * {@code maxRateShift} away from it, gets a {@link DriftAlert} in {@link Payments#DRIFT_ALERTS}.
  *
- * <p>Scoring latency is not a window figure here: it depends on the wall clock, which a replay
- * cannot reproduce; the perf module measures it.
+ * <p>The scoring lag comes from the feedback log as recorded (a wall-clock figure taken when the
+ * payment was scored), so the windows stay a function of the log.
  */
 public final class ModelMonitoringJob implements StreamGridJob {
     public static final String NAME = "model-monitoring";
@@ -77,14 +78,16 @@ public final class ModelMonitoringJob implements StreamGridJob {
                 .writes(Payments.MONITORING, Payments.DRIFT_ALERTS).build();
     }
 
-    /** Per slide-long bucket of event time: outcomes, correct, log-loss sum, frauds, predictions, flagged. */
+    /** Per slide-long bucket of event time: outcomes, correct, log-loss sum, frauds, predictions, flagged, scoring lag sum and max. */
     private static final int OUTCOMES = 0;
     private static final int CORRECT = 1;
     private static final int LOG_LOSS = 2;
     private static final int FRAUDS = 3;
     private static final int PREDICTIONS = 4;
     private static final int FLAGGED = 5;
-    private static final int FIELDS = 6;
+    private static final int LAG_SUM = 6;
+    private static final int LAG_MAX = 7;
+    private static final int FIELDS = 8;
 
     /** A model's monitoring state: buckets by start time, the baseline so far. */
     static final class Monitor {
@@ -117,6 +120,9 @@ public final class ModelMonitoringJob implements StreamGridJob {
             if (feedback.getEnumOrdinal(Feedback.KIND) == Feedback.PREDICTION) {
                 bucket[PREDICTIONS]++;
                 bucket[FLAGGED] += flagged ? 1 : 0;
+                final long lag = feedback.getLong(Feedback.SCORING_LAG);
+                bucket[LAG_SUM] += lag;
+                bucket[LAG_MAX] = Math.max(bucket[LAG_MAX], lag);
             } else if (scoredByAModel) {
                 final boolean fraud = feedback.getBoolean(Feedback.FRAUD);
                 final double p = Math.min(1 - 1e-15, Math.max(1e-15, score));
@@ -179,13 +185,14 @@ public final class ModelMonitoringJob implements StreamGridJob {
                 final double[] bucket = monitor.buckets.get(start);
                 if (bucket != null) {
                     for (int f = 0; f < FIELDS; f++) {
-                        sum[f] += bucket[f];
+                        sum[f] = f == LAG_MAX ? Math.max(sum[f], bucket[f]) : sum[f] + bucket[f];
                     }
                 }
             }
             final double n = sum[OUTCOMES];
             return new ModelWindow(model, end - s.windowMs(), end, (long) n, sum[CORRECT] / n, sum[LOG_LOSS] / n, sum[FRAUDS] / n,
-                    (long) sum[PREDICTIONS], sum[FLAGGED] / sum[PREDICTIONS], corrected);
+                    (long) sum[PREDICTIONS], sum[FLAGGED] / sum[PREDICTIONS], sum[LAG_SUM] / sum[PREDICTIONS], (long) sum[LAG_MAX],
+                    corrected);
         }
 
         /** A settled window: part of the baseline while that is forming, else checked against it. */

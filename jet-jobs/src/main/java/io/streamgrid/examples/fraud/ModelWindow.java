@@ -10,8 +10,10 @@ package io.streamgrid.examples.fraud;
  * @param fraudRate   share of those labels that are fraud (the label distribution); NaN without outcomes
  * @param predictions payments scored in the window (by any version)
  * @param flaggedRate share of those flagged; NaN without predictions
+ * @param meanScoringLagMs mean scoring lag of those predictions (wall clock at scoring − event time); NaN without
+ * @param maxScoringLagMs  the largest of them; 0 without
  * @param corrected   whether late feedback changed the window after it was first written
  */
 public record ModelWindow(String model, long start, long end, long outcomes, double accuracy, double logLoss, double fraudRate,
-                          long predictions, double flaggedRate, boolean corrected) {
+                          long predictions, double flaggedRate, double meanScoringLagMs, long maxScoringLagMs, boolean corrected) {
 }

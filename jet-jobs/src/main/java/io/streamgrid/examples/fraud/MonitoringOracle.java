@@ -38,11 +38,15 @@ public final class MonitoringOracle {
             double logLoss = 0;
             long predictions = 0;
             long flagged = 0;
+            long lagSum = 0;
+            long lagMax = 0;
             for (final FeedbackLog.Entry e : in) {
                 final boolean flag = e.modelVersion() > 0 && e.score() >= settings.threshold();
                 if (e.kind() == Feedback.PREDICTION) {
                     predictions++;
                     flagged += flag ? 1 : 0;
+                    lagSum += e.scoringLagMs();
+                    lagMax = Math.max(lagMax, e.scoringLagMs());
                 } else if (e.modelVersion() > 0) {
                     outcomes++;
                     correct += flag == e.fraud() ? 1 : 0;
@@ -55,7 +59,7 @@ public final class MonitoringOracle {
             final double accuracy = (double) correct / outcomes;
             final double rate = (double) frauds / outcomes;
             windows.put(key, new ModelWindow(model, from, end, outcomes, accuracy, logLoss / outcomes, rate,
-                    predictions, (double) flagged / predictions, false));
+                    predictions, (double) flagged / predictions, (double) lagSum / predictions, lagMax, false));
             if (outcomes < settings.minOutcomes() || end > settledUpTo) {
                 continue; // drift is judged on settled windows only
             }

@@ -28,7 +28,8 @@ public final class Payments {
     /**
      * What the scoring job emits, the trainer's input: every prediction (at the payment's time) and
      * every outcome (at the outcome's time) with the payment's features, its score and the model
-     * version that scored it. Replayable like any log.
+     * version that scored it; a prediction also carries its scoring lag (the wall clock when it was
+     * scored minus the payment's event time, at least 0). Replayable like any log.
      */
     public static final EventSchema FEEDBACK = EventSchema.builder("fraud-feedback")
             .stringKey("model", 32)
@@ -44,6 +45,7 @@ public final class Payments {
             .float64("score")
             .int64("model_version")
             .bool("fraud")
+            .int64("scoring_lag_ms")
             .build();
 
     /** Per payment (key: txn): its score ({@link FraudScore}). */

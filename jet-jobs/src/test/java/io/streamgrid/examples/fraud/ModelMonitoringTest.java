@@ -86,6 +86,8 @@ class ModelMonitoringTest extends EmbeddedMemberTest {
                 assertThat(found.fraudRate()).as(key).isCloseTo(expected.fraudRate(), org.assertj.core.data.Offset.offset(1e-9));
                 assertThat(found.logLoss()).as(key).isCloseTo(expected.logLoss(), org.assertj.core.data.Offset.offset(1e-9));
                 assertThat(found.flaggedRate()).as(key).isCloseTo(expected.flaggedRate(), org.assertj.core.data.Offset.offset(1e-9));
+                assertThat(found.meanScoringLagMs()).as(key).isCloseTo(expected.meanScoringLagMs(), org.assertj.core.data.Offset.offset(1e-9));
+                assertThat(found.maxScoringLagMs()).as(key).isEqualTo(expected.maxScoringLagMs());
             });
             final Map<String, DriftAlert> alerts = Map.copyOf(member.<String, DriftAlert>getMap(Payments.DRIFT_ALERTS));
             assertThat(new java.util.TreeSet<>(alerts.keySet())).containsExactlyElementsOf(oracle.alerts());

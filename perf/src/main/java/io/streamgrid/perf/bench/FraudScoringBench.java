@@ -234,7 +234,8 @@ public final class FraudScoringBench implements Benchmark {
                     .setDouble(Feedback.AMOUNT, s.amount()).setDouble(Feedback.AVG_AMOUNT, s.avgAmount1h())
                     .setInt(Feedback.COUNT, s.count10m()).setLong(Feedback.SINCE_PREVIOUS, s.sincePreviousMs())
                     .setInt(Feedback.CATEGORY, s.category()).setDouble(Feedback.SCORE, s.score())
-                    .setLong(Feedback.VERSION, s.version()).setBoolean(Feedback.FRAUD, false);
+                    .setLong(Feedback.VERSION, s.version()).setBoolean(Feedback.FRAUD, false)
+                    .setLong(Feedback.SCORING_LAG, Math.max(0, System.currentTimeMillis() - s.ts()));
             log.append(record);
             JET.tally.increment();
         }
