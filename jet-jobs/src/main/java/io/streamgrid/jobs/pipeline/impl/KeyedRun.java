@@ -438,11 +438,6 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         emitLogs[i].append(event);
     }
 
-    /** Events emitted by this partition so far. */
-    long emitted() {
-        return emitted;
-    }
-
     private KeyEntry<S> bound() {
         if (current == null) {
             throw new IllegalStateException("the keyed context is only valid during onEvent or onTimer");
