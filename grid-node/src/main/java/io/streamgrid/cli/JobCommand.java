@@ -99,6 +99,10 @@ final class JobCommand {
             if (example.isPresent()) {
                 return submitExample(example.get(), jobOptions);
             }
+            if (!JobCatalog.NAMES.contains(name)) {
+                throw new ConfigException("unknown job '" + name + "': choose a built-in job (" + String.join(", ", JobCatalog.NAMES)
+                        + ") or an example (" + String.join(", ", ExampleJobs.NAMES) + "), or give --jar and --class for your own");
+            }
             if (modelVersion != null) {
                 throw new ConfigException("--model-version: only " + FraudScoringJob.NAME + " scores with a model version");
             }

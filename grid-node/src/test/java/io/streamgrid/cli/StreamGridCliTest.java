@@ -113,7 +113,8 @@ class StreamGridCliTest {
         final CliRun result = run("job", "submit", "ip-trafic");
 
         assertThat(result.code()).isEqualTo(2);
-        assertThat(result.errLines()).singleElement().asString().contains("unknown job 'ip-trafic'");
+        assertThat(result.errLines()).singleElement().asString().contains("unknown job 'ip-trafic'").contains("ip-traffic")
+                .contains("fraud-scoring");
     }
 
     @Test
