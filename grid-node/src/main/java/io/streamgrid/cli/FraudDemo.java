@@ -138,10 +138,7 @@ final class FraudDemo implements Callable<Integer> {
         final FeedbackLog.Tally labels = FeedbackLog.tally("labels", stream.labels().keySet(), fed);
         final TrainingStatus status = client.<String, TrainingStatus>getMap(Payments.TRAINING).get(FraudScoringJob.MODEL);
         final double[] expected = stream.offlineWeights(fed.stream().map(FeedbackLog.Entry::txn).toList(), RATE, L2);
-        double worst = 0;
-        for (int i = 0; i < expected.length; i++) {
-            worst = Math.max(worst, Math.abs(expected[i] - status.weights()[i]));
-        }
+        final double worst = PaymentStream.largestDifference(expected, status.weights());
         final int lateEvents = client.getMap(lateEventsMap).size();
         out.println("== check: " + lateEvents + " payments or outcomes too late; " + predictions + "; " + labels + " (" + feedback.repeats() + " feedback records emitted again after "
                 + "the restore, skipped); " + status.labels() + " labels learnt, weights within " + worst + " of an offline SGD over "

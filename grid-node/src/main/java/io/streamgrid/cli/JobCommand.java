@@ -29,11 +29,8 @@ import io.streamgrid.sink.SchemaMismatchException;
 import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.node.impl.JobCatalog;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -43,6 +40,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** {@code streamgrid job}: submit (built-in jobs or your own jar), replay, list, cancel, restart and resume jobs. */
 @Command(name = "job", mixinStandardHelpOptions = true,
@@ -55,10 +54,7 @@ final class JobCommand {
      * What a submission needs, live or replay: the job (built-in by NAME, or from a jar), the
      * configuration and members, and whether it writes to Cassandra.
      */
-    abstract static class Submission implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    abstract static class Submission extends ConnectedCommand implements Callable<Integer> {
         @Parameters(paramLabel = "NAME", arity = "0..1", description = "A built-in job.")
         String name;
 
@@ -70,12 +66,6 @@ final class JobCommand {
 
         @Option(names = "--name", paramLabel = "NAME", description = "Run your job under this name instead of its own.")
         String rename;
-
-        @Mixin
-        ConfigOptions options;
-
-        @Mixin
-        ConfigOptions.Members members;
 
         @Option(names = "--cassandra", description = "Also write results to Cassandra (settings: the cassandra section); ip-traffic only.")
         boolean cassandra;
@@ -109,7 +99,7 @@ final class JobCommand {
             final WindowedJob<?> job = JobCatalog.job(name, tree);
             final CassandraOutput output = cassandra ? cassandraOutput(job, tree, replay) : null;
             checkLogs(job, jobOptions);
-            return ClientConnector.withClient(tree, members.addresses, client -> {
+            return withClient(client -> {
                 checkReplayTargets(client, job, replay);
                 final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output);
                 final PrintWriter out = spec.commandLine().getOut();
@@ -139,17 +129,8 @@ final class JobCommand {
                 throw new ConfigException("--model-version: only " + FraudScoringJob.NAME + " scores with a model version, not " + name);
             }
             final JobDefinition job = chosen.job();
-            checkLogs(job, jobOptions);
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
-                checkReplayTargets(client, job, jobOptions.replay());
-                final Job submitted = job instanceof KeyedJob<?> keyed ? KeyedJobs.submit(client.getJet(), keyed, jobOptions)
-                        : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null);
-                final PrintWriter out = spec.commandLine().getOut();
-                out.println(submittedLine(job, submitted, jobOptions) + ", reading " + logDirectories(job, jobOptions)
-                        + (modelVersion == null ? "" : ", scoring with model version " + modelVersion));
-                out.println(outputsLine(job, jobOptions.replay()));
-                return 0;
-            });
+            return submitDefinition(job, jobOptions, jobOptions.jobConfig(job.name()), Supplier::get, "",
+                    modelVersion == null ? "" : ", scoring with model version " + modelVersion);
         }
 
         private int submitJar(final JobOptions jobOptions) {
@@ -162,16 +143,25 @@ final class JobCommand {
             }
             final UserJar userJar = UserJar.load(jar, className);
             final JobDefinition job = renamed(userJar.job());
+            return submitDefinition(job, jobOptions, jobOptions.jobConfig(job.name()).addJar(userJar.url()), userJar::submit,
+                    " from " + jar.getFileName() + " (" + className + ")", "");
+        }
+
+        /**
+         * Submits a keyed or windowed job with {@code config}, the submission run by {@code around}
+         * (in a jar's class loader, or as it is), and prints "submitted … {@code origin}, reading …
+         * {@code note}" and where the job writes.
+         */
+        private int submitDefinition(final JobDefinition job, final JobOptions jobOptions, final JobConfig config,
+                                     final Function<Supplier<Job>, Job> around, final String origin, final String note) {
             checkLogs(job, jobOptions);
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+            return withClient(client -> {
                 checkReplayTargets(client, job, jobOptions.replay());
-                final JobConfig config = jobOptions.jobConfig(job.name()).addJar(userJar.url());
-                final Job submitted = userJar.submit(() -> job instanceof KeyedJob<?> keyed
+                final Job submitted = around.apply(() -> job instanceof KeyedJob<?> keyed
                         ? KeyedJobs.submit(client.getJet(), keyed, jobOptions, null, config)
                         : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null, config));
                 final PrintWriter out = spec.commandLine().getOut();
-                out.println(submittedLine(job, submitted, jobOptions) + " from " + jar.getFileName() + " (" + className
-                        + "), reading " + logDirectories(job, jobOptions));
+                out.println(submittedLine(job, submitted, jobOptions) + origin + ", reading " + logDirectories(job, jobOptions) + note);
                 out.println(outputsLine(job, jobOptions.replay()));
                 return 0;
             });
@@ -339,19 +329,10 @@ final class JobCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the cluster's jobs and their status.")
-    static final class ListJobs implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        ConfigOptions options;
-
-        @Mixin
-        ConfigOptions.Members members;
-
+    static final class ListJobs extends ConnectedCommand implements Callable<Integer> {
         @Override
         public Integer call() {
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+            return withClient(client -> {
                 final PrintWriter out = spec.commandLine().getOut();
                 for (final Job job : client.getJet().getJobs()) {
                     final JobStatus status = job.getStatus();
@@ -372,25 +353,16 @@ final class JobCommand {
     }
 
     /** A command on one job by name: connects, finds the job, acts on it and prints what it did. */
-    abstract static class OnNamedJob implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    abstract static class OnNamedJob extends ConnectedCommand implements Callable<Integer> {
         @Parameters(paramLabel = "NAME", description = "The job.")
         String name;
-
-        @Mixin
-        ConfigOptions options;
-
-        @Mixin
-        ConfigOptions.Members members;
 
         /** Acts on {@code job}; returns the line to print. @throws ConfigException when the job is not in a state for it */
         abstract String act(Job job);
 
         @Override
         public Integer call() {
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+            return withClient(client -> {
                 final Job job = client.getJet().getJob(name);
                 if (job == null) {
                     throw new ConfigException("no job named '" + name + "' in the cluster: see 'streamgrid job list'");

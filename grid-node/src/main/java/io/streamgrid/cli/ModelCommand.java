@@ -6,7 +6,6 @@ import io.streamgrid.examples.fraud.ModelVersion;
 import io.streamgrid.examples.fraud.Payments;
 import io.streamgrid.node.ConfigException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -36,15 +35,8 @@ final class ModelCommand implements Callable<Integer> {
         return StreamGridCli.EXIT_USAGE;
     }
 
-    /** The configuration, members and model name the subcommands share. */
-    abstract static class ModelArgument {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConfigOptions options;
-        @Mixin
-        ConfigOptions.Members members;
-
+    /** The connection and model name the subcommands share. */
+    abstract static class ModelArgument extends ConnectedCommand {
         @Parameters(index = "0", paramLabel = "NAME", description = "The model, e.g. fraud.")
         String model;
 
@@ -61,7 +53,7 @@ final class ModelCommand implements Callable<Integer> {
     static final class ListVersions extends ModelArgument implements Callable<Integer> {
         @Override
         public Integer call() {
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+            return withClient(client -> {
                 final List<ModelVersion> versions = versions(client);
                 final PrintWriter out = spec.commandLine().getOut();
                 if (versions.isEmpty()) {
@@ -91,7 +83,7 @@ final class ModelCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+            return withClient(client -> {
                 if (client.getMap(Payments.MODEL_VERSIONS).get(Payments.versionKey(model, version)) == null) {
                     final List<Long> kept = versions(client).stream().map(ModelVersion::version).toList();
                     throw new ConfigException("model " + model + " has no version " + version + " kept; kept versions: "
@@ -109,7 +101,7 @@ final class ModelCommand implements Callable<Integer> {
     static final class Latest extends ModelArgument implements Callable<Integer> {
         @Override
         public Integer call() {
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+            return withClient(client -> {
                 final Object was = client.getMap(Payments.MODEL_PINS).remove(model);
                 spec.commandLine().getOut().println("model " + model + ": scoring follows the newest version"
                         + (was == null ? " (it already did)" : " (was pinned to version " + was + ")"));

@@ -12,11 +12,8 @@ import io.streamgrid.cq.ValueFields;
 import io.streamgrid.cq.Where;
 import io.streamgrid.node.ConfigException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -35,15 +32,8 @@ final class StateCommands {
     private StateCommands() {
     }
 
-    /** What the three commands share: the configuration, the members to connect to, and the map. */
-    abstract static class MapCommand {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConfigOptions options;
-        @Mixin
-        ConfigOptions.Members members;
-
+    /** What the three commands share: the connection and the map. */
+    abstract static class MapCommand extends ConnectedCommand {
         @Parameters(index = "0", paramLabel = "MAP", description = "The map, e.g. state.ip-traffic.")
         String map;
     }
@@ -90,7 +80,7 @@ final class StateCommands {
         @Override
         public Integer call() {
             final List<Object> candidates = keyCandidates(keyType, key);
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+            return withClient(client -> {
                 final IMap<Object, Object> entries = existingMap(client, map);
                 final PrintWriter out = spec.commandLine().getOut();
                 for (final Object candidate : candidates) {
@@ -131,7 +121,7 @@ final class StateCommands {
                 throw new ConfigException("--limit must be at least 1, was " + limit);
             }
             final Where predicate = Where.parse(where); // a syntax error is reported before connecting
-            return ClientConnector.withClient(options.tree(), members.addresses, client -> {
+            return withClient(client -> {
                 final List<Map.Entry<Object, Object>> matching = new ArrayList<>(existingMap(client, map).entrySet(predicate));
                 matching.sort(Map.Entry.comparingByKey(ValueText.KEY_ORDER));
                 final List<Map.Entry<Object, Object>> shown = matching.subList(0, Math.min(limit, matching.size()));

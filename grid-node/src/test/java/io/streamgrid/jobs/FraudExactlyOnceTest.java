@@ -96,10 +96,7 @@ class FraudExactlyOnceTest {
             tally("labels", stream.labels().keySet(), fed);
             final TrainingStatus status = client.<String, TrainingStatus>getMap(Payments.TRAINING).get(FraudScoringJob.MODEL);
             final double[] expected = stream.offlineWeights(fed.stream().map(FeedbackLog.Entry::txn).toList(), RATE, L2);
-            double worst = 0;
-            for (int i = 0; i < expected.length; i++) {
-                worst = Math.max(worst, Math.abs(expected[i] - status.weights()[i]));
-            }
+            final double worst = PaymentStream.largestDifference(expected, status.weights());
             System.out.println(labels + " expected, " + status.labels() + " learnt; weights differ from the offline SGD over the "
                     + "feedback log's order by " + worst + " at most; " + feedback.repeats()
                     + " feedback records emitted again after the restore and skipped by readers");

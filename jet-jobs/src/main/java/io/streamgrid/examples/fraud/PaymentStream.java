@@ -183,6 +183,15 @@ public final class PaymentStream {
         return w;
     }
 
+    /** The largest difference between two weight vectors of the same length: how far a job's weights are from the oracle's. */
+    public static double largestDifference(final double[] expected, final double[] found) {
+        double worst = 0;
+        for (int i = 0; i < expected.length; i++) {
+            worst = Math.max(worst, Math.abs(expected[i] - found[i]));
+        }
+        return worst;
+    }
+
     /** The score {@code weights} give each payment, from the oracle's features — written apart from the scoring job. */
     public Map<Long, Double> offlineScores(final double[] weights) {
         final Map<Long, Double> scores = new HashMap<>();

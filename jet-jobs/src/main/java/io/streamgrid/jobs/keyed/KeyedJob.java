@@ -130,6 +130,11 @@ public final class KeyedJob<S> implements JobDefinition {
         return name;
     }
 
+    /** This job with another function of the same state — a wrapper that counts or traces (tests, benchmarks). */
+    public KeyedJob<S> withFunction(final KeyedFunction<S> other) {
+        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits);
+    }
+
     /** This job under another name (its side maps follow the name; the maps its function writes do not). */
     public KeyedJob<S> named(final String newName) {
         return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits);
@@ -172,6 +177,13 @@ public final class KeyedJob<S> implements JobDefinition {
     /** Dimension maps the function reads by key ({@link KeyedContext#lookup(String, Object)}) without a lookup per event. */
     public List<String> reads() {
         return reads;
+    }
+
+    /** Every dimension map the job replicates on each member: its lookups' maps in order, then the maps it reads. */
+    public List<String> dimensionMaps() {
+        final List<String> maps = new java.util.ArrayList<>(lookups.stream().map(Lookup::map).toList());
+        maps.addAll(reads);
+        return List.copyOf(maps);
     }
 
     /** The schemas whose logs the function emits events into ({@link KeyedContext#emit}). */

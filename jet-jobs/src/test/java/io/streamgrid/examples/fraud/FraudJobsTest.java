@@ -94,10 +94,7 @@ class FraudJobsTest extends EmbeddedMemberTest {
             final TrainingStatus status = member.<String, TrainingStatus>getMap(Payments.TRAINING).get(FraudScoringJob.MODEL);
             final double[] expected = stream.offlineWeights(outcomesFed.stream().map(FeedbackLog.Entry::txn).toList(), RATE, L2);
             assertThat(status.labels()).isEqualTo(labels);
-            double worst = 0;
-            for (int i = 0; i < expected.length; i++) {
-                worst = Math.max(worst, Math.abs(expected[i] - status.weights()[i]));
-            }
+            final double worst = PaymentStream.largestDifference(expected, status.weights());
             System.out.println(labels + " labels expected, " + status.labels() + " learnt; weights differ from the offline SGD's by "
                     + worst + " at most; " + feedback.repeats() + " repeated feedback records skipped");
             assertThat(worst).isLessThanOrEqualTo(1e-12);

@@ -141,11 +141,8 @@ public final class FraudScoringBench implements Benchmark {
     }
 
     /** The scoring job with its function counting each payment it handled. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static KeyedJob<?> tallied(final KeyedJob job) {
-        return KeyedJob.builder(job.name(), job.schema()).alsoReads(Payments.OUTCOME).function(new Tallied(job.function()))
-                .state(job.codec()).time(job.policy()).reads(Payments.MODELS, Payments.MODEL_VERSIONS, Payments.MODEL_PINS)
-                .writes(Payments.SCORES, Payments.ORPHAN_OUTCOMES).emits(Payments.FEEDBACK).build();
+    private static <S> KeyedJob<S> tallied(final KeyedJob<S> job) {
+        return job.withFunction(new Tallied<>(job.function()));
     }
 
     private record Tallied<S>(KeyedFunction<S> scoring) implements KeyedFunction<S> {

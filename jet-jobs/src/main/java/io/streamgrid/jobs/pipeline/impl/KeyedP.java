@@ -2,13 +2,11 @@ package io.streamgrid.jobs.pipeline.impl;
 
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.schema.EventSchema;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -46,8 +44,7 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
                         + " and " + logs[i].partitions() + " partitions: load both with the same ingest.partitions");
             }
         }
-        final List<String> dimensionMaps = new ArrayList<>(job.lookups().stream().map(Lookup::map).toList());
-        dimensionMaps.addAll(job.reads());
+        final List<String> dimensionMaps = job.dimensionMaps();
         replicas = new DimensionReplica[dimensionMaps.size()];
         for (int i = 0; i < replicas.length; i++) {
             replicas[i] = DimensionReplica.acquire(context.hazelcastInstance(), dimensionMaps.get(i));

@@ -107,8 +107,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             }
         }
         this.found = new Object[lookups.length];
-        this.dimensionMaps = new ArrayList<>(job.lookups().stream().map(Lookup::map).toList());
-        this.dimensionMaps.addAll(job.reads());
+        this.dimensionMaps = job.dimensionMaps();
         this.emitSchemas = job.emits();
         this.emitLogs = emitLogs;
         this.emitRecords = new SchemaRecord[emitLogs.length];
