@@ -38,16 +38,18 @@ public final class KeyedJob<S> implements JobDefinition {
     private final List<Lookup> lookups;
     private final List<String> reads;
     private final List<EventSchema> emits;
+    private final boolean eventTimeOrder;
 
     private KeyedJob(final Builder<S> builder) {
         this(builder.name, builder.schemas, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups,
-                builder.reads, builder.emits);
+                builder.reads, builder.emits, builder.eventTimeOrder);
     }
 
     private KeyedJob(final String name, final List<EventSchema> schemas, final KeyedFunction<S> function, final StateCodec<S> codec,
                      final TimePolicy policy, final List<String> stateMaps, final List<Lookup> lookups, final List<String> reads,
-                     final List<EventSchema> emits) {
+                     final List<EventSchema> emits, final boolean eventTimeOrder) {
         this.name = name;
+        this.eventTimeOrder = eventTimeOrder;
         schemas.forEach(schema -> Objects.requireNonNull(schema, "schema of job " + name));
         this.schemas = List.copyOf(schemas);
         this.function = Objects.requireNonNull(function, "function of job " + name);
@@ -132,12 +134,12 @@ public final class KeyedJob<S> implements JobDefinition {
 
     /** This job with another function of the same state — a wrapper that counts or traces (tests, benchmarks). */
     public KeyedJob<S> withFunction(final KeyedFunction<S> other) {
-        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits);
+        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder);
     }
 
     /** This job under another name (its side maps follow the name; the maps its function writes do not). */
     public KeyedJob<S> named(final String newName) {
-        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits);
+        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder);
     }
 
     /** The (first) schema the job reads. */
@@ -191,6 +193,11 @@ public final class KeyedJob<S> implements JobDefinition {
         return emits;
     }
 
+    /** Whether the function sees events in event-time order ({@link Builder#inEventTimeOrder}); else in log (merge) order. */
+    public boolean eventTimeOrder() {
+        return eventTimeOrder;
+    }
+
     /** Where events whose lookup key was missing go, for lookups with {@link Lookup.OnMissing#SIDE_OUTPUT}. */
     public String unmatchedMap() {
         return "unmatched." + name;
@@ -217,6 +224,7 @@ public final class KeyedJob<S> implements JobDefinition {
         private final List<Lookup> lookups = new java.util.ArrayList<>();
         private final List<String> reads = new java.util.ArrayList<>();
         private final List<EventSchema> emits = new java.util.ArrayList<>();
+        private boolean eventTimeOrder;
 
         private Builder(final String name, final EventSchema schema) {
             this.name = name;
@@ -284,6 +292,22 @@ public final class KeyedJob<S> implements JobDefinition {
          */
         public Builder<S> emits(final EventSchema... schemas) {
             emits.addAll(List.of(schemas));
+            return this;
+        }
+
+        /**
+         * The function sees each partition's events in event-time order: an event ahead of the
+         * watermark is held (a copy, in the job's snapshot) until the watermark reaches its time,
+         * then delivered; events released together come by event time, then the order the
+         * schemas are declared, then arrival, and before the event-time timers of their time. An
+         * event at or behind the watermark (within the allowed lateness) is delivered at once, with
+         * {@link KeyedContext#isLate()} true when behind. Costs a copy per event held and a delay of
+         * the allowed disorder; spares a function that needs order — a sequence pattern — buffering
+         * and a timer per key. Default: events come in log order (merged by event time across
+         * schemas, disorder and all).
+         */
+        public Builder<S> inEventTimeOrder() {
+            eventTimeOrder = true;
             return this;
         }
 

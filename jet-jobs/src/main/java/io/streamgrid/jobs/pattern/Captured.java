@@ -5,28 +5,25 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A copy of one event a pattern job holds on to: while it waits for the watermark, and while a
- * partial match keeps it. Immutable bytes; the record view is built once, on first use.
+ * A copy of one event a partial match took (the runtime's record is only valid during the call).
+ * Immutable bytes; the record view is built once, on first use.
  */
 final class Captured {
     final int schema;
     final long time;
-    /** Order of arrival among the key's events: breaks ties of time and schema. */
-    final long arrival;
     final byte[] bytes;
     private SchemaRecord view;
 
-    Captured(final int schema, final long time, final long arrival, final byte[] bytes) {
+    Captured(final int schema, final long time, final byte[] bytes) {
         this.schema = schema;
         this.time = time;
-        this.arrival = arrival;
         this.bytes = bytes;
     }
 
-    static Captured of(final SchemaRecord event, final int schema, final long arrival) {
+    static Captured of(final SchemaRecord event, final int schema) {
         final byte[] bytes = new byte[event.length()];
         event.buffer().getBytes(event.offset(), bytes);
-        return new Captured(schema, event.eventTime(), arrival, bytes);
+        return new Captured(schema, event.eventTime(), bytes);
     }
 
     SchemaRecord view(final SchemaLayout layout) {
@@ -34,16 +31,5 @@ final class Captured {
             view = new SchemaRecord(layout).wrap(new UnsafeBuffer(bytes), 0, bytes.length);
         }
         return view;
-    }
-
-    /** Matching order: event time, then the schema's place in the job, then arrival. */
-    boolean before(final Captured other) {
-        if (time != other.time) {
-            return time < other.time;
-        }
-        if (schema != other.schema) {
-            return schema < other.schema;
-        }
-        return arrival < other.arrival;
     }
 }

@@ -6,7 +6,6 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.AbstractList;
 import java.util.ArrayDeque;
@@ -14,13 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The keyed function of a pattern job (see {@link Pattern} for the matching rules). Per event: a
- * copy joins the key's pending events; when the watermark passes the earliest pending time, the
- * pending events up to it are matched in order. Each key has at most two timers: one at its
- * earliest pending event (the release), one just after its oldest partial match can no longer
+ * The keyed function of a pattern job (see {@link Pattern} for the matching rules). The job sees
+ * its events in event-time order ({@code KeyedJob.Builder.inEventTimeOrder}: the runtime holds each
+ * event until the watermark reaches it), so each event is matched as it comes: offered to the
+ * key's partial matches, then to each pattern's first step. A copy of an event is made only when a
+ * match takes it. A key has at most one timer, just after its oldest partial match can no longer
  * complete (the expiry, which drops matches past their bound, so keys whose matches died leave no
- * state behind). Why not a timer per event and per match: a key's timers are scanned on every
- * registration, and a busy key held hundreds.
+ * state behind).
  */
 final class PatternFunction implements KeyedFunction<PatternState> {
     private static final long serialVersionUID = 1L;
@@ -34,8 +33,8 @@ final class PatternFunction implements KeyedFunction<PatternState> {
     private final int[][] stepSchemas;
     private transient SchemaLayout[] layouts;
     private transient MatchView[] views;
-    private transient SchemaRecord[] candidates;
-    private transient UnsafeBuffer[] candidateBuffers;
+    /** The event being matched, copied on the first take (runs that take one event share its copy). */
+    private transient Captured taking;
     /**
      * States of keys whose state was cleared, emptied, for the next key that needs one: most keys
      * of a busy job go empty after each reading is released and come back with the next, and a new
@@ -44,6 +43,7 @@ final class PatternFunction implements KeyedFunction<PatternState> {
      */
     private transient ArrayDeque<PatternState> spareStates;
     private transient PatternState.Run[] emptyRuns;
+    private transient PatternState spareForEvent;
     private transient EventSchema lastSchema;
     private transient int lastSchemaIndex;
 
@@ -91,23 +91,6 @@ final class PatternFunction implements KeyedFunction<PatternState> {
         return -1;
     }
 
-    /**
-     * The event as the conditions see it while it is offered: a reused flyweight per schema over
-     * its bytes (most events are never taken, so they never get a view of their own).
-     */
-    private SchemaRecord candidate(final Captured event) {
-        if (candidates == null) {
-            candidates = new SchemaRecord[schemas.size()];
-            candidateBuffers = new UnsafeBuffer[schemas.size()];
-            for (int s = 0; s < candidates.length; s++) {
-                candidates[s] = new SchemaRecord(layout(s));
-                candidateBuffers[s] = new UnsafeBuffer(new byte[0]);
-            }
-        }
-        candidateBuffers[event.schema].wrap(event.bytes);
-        return candidates[event.schema].wrap(candidateBuffers[event.schema], 0, event.bytes.length);
-    }
-
     private SchemaLayout layout(final int schema) {
         if (layouts == null) {
             layouts = schemas.stream().map(EventSchema::layout).toArray(SchemaLayout[]::new);
@@ -118,16 +101,30 @@ final class PatternFunction implements KeyedFunction<PatternState> {
     @Override
     public void onEvent(final SchemaRecord event, final KeyedContext<PatternState> context) {
         PatternState state = context.state();
-        if (state == null) {
-            state = spareStates == null || spareStates.isEmpty() ? new PatternState(patterns.size()) : spareStates.pop();
+        final boolean hadState = state != null;
+        if (!hadState) {
+            // Offered to an empty state first: most events start nothing, and a key with nothing keeps no entry.
+            state = spareState();
+        }
+        final int schema = schemaIndexOf(event);
+        taking = null;
+        for (int p = 0; p < patterns.size(); p++) {
+            match(p, state.runs.get(p), event, schema, context);
+        }
+        taking = null;
+        if (state.isEmpty()) {
+            if (hadState) {
+                context.clearState();
+                recycle(state);
+            } else {
+                spareForEvent = state;
+            }
+            return;
+        }
+        if (!hadState) {
             context.setState(state);
         }
-        state.addPending(Captured.of(event, schemaIndexOf(event), state.arrivals++));
-        if (state.releaseTimer == PatternState.NONE || event.eventTime() < state.releaseTimer) {
-            // A later release timer stays registered; when it fires it finds nothing due, or what is.
-            state.releaseTimer = event.eventTime();
-            context.registerTimer(state.releaseTimer);
-        }
+        scheduleExpiry(state, context);
     }
 
     @Override
@@ -136,21 +133,11 @@ final class PatternFunction implements KeyedFunction<PatternState> {
         if (state == null) {
             return;
         }
-        if (time >= state.releaseTimer) {
-            state.releaseTimer = PatternState.NONE;
-        }
         if (time >= state.expiryTimer) {
             state.expiryTimer = PatternState.NONE;
         }
-        while (!state.pending.isEmpty() && state.pending.get(0).time <= time) {
-            final Captured event = state.pending.remove(0);
-            for (int p = 0; p < patterns.size(); p++) {
-                match(p, state.runs.get(p), event, context);
-            }
-        }
         // Partial matches that can no longer complete: every event still to come is at or after `time`.
         // Runs are oldest first, so those are a prefix.
-        long expiry = Long.MAX_VALUE;
         for (int p = 0; p < patterns.size(); p++) {
             final long within = patterns.get(p).withinMs();
             final ArrayList<PatternState.Run> runs = state.runs.get(p);
@@ -161,23 +148,39 @@ final class PatternFunction implements KeyedFunction<PatternState> {
             if (expired > 0) {
                 runs.subList(0, expired).clear();
             }
-            if (!runs.isEmpty()) {
-                expiry = Math.min(expiry, expiryTime(runs.get(0).start, within)); // runs are oldest first
-            }
         }
         if (state.isEmpty()) {
             context.clearState();
             recycle(state);
             return;
         }
-        if (!state.pending.isEmpty() && state.releaseTimer == PatternState.NONE) {
-            state.releaseTimer = state.pending.get(0).time;
-            context.registerTimer(state.releaseTimer);
+        scheduleExpiry(state, context);
+    }
+
+    /** Registers a timer for the oldest partial match's expiry when none is registered at or before it. */
+    private void scheduleExpiry(final PatternState state, final KeyedContext<PatternState> context) {
+        long expiry = Long.MAX_VALUE;
+        for (int p = 0; p < patterns.size(); p++) {
+            final ArrayList<PatternState.Run> runs = state.runs.get(p);
+            if (!runs.isEmpty()) {
+                expiry = Math.min(expiry, expiryTime(runs.get(0).start, patterns.get(p).withinMs())); // runs are oldest first
+            }
         }
         if (expiry != Long.MAX_VALUE && (state.expiryTimer == PatternState.NONE || expiry < state.expiryTimer)) {
+            // A later expiry timer stays registered; when it fires it finds nothing expired, or what is.
             state.expiryTimer = expiry;
             context.registerTimer(expiry);
         }
+    }
+
+    /** An empty state: the one the last event left unused, a recycled one, or a new one. */
+    private PatternState spareState() {
+        if (spareForEvent != null) {
+            final PatternState state = spareForEvent;
+            spareForEvent = null;
+            return state;
+        }
+        return spareStates == null || spareStates.isEmpty() ? new PatternState(patterns.size()) : spareStates.pop();
     }
 
     private void recycle(final PatternState state) {
@@ -204,39 +207,39 @@ final class PatternFunction implements KeyedFunction<PatternState> {
     }
 
     /** Offers one event, in matching order, to pattern {@code p}'s partial matches, then lets it start one. */
-    private void match(final int p, final ArrayList<PatternState.Run> runs, final Captured event,
+    private void match(final int p, final ArrayList<PatternState.Run> runs, final SchemaRecord event, final int schema,
                        final KeyedContext<PatternState> context) {
         final Pattern pattern = patterns.get(p);
         final List<Pattern.Step> steps = pattern.steps();
-        final SchemaRecord record = candidate(event);
+        final long time = event.eventTime();
         for (int r = 0; r < runs.size(); r++) {
             final PatternState.Run run = runs.get(r);
-            if (event.time - run.start > pattern.withinMs()) {
+            if (time - run.start > pattern.withinMs()) {
                 runs.remove(r--);
                 continue;
             }
-            if (stepSchemas[p][run.step] != event.schema) {
+            if (stepSchemas[p][run.step] != schema) {
                 continue;
             }
             final Pattern.Step step = steps.get(run.step);
-            if (!step.condition().test(record, view(p, run))) {
+            if (!step.condition().test(event, view(p, run))) {
                 if (run.count > 0) {
                     runs.remove(r--); // a repetition must not be interrupted by its own schema
                 }
                 continue;
             }
-            if (take(run, event, steps)) {
+            if (take(run, captured(event, schema), steps)) {
                 report(pattern, run, context);
                 runs.clear();
                 return;
             }
         }
-        if (stepSchemas[p][0] == event.schema) {
+        if (stepSchemas[p][0] == schema) {
             // Asked of an empty match first, which is reused: most events start nothing.
-            final PatternState.Run empty = emptyRun(p, event.time);
-            if (steps.get(0).condition().test(record, view(p, empty))) {
-                final PatternState.Run run = new PatternState.Run(event.time, steps.size());
-                if (take(run, event, steps)) {
+            final PatternState.Run empty = emptyRun(p, time);
+            if (steps.get(0).condition().test(event, view(p, empty))) {
+                final PatternState.Run run = new PatternState.Run(time, steps.size());
+                if (take(run, captured(event, schema), steps)) {
                     report(pattern, run, context);
                     runs.clear();
                 } else {
@@ -244,6 +247,14 @@ final class PatternFunction implements KeyedFunction<PatternState> {
                 }
             }
         }
+    }
+
+    /** The copy of the event being matched, made once. */
+    private Captured captured(final SchemaRecord event, final int schema) {
+        if (taking == null) {
+            taking = Captured.of(event, schema);
+        }
+        return taking;
     }
 
     /** Adds the event to the run's current step; true when that completed the pattern. */

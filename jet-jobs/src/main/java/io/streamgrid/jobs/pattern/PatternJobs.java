@@ -47,6 +47,7 @@ public final class PatternJobs {
                 .function(function)
                 .state(new PatternState.Codec(function.stepCounts()))
                 .time(policy)
+                .inEventTimeOrder()
                 .writes(alertsMap)
                 .build();
     }

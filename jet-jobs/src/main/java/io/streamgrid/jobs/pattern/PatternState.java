@@ -10,16 +10,9 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * One key's state in a pattern job: the events waiting for the watermark, in matching order, and
- * each pattern's partial matches, oldest first.
- */
+/** One key's state in a pattern job: each pattern's partial matches, oldest first. */
 final class PatternState {
-    final ArrayList<Captured> pending = new ArrayList<>();
     final List<ArrayList<Run>> runs;
-    long arrivals;
-    /** Time of the registered timer that releases pending events, or {@link #NONE}. */
-    long releaseTimer = NONE;
     /** Time of the registered timer that drops partial matches past their bound, or {@link #NONE}. */
     long expiryTimer = NONE;
     static final long NONE = Long.MIN_VALUE;
@@ -33,32 +26,17 @@ final class PatternState {
 
     /** Back to the state of a key never seen (for reuse by another key). */
     void reset() {
-        pending.clear();
         runs.forEach(ArrayList::clear);
-        arrivals = 0;
-        releaseTimer = NONE;
         expiryTimer = NONE;
     }
 
     boolean isEmpty() {
-        if (!pending.isEmpty()) {
-            return false;
-        }
         for (final ArrayList<Run> list : runs) {
             if (!list.isEmpty()) {
                 return false;
             }
         }
         return true;
-    }
-
-    /** Inserts in matching order; events mostly come in order, so the search runs from the end. */
-    void addPending(final Captured event) {
-        int at = pending.size();
-        while (at > 0 && event.before(pending.get(at - 1))) {
-            at--;
-        }
-        pending.add(at, event);
     }
 
     /**
@@ -97,22 +75,14 @@ final class PatternState {
         public void write(final PatternState state, final DataOutput out) throws IOException {
             final Map<Captured, Integer> numbers = new IdentityHashMap<>();
             final List<Captured> events = new ArrayList<>();
-            state.pending.forEach(e -> number(e, numbers, events));
             state.runs.forEach(list -> list.forEach(run -> run.taken.forEach(e -> number(e, numbers, events))));
-            out.writeLong(state.arrivals);
-            out.writeLong(state.releaseTimer);
             out.writeLong(state.expiryTimer);
             out.writeInt(events.size());
             for (final Captured e : events) {
                 out.writeInt(e.schema);
                 out.writeLong(e.time);
-                out.writeLong(e.arrival);
                 out.writeInt(e.bytes.length);
                 out.write(e.bytes);
-            }
-            out.writeInt(state.pending.size());
-            for (final Captured e : state.pending) {
-                out.writeInt(numbers.get(e));
             }
             for (final ArrayList<Run> list : state.runs) {
                 out.writeInt(list.size());
@@ -140,21 +110,14 @@ final class PatternState {
         @Override
         public PatternState read(final DataInput in) throws IOException {
             final PatternState state = new PatternState(stepCounts.length);
-            state.arrivals = in.readLong();
-            state.releaseTimer = in.readLong();
             state.expiryTimer = in.readLong();
             final Captured[] events = new Captured[in.readInt()];
             for (int i = 0; i < events.length; i++) {
                 final int schema = in.readInt();
                 final long time = in.readLong();
-                final long arrival = in.readLong();
                 final byte[] bytes = new byte[in.readInt()];
                 in.readFully(bytes);
-                events[i] = new Captured(schema, time, arrival, bytes);
-            }
-            final int pending = in.readInt();
-            for (int i = 0; i < pending; i++) {
-                state.pending.add(events[in.readInt()]);
+                events[i] = new Captured(schema, time, bytes);
             }
             for (int p = 0; p < stepCounts.length; p++) {
                 final int count = in.readInt();

@@ -37,8 +37,11 @@ import java.util.List;
  * first (ties in registration order).
  */
 final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
-    /** 2: a read position per schema log (jobs reading several schemas); 3: emitted-event counts per log and writer, the emitter's count. */
-    private static final int SNAPSHOT_FORMAT = 3;
+    /**
+     * 2: a read position per schema log (jobs reading several schemas); 3: emitted-event counts per
+     * log and writer, the emitter's count; 4: the events held for event-time order.
+     */
+    private static final int SNAPSHOT_FORMAT = 4;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     private final KeyedJob<S> job;
@@ -66,6 +69,10 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private final Utf8KeyMap<S> stringKeys = new Utf8KeyMap<>();
     private final TimerQueue eventTimers = new TimerQueue(false);
     private final TimerQueue processingTimers = new TimerQueue(true);
+    /** With {@link KeyedJob#eventTimeOrder()}: events ahead of the watermark, and a flyweight per schema to deliver them through. */
+    private final boolean eventTimeOrder;
+    private final HeldEvents held = new HeldEvents();
+    private final SchemaRecord[] heldRecords;
     private long maxEventTime = Long.MIN_VALUE;
     private long watermark = Long.MIN_VALUE;
     private long timerSequence;
@@ -107,6 +114,11 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             }
         }
         this.found = new Object[lookups.length];
+        this.eventTimeOrder = job.eventTimeOrder();
+        this.heldRecords = new SchemaRecord[logs.length];
+        for (int s = 0; s < logs.length; s++) {
+            heldRecords[s] = new SchemaRecord(job.schemas().get(s).layout());
+        }
         this.dimensionMaps = job.dimensionMaps();
         this.emitSchemas = job.emits();
         this.emitLogs = emitLogs;
@@ -147,12 +159,10 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             return;
         }
         events++;
-        if (lookUp()) {
-            final KeyEntry<S> entry = entryOfRecord();
-            bind(entry, time, watermark != Long.MIN_VALUE && time < watermark);
-            function.onEvent(record, this);
-            release(entry);
-            Arrays.fill(found, null);
+        if (eventTimeOrder && (watermark == Long.MIN_VALUE || time > watermark)) {
+            held.add(time, input, lastIndex, record.buffer(), record.offset(), record.length());
+        } else {
+            deliver(time, watermark != Long.MIN_VALUE && time < watermark);
         }
         if (time > maxEventTime) {
             maxEventTime = time;
@@ -161,6 +171,36 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         if (earliestRegistered <= watermark) {
             fire(eventTimers, watermark); // a timer registered at or before the watermark fires now
         }
+    }
+
+    /** The current record to the function (after its lookups), the context bound to its key. */
+    private void deliver(final long time, final boolean isLate) {
+        if (lookUp()) {
+            final KeyEntry<S> entry = entryOfRecord();
+            bind(entry, time, isLate);
+            function.onEvent(record, this);
+            release(entry);
+            Arrays.fill(found, null);
+        }
+    }
+
+    /**
+     * Delivers the earliest held event: for the call it is the record being handled (its schema,
+     * its index in its log for side-output keys), then the one handled before is again.
+     */
+    private void releaseHeld() {
+        final SchemaRecord handled = record;
+        final int handledInput = input;
+        final long handledIndex = lastIndex;
+        final int slot = held.takeFirst();
+        input = held.input(slot);
+        lastIndex = held.logIndex(slot);
+        record = heldRecords[input].wrap(held.buffer(), held.offset(slot), held.length(slot));
+        deliver(record.eventTime(), false);
+        held.free(slot);
+        record = handled;
+        input = handledInput;
+        lastIndex = handledIndex;
     }
 
     /**
@@ -245,17 +285,30 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         }
     }
 
-    /** Fires the timers of {@code queue} due at {@code upTo}, earliest first (event time: the watermark; processing time: now). */
+    /**
+     * Fires the timers of {@code queue} due at {@code upTo}, earliest first (event time: the
+     * watermark; processing time: now). Event time: the held events due are delivered among them,
+     * each before the timers of its time.
+     */
     private void fire(final TimerQueue queue, final long upTo) {
-        if (queue == eventTimers) {
+        final boolean eventTime = queue == eventTimers;
+        if (eventTime) {
             earliestRegistered = Long.MAX_VALUE;
         }
-        while (queue.hasDue(upTo)) {
+        while (true) {
+            final boolean timerDue = queue.hasDue(upTo);
+            if (eventTime && held.hasDue(timerDue ? queue.peekTime() : upTo)) {
+                releaseHeld();
+                continue;
+            }
+            if (!timerDue) {
+                return;
+            }
             final long time = queue.peekTime();
             @SuppressWarnings("unchecked")
             final KeyEntry<S> entry = (KeyEntry<S>) queue.pollEntry();
             bind(entry, time, false);
-            if (queue == eventTimers) {
+            if (eventTime) {
                 function.onTimer(time, this);
             } else {
                 function.onProcessingTimer(time, this);
@@ -272,6 +325,11 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @Override
     public long lateEvents() {
         return late;
+    }
+
+    /** Events held for event-time order. */
+    int heldEvents() {
+        return held.size();
     }
 
     /** Keys holding state or timers. */
@@ -472,6 +530,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         data.writeLong(watermark);
         data.writeLong(timerSequence);
         data.writeLong(emitted);
+        held.write(data);
         final List<KeyEntry<S>> entries = entries();
         data.writeInt(entries.size());
         for (final KeyEntry<S> entry : entries) {
@@ -507,6 +566,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         watermark = data.readLong();
         timerSequence = data.readLong();
         emitted = data.readLong();
+        held.read(data);
         final int count = data.readInt();
         for (int k = 0; k < count; k++) {
             final KeyEntry<S> entry;
