@@ -327,11 +327,6 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         return late;
     }
 
-    /** Events held for event-time order. */
-    int heldEvents() {
-        return held.size();
-    }
-
     /** Keys holding state or timers. */
     int keyCount() {
         return stringKey ? stringKeys.size() : longKeys.size();
