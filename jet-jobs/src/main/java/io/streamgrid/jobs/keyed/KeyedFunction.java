@@ -6,7 +6,8 @@ import java.io.Serializable;
 
 /**
  * Your per-key logic. One instance per ingest-log partition, called on one thread, for the events
- * of that partition in log order; the {@link KeyedContext} is bound to the event's key. The
+ * of that partition in log order (or in event-time order: {@link KeyedJob.Builder#inEventTimeOrder});
+ * the {@link KeyedContext} is bound to the event's key. The
  * function itself should hold no state: what it keeps goes into {@link KeyedContext#state()},
  * which is snapshotted, so a restored job continues exactly.
  *
