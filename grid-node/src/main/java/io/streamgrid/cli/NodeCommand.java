@@ -36,6 +36,10 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--data-dir", paramLabel = "DIR", description = "Directory for the member's local files.")
     Path dataDir;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Port of the Prometheus metrics endpoint (default: member port + 1000).")
+    Integer metricsPort;
+
     @Option(names = "--parent-pid", hidden = true,
             description = "Halt when this process ends (LocalCluster: no orphan members).")
     Long parentPid;
@@ -46,7 +50,7 @@ final class NodeCommand implements Callable<Integer> {
                 .map(text -> Arrays.stream(text.split(",")).map(MemberAddress::parse).toList());
         final NodeSettings settings = NodeSettings.load(Optional.ofNullable(config), new NodeSettings.Overrides(
                 Optional.ofNullable(clusterName), Optional.ofNullable(host), Optional.ofNullable(port),
-                memberList, Optional.ofNullable(dataDir)));
+                memberList, Optional.ofNullable(dataDir), Optional.ofNullable(metricsPort)));
         if (parentPid != null) {
             haltWhenGone(parentPid);
         }

@@ -50,6 +50,8 @@ public final class LocalCluster implements AutoCloseable {
     private final List<HazelcastInstance> clients = new CopyOnWriteArrayList<>();
     private final Thread shutdownHook;
     private int nextIndex = 1;
+    /** Every port this cluster chose (members' and metrics'), so that none is chosen twice before it is bound. */
+    private final List<Integer> chosenPorts = new CopyOnWriteArrayList<>();
 
     private LocalCluster(final Builder spec) {
         this.spec = spec;
@@ -306,6 +308,10 @@ public final class LocalCluster implements AutoCloseable {
         command.add("--port=" + port);
         command.add("--members=" + memberList);
         command.add("--data-dir=" + dataDir);
+        // With a base port the default (member port + 1000) is predictable; random member ports get a free one.
+        final int metricsPort = spec.basePort == 0 ? freePort(chosenPorts) : port + 1000;
+        chosenPorts.add(metricsPort);
+        command.add("--metrics-port=" + metricsPort);
         if (spec.configFile != null) {
             command.add("--config=" + spec.configFile.toAbsolutePath());
         }
@@ -319,7 +325,7 @@ public final class LocalCluster implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
-            return new MemberProcess(index, HOST, port, process, logFile);
+            return new MemberProcess(index, HOST, port, metricsPort, process, logFile);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot start member JVM: " + String.join(" ", command), e);
         }
@@ -337,7 +343,11 @@ public final class LocalCluster implements AutoCloseable {
      */
     private int nextPort(final List<Integer> taken) {
         if (spec.basePort == 0) {
-            return freePort(taken);
+            final List<Integer> notThese = new ArrayList<>(taken);
+            notThese.addAll(chosenPorts);
+            final int port = freePort(notThese);
+            chosenPorts.add(port);
+            return port;
         }
         int port = spec.basePort;
         while (taken.contains(port)) {

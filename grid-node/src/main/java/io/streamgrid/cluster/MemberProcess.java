@@ -13,13 +13,16 @@ public final class MemberProcess {
     private final int index;
     private final String host;
     private final int port;
+    private final int metricsPort;
     private final Process process;
     private final Path logFile;
 
-    MemberProcess(final int index, final String host, final int port, final Process process, final Path logFile) {
+    MemberProcess(final int index, final String host, final int port, final int metricsPort, final Process process,
+                  final Path logFile) {
         this.index = index;
         this.host = host;
         this.port = port;
+        this.metricsPort = metricsPort;
         this.process = process;
         this.logFile = logFile;
     }
@@ -35,6 +38,11 @@ public final class MemberProcess {
 
     public String address() {
         return host + ":" + port;
+    }
+
+    /** Where the member serves its Prometheus metrics (when its configuration leaves them on). */
+    public String metricsUrl() {
+        return "http://" + host + ":" + metricsPort + "/metrics";
     }
 
     public long pid() {

@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.jobs.ingest.LocalFileSystemCheck;
 import com.hazelcast.core.LifecycleEvent;
 import io.streamgrid.node.impl.HazelcastConfigFactory;
+import io.streamgrid.node.impl.MetricsEndpoint;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,14 +24,34 @@ public final class GridNode implements AutoCloseable {
 
     private final HazelcastInstance hazelcast;
     private final CountDownLatch shutDown = new CountDownLatch(1);
+    /** Null when metrics are off or their port could not be bound. */
+    private final MetricsEndpoint metrics;
 
-    private GridNode(final HazelcastInstance hazelcast) {
+    private GridNode(final HazelcastInstance hazelcast, final MetricsEndpoint metrics) {
         this.hazelcast = hazelcast;
+        this.metrics = metrics;
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                if (metrics != null) {
+                    metrics.close();
+                }
                 shutDown.countDown();
             }
         });
+    }
+
+    /** The metrics endpoint, or null when metrics are off or their port could not be bound (a warning was logged). */
+    private static MetricsEndpoint startMetrics(final HazelcastInstance instance, final NodeSettings settings) {
+        if (!settings.metricsEnabled()) {
+            return null;
+        }
+        try {
+            return MetricsEndpoint.start(instance, settings.host(), settings.metricsPortResolved());
+        } catch (final IOException | RuntimeException e) {
+            LOG.warning("metrics endpoint not started: cannot serve on " + settings.host() + ":" + settings.metricsPortResolved()
+                    + " (" + e.getMessage() + "); the member runs without metrics — free the port or set metrics.port");
+            return null;
+        }
     }
 
     /**
@@ -55,7 +76,7 @@ public final class GridNode implements AutoCloseable {
             }
         }
         final HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigFactory.memberConfig(settings));
-        final GridNode node = new GridNode(instance);
+        final GridNode node = new GridNode(instance, startMetrics(instance, settings));
         if (settings.allowCodeUpload()) {
             LOG.warning("jobs.allow-code-upload is true: any client that can reach " + settings.address()
                     + " can send code that runs on every member of cluster " + settings.clusterName());
@@ -67,7 +88,8 @@ public final class GridNode implements AutoCloseable {
         LOG.info(() -> "StreamGrid member ready: address=" + settings.address()
                 + " cluster=" + settings.clusterName()
                 + " members=" + instance.getCluster().getMembers().size()
-                + (settings.healthCheckEnabled() ? " health=http://" + settings.address() + "/hazelcast/health" : ""));
+                + (settings.healthCheckEnabled() ? " health=http://" + settings.address() + "/hazelcast/health" : "")
+                + (node.metrics != null ? " metrics=http://" + settings.host() + ":" + node.metrics.port() + "/metrics" : ""));
         return node;
     }
 

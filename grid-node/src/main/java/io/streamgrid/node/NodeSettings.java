@@ -33,6 +33,8 @@ public record NodeSettings(
         boolean jetEnabled,
         int jetCooperativeThreadCount,
         boolean healthCheckEnabled,
+        boolean metricsEnabled,
+        int metricsPort,
         Path ingestDir,
         boolean ingestAllowNetworkFileSystem,
         int sideMapTtlSeconds,
@@ -65,6 +67,14 @@ public record NodeSettings(
         checkRange(splitBrainMinimumClusterSize, 2, 1000, "split-brain-protection.minimum-cluster-size");
         checkRange(gracefulShutdownMaxWaitSeconds, 1, 86_400, "shutdown.graceful-max-wait-seconds");
         checkRange(jetCooperativeThreadCount, 0, 1024, "jet.cooperative-thread-count");
+        checkRange(metricsPort, 0, 65_535, "metrics.port");
+        if (metricsEnabled && (metricsPort == 0 ? port + 1000 : metricsPort) > 65_535) {
+            throw new ConfigException("metrics.port is 0, which means the member port + 1000 = " + (port + 1000)
+                    + ", beyond 65535: give metrics.port (or --metrics-port) explicitly");
+        }
+        if (metricsEnabled && metricsPort == port) {
+            throw new ConfigException("metrics.port " + metricsPort + " is the member port: give the metrics endpoint a port of its own");
+        }
         Objects.requireNonNull(ingestDir, "ingestDir");
         checkRange(sideMapTtlSeconds, 0, Integer.MAX_VALUE, "side-maps.ttl-seconds");
         checkRange(sideMapMaxEntriesPerMember, 0, Integer.MAX_VALUE, "side-maps.max-entries-per-member");
@@ -79,10 +89,12 @@ public record NodeSettings(
             Optional<String> host,
             Optional<Integer> port,
             Optional<List<MemberAddress>> members,
-            Optional<Path> dataDir) {
+            Optional<Path> dataDir,
+            Optional<Integer> metricsPort) {
 
         public static Overrides none() {
-            return new Overrides(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+            return new Overrides(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty());
         }
     }
 
@@ -94,6 +106,11 @@ public record NodeSettings(
      */
     public static NodeSettings load(final Optional<Path> userFile, final Overrides overrides) {
         return SettingsLoader.load(userFile, overrides);
+    }
+
+    /** The port of the member's metrics endpoint (when {@link #metricsEnabled()}): metrics.port, or the member port + 1000 for 0. */
+    public int metricsPortResolved() {
+        return metricsPort == 0 ? port + 1000 : metricsPort;
     }
 
     /** The address this member advertises. */

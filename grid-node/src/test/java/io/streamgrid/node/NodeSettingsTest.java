@@ -48,7 +48,7 @@ class NodeSettingsTest {
     void when_flagsGiven_then_theyWinOverTheFile() throws IOException {
         final Path file = write("cluster-name: from-file\nnetwork:\n  port: 6000\n");
         final NodeSettings.Overrides flags = new NodeSettings.Overrides(Optional.of("from-flag"), Optional.empty(),
-                Optional.of(7000), Optional.of(List.of(MemberAddress.parse("10.0.0.1:7000"))), Optional.of(dir));
+                Optional.of(7000), Optional.of(List.of(MemberAddress.parse("10.0.0.1:7000"))), Optional.of(dir), Optional.empty());
 
         final NodeSettings settings = NodeSettings.load(Optional.of(file), flags);
 
@@ -149,6 +149,19 @@ class NodeSettingsTest {
         final Path file = write("");
 
         assertThat(NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()).port()).isEqualTo(5701);
+    }
+
+    @Test
+    void when_metricsPortIsLeftAtZero_then_itIsTheMemberPortPlus1000AndClashesAreRefused() throws IOException {
+        assertThat(NodeSettings.load(Optional.empty(), NodeSettings.Overrides.none()).metricsPortResolved()).isEqualTo(6701);
+        assertThat(NodeSettings.load(Optional.of(write("metrics:\n  port: 9100\n")), NodeSettings.Overrides.none())
+                .metricsPortResolved()).isEqualTo(9100);
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(write("network:\n  port: 65000\n")), NodeSettings.Overrides.none()))
+                .hasMessageContaining("metrics.port is 0, which means the member port + 1000 = 66000");
+        assertThat(NodeSettings.load(Optional.of(write("network:\n  port: 65000\nmetrics:\n  enabled: false\n")),
+                NodeSettings.Overrides.none()).metricsEnabled()).isFalse();
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(write("metrics:\n  port: 5701\n")), NodeSettings.Overrides.none()))
+                .hasMessageContaining("metrics.port 5701 is the member port");
     }
 
     private Path write(final String yaml) throws IOException {

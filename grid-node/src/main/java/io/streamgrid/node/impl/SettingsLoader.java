@@ -137,6 +137,8 @@ public final class SettingsLoader {
                 tree.bool("jet.enabled"),
                 tree.integer("jet.cooperative-thread-count"),
                 tree.bool("health-check.enabled"),
+                tree.bool("metrics.enabled"),
+                overrides.metricsPort().orElseGet(() -> tree.integer("metrics.port")),
                 JobCatalog.ingestDir(tree),
                 tree.bool("ingest.allow-network-file-system"),
                 tree.integer("side-maps.ttl-seconds"),

@@ -150,6 +150,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     @Override
     void onEvent(final long time) {
+        events++; // every valid event taken in, late ones too (as windowed jobs count them)
         if (watermark != Long.MIN_VALUE && time < watermark - policy.allowedLatenessMs()) {
             late++;
             out.put(job.lateMap(), sideOutputKey(), new LateEvent(partition, lastIndex,
@@ -158,7 +159,6 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
                             + ", more than allowed-lateness-ms " + policy.allowedLatenessMs()));
             return;
         }
-        events++;
         if (eventTimeOrder && (watermark == Long.MIN_VALUE || time > watermark)) {
             held.add(time, input, lastIndex, record.buffer(), record.offset(), record.length());
         } else {

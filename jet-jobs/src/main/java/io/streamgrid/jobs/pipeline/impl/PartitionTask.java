@@ -58,6 +58,7 @@ abstract class PartitionTask {
     int input;
     /** Index of the record being handled in its log (after a restore, of the last one handled). */
     long lastIndex = PartitionReader.START;
+    /** Valid events taken in (late ones too; not rejected, repeated or skipped records). */
     long events;
     long rejected;
     long results;

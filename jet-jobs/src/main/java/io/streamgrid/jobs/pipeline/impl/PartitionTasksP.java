@@ -4,6 +4,7 @@ import com.hazelcast.jet.core.AbstractProcessor;
 import com.hazelcast.jet.core.BroadcastKey;
 import com.hazelcast.jet.core.metrics.Metric;
 import com.hazelcast.jet.core.metrics.Metrics;
+import com.hazelcast.jet.core.metrics.Unit;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
 
@@ -57,6 +58,18 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private Metric lateMetric;
     private Metric rejectedMetric;
     private Metric resultsMetric;
+    private Metric watermarkMetric;
+    private Metric startedMetric;
+    private Metric restoredMetric;
+    private Metric snapshotsMetric;
+    private Metric snapshotBytesMetric;
+    private Metric snapshotMillisMetric;
+    private Metric snapshotDoneMetric;
+    // For the metrics above: this execution's start, the partitions restored, the snapshot being saved.
+    private long startedAtMs;
+    private int restoredPartitions;
+    private long snapshotStartNanos;
+    private long snapshotBytes;
 
     /**
      * {@code replay}: null for the live job. A replay skips the events before its start
@@ -90,6 +103,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
 
     @Override
     protected void init(final Context context) {
+        startedAtMs = System.currentTimeMillis();
         progressOrdinal = getOutbox().bucketCount() - 1;
         updateOrdinals = new int[progressOrdinal];
         for (int i = 0; i < progressOrdinal; i++) {
@@ -200,6 +214,12 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         return true;
     }
 
+    /**
+     * Jet user metrics of this processor (the member's metrics endpoint sums them per job): counts
+     * since this execution started, the lowest watermark of its partitions (0 while none has one),
+     * the execution's start and how many partitions it restored from a snapshot, and the last
+     * snapshot's bytes, duration (its first save call to its commit) and completion time.
+     */
     private void updateMetrics() {
         if (eventsMetric == null) {
             // User metrics can only be created on the processor's own thread, not in init().
@@ -207,21 +227,35 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
             lateMetric = Metrics.metric("streamgridLateEvents");
             rejectedMetric = Metrics.metric("streamgridRejectedRecords");
             resultsMetric = Metrics.metric("streamgridWindowResults");
+            watermarkMetric = Metrics.metric("streamgridWatermark", Unit.MS);
+            startedMetric = Metrics.metric("streamgridExecutionStarted", Unit.MS);
+            restoredMetric = Metrics.metric("streamgridRestoredPartitions");
+            snapshotsMetric = Metrics.metric("streamgridSnapshots");
+            snapshotBytesMetric = Metrics.metric("streamgridSnapshotBytes", Unit.BYTES);
+            snapshotMillisMetric = Metrics.metric("streamgridSnapshotMillis", Unit.MS);
+            snapshotDoneMetric = Metrics.metric("streamgridSnapshotCompleted", Unit.MS);
+            startedMetric.set(startedAtMs);
         }
         long events = 0;
         long late = 0;
         long rejected = 0;
         long results = 0;
+        long watermark = Long.MAX_VALUE;
         for (final T task : tasks) {
             events += task.events();
             late += task.lateEvents();
             rejected += task.rejected();
             results += task.results();
+            if (task.watermark() != Long.MIN_VALUE && !task.ended()) {
+                watermark = Math.min(watermark, task.watermark());
+            }
         }
         eventsMetric.set(events);
         lateMetric.set(late);
         rejectedMetric.set(rejected);
         resultsMetric.set(results);
+        watermarkMetric.set(watermark == Long.MAX_VALUE ? 0 : watermark);
+        restoredMetric.set(restoredPartitions);
     }
 
     @Override
@@ -230,14 +264,32 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         if (!drain()) {
             return false;
         }
+        if (snapshotCursor == 0 && snapshotStartNanos == 0) {
+            snapshotStartNanos = System.nanoTime();
+            snapshotBytes = 0;
+        }
         while (snapshotCursor < tasks.size()) {
             final T task = tasks.get(snapshotCursor);
-            if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(task.partition()), task.snapshot())) {
+            final byte[] state = task.snapshot();
+            if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(task.partition()), state)) {
                 return false;
             }
+            snapshotBytes += state.length;
             snapshotCursor++;
         }
         snapshotCursor = 0;
+        return true;
+    }
+
+    @Override
+    public boolean snapshotCommitFinish(final boolean success) {
+        if (success && snapshotStartNanos != 0 && snapshotsMetric != null) {
+            snapshotsMetric.increment();
+            snapshotBytesMetric.set(snapshotBytes);
+            snapshotMillisMetric.set(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - snapshotStartNanos));
+            snapshotDoneMetric.set(System.currentTimeMillis());
+        }
+        snapshotStartNanos = 0;
         return true;
     }
 
@@ -247,6 +299,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         for (final T task : tasks) {
             if (task.partition() == partition) {
                 task.restore((byte[]) value);
+                restoredPartitions++;
             }
         }
     }

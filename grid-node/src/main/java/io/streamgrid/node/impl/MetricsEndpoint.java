@@ -1,0 +1,46 @@
+package io.streamgrid.node.impl;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.io.IOException;
+
+/**
+ * A member's {@code GET /metrics} in Prometheus text format: {@link MemberMetrics} (jobs, sinks,
+ * maps, partitions, cluster) and the JVM's (memory, GC, threads, from the Prometheus client's JVM
+ * instrumentation). Why the Prometheus Java client and not Micrometer: we only need the
+ * exposition, and Micrometer's Prometheus registry is a layer over this same client.
+ *
+ * <p>Served by the client's small HTTP server (JDK {@code com.sun.net.httpserver}) on its own
+ * port and threads, bound to the member's host: it has no authentication, like the member port.
+ */
+public final class MetricsEndpoint implements AutoCloseable {
+    private final HTTPServer server;
+
+    private MetricsEndpoint(final HTTPServer server) {
+        this.server = server;
+    }
+
+    /**
+     * Serves the member's metrics on {@code host:port}.
+     *
+     * @throws IOException when the port cannot be bound
+     */
+    public static MetricsEndpoint start(final HazelcastInstance member, final String host, final int port) throws IOException {
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        JvmMetrics.builder().register(registry);
+        registry.register(new MemberMetrics(member));
+        return new MetricsEndpoint(HTTPServer.builder().hostname(host).port(port).registry(registry).buildAndStart());
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

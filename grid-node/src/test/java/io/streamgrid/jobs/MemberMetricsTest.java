@@ -1,0 +1,131 @@
+package io.streamgrid.jobs;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberProcess;
+import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.GeneratorSpec;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.WindowedJobs;
+import io.streamgrid.jobs.usecase.IpTrafficJob;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowPolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Design of this test: two member processes (metrics on, as by default), ip-traffic running
+ * exactly-once over 120,000 requests appended over about 8 s. Scraped while it runs and once it has
+ * caught up: the job's events-in counters rise and, summed over both members, equal the events
+ * appended (all valid, none rejected); the job's snapshot, watermark and start series are there;
+ * the state map's owned entries summed over the members equal what a client counts; the members
+ * own all 271 partitions between them; JVM series are there.
+ */
+class MemberMetricsTest {
+    private static final long EVENTS = 120_000;
+    private static final int PARTITIONS = 4;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_ipTrafficRuns_then_eachMemberServesItsJobMapAndClusterSeries(final TestInfo test) throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        final Path ingestDir = workDir.resolve("ingest");
+        final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 7, EVENTS, 1_000).withRate(500); // 4 minutes of event time: windows close
+        final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 2_000, 30_000), 3.0, 100, 3);
+        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("384m").workDir(workDir).start();
+             SchemaLog log = Scenario.requestLog(ingestDir, PARTITIONS)) {
+            final HazelcastInstance client = cluster.newClient();
+            final Job running = WindowedJobs.submit(client.getJet(), job,
+                    JobOptions.of(ingestDir).withSnapshotInterval(200).withLocalParallelism(2));
+            final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, 8);
+            writer.start();
+            writer.awaitAppended(EVENTS / 4);
+            final List<MemberProcess> members = cluster.members();
+            await().atMost(Duration.ofMinutes(1)).until(() -> sum(members, "streamgrid_job_events_in_total", job.name()) > 0);
+            final double early = sum(members, "streamgrid_job_events_in_total", job.name());
+            writer.finish();
+
+            await().atMost(Duration.ofMinutes(2)).until(() -> sum(members, "streamgrid_job_events_in_total", job.name()) == EVENTS);
+            final double late = sum(members, "streamgrid_job_late_events_total", job.name());
+            final double rejected = sum(members, "streamgrid_job_rejected_records_total", job.name());
+            System.out.println(EVENTS + " events appended, " + EVENTS + " counted in by the members' metrics (" + early
+                    + " at the first scrape), " + late + " late, " + rejected + " rejected");
+            assertThat(early).as("counted while the stream ran").isLessThan(EVENTS);
+            assertThat(rejected).isZero();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> sum(members, "streamgrid_job_snapshots_total", job.name()) > 0);
+            final Map<String, Double> first = scrape(members.get(0));
+            first.keySet().stream().filter(series -> series.startsWith("streamgrid_")).sorted().limit(40).forEach(System.out::println);
+            assertThat(sum(members, "streamgrid_job_last_snapshot_bytes", job.name())).isPositive();
+            assertThat(sum(members, "streamgrid_job_last_snapshot_timestamp_seconds", job.name()))
+                    .isGreaterThan(System.currentTimeMillis() / 1000.0 - 600);
+            final double watermark = sum(List.of(members.get(0)), "streamgrid_job_watermark_timestamp_seconds", job.name());
+            assertThat(watermark).as("the watermark in seconds, as the events' times")
+                    .isBetween(spec.startTimeMs() / 1000.0, spec.startTimeMs() / 1000.0 + 3600);
+            assertThat(sum(members, "streamgrid_job_execution_start_timestamp_seconds", job.name())).isPositive();
+
+            final int stateEntries = client.getMap(job.stateMap()).size();
+            assertThat(stateEntries).isPositive();
+            assertThat(sum(members, "streamgrid_map_entries", "map=\"" + job.stateMap() + "\",role=\"owner\"")).isEqualTo(stateEntries);
+            assertThat(sum(members, "streamgrid_map_entries", "map=\"" + job.stateMap() + "\",role=\"backup\"")).isEqualTo(stateEntries);
+            assertThat(sum(members, "streamgrid_member_partitions_owned", "")).isEqualTo(271);
+            assertThat(first).containsEntry("streamgrid_cluster_members", 2.0).containsEntry("streamgrid_cluster_safe", 1.0);
+            assertThat(first.keySet()).anyMatch(series -> series.startsWith("jvm_memory_used_bytes"))
+                    .anyMatch(series -> series.startsWith("jvm_threads_current"));
+            running.cancel();
+        }
+    }
+
+    /** The sum over {@code members} of the series named {@code name} whose labels contain {@code labelText}. */
+    private static double sum(final List<MemberProcess> members, final String name, final String labelText) throws IOException,
+            InterruptedException {
+        double total = 0;
+        for (final MemberProcess member : members) {
+            for (final Map.Entry<String, Double> series : scrape(member).entrySet()) {
+                final String key = series.getKey();
+                final boolean named = key.equals(name) || key.startsWith(name + "{");
+                if (named && key.contains(labelText)) {
+                    total += series.getValue();
+                }
+            }
+        }
+        return total;
+    }
+
+    /** GET /metrics, as series (name with labels) → value; asserts the text format's content type. */
+    private static Map<String, Double> scrape(final MemberProcess member) throws IOException, InterruptedException {
+        final HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(member.metricsUrl()))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
+        final Map<String, Double> series = new LinkedHashMap<>();
+        for (final String line : response.body().split("\n")) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            final int space = line.lastIndexOf(' ');
+            series.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+        }
+        return series;
+    }
+}
