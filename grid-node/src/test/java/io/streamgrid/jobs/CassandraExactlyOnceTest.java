@@ -174,8 +174,23 @@ class CassandraExactlyOnceTest {
                 System.out.println(keyspace + ".ip_window_counts: " + report[0]);
             }
             assertThat(report[0].isExact()).isTrue();
+            assertSinkMetricsServed(cluster, job.name());
             running.cancel();
         }
+    }
+
+    /** The members serve the sink's series (counted since the job's current execution started), every one the dashboard queries. */
+    private static void assertSinkMetricsServed(final LocalCluster cluster, final String job) throws Exception {
+        final double rows = MetricsScrape.sum(cluster.members(), "streamgrid_sink_rows_committed_total", job);
+        final double transactions = MetricsScrape.sum(cluster.members(), "streamgrid_sink_transactions_committed_total", job);
+        System.out.println("sink metrics: " + rows + " rows in " + transactions + " transactions committed since the job's last start");
+        assertThat(rows).isPositive();
+        assertThat(transactions).isPositive();
+        final java.util.Set<String> served = new java.util.TreeSet<>();
+        MetricsScrape.scrape(cluster.members().get(0)).keySet().forEach(series -> served.add(series.replaceFirst("\\{.*", "")));
+        final java.util.Set<String> queried = MemberMetricsTest.dashboardMetricNames();
+        queried.removeIf(name -> !name.startsWith("streamgrid_sink_"));
+        assertThat(served).containsAll(queried);
     }
 
     /**
