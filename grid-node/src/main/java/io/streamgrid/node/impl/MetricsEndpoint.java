@@ -8,7 +8,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 
 /**
- * A member's {@code GET /metrics} in Prometheus text format: {@link MemberMetrics} (jobs, sinks,
+ * A member's HTTP endpoint for people and monitoring: the live status page at {@code /}
+ * ({@link StatusPage}) and {@code GET /metrics} in Prometheus text format: {@link MemberMetrics} (jobs, sinks,
  * maps, partitions, cluster) and the JVM's (memory, GC, threads, from the Prometheus client's JVM
  * instrumentation). Why the Prometheus Java client and not Micrometer: we only need the
  * exposition, and Micrometer's Prometheus registry is a layer over this same client.
@@ -32,7 +33,8 @@ public final class MetricsEndpoint implements AutoCloseable {
         final PrometheusRegistry registry = new PrometheusRegistry();
         JvmMetrics.builder().register(registry);
         registry.register(new MemberMetrics(member));
-        return new MetricsEndpoint(HTTPServer.builder().hostname(host).port(port).registry(registry).buildAndStart());
+        return new MetricsEndpoint(HTTPServer.builder().hostname(host).port(port).registry(registry)
+                .defaultHandler(new StatusPage(member)).buildAndStart());
     }
 
     public int port() {

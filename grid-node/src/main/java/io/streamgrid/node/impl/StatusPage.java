@@ -1,0 +1,204 @@
+package io.streamgrid.node.impl;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.DistributedObject;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.core.metrics.JobMetrics;
+import com.hazelcast.jet.core.metrics.Measurement;
+import com.hazelcast.map.IMap;
+import com.hazelcast.partition.Partition;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongBinaryOperator;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The member's live status page: {@code GET /} (or {@code /status}) is a static page whose script
+ * polls {@code GET /status.json} every two seconds and draws the charts itself (inline SVG, no
+ * library, nothing to build). Any member serves the whole cluster's view: members and their
+ * partitions, safety, jobs with their cluster-wide counters (Jet's job metrics, which Jet
+ * collects from every member every few seconds), and the alert maps.
+ *
+ * <p>The job charts' history is kept here, a sample per job and metrics collection, taken only
+ * when the page asks (no thread of its own): the last {@value #HISTORY} samples, so a page opened
+ * later still shows the last minutes.
+ */
+final class StatusPage implements HttpHandler {
+    private static final Logger LOG = Logger.getLogger(StatusPage.class.getName());
+    private static final int HISTORY = 300;
+    private static final long SAMPLE_EVERY_MS = 1_000;
+    private static final int ALERTS_SHOWN = 8;
+
+    private final HazelcastInstance hazelcast;
+    private final byte[] page;
+    /** Job name → its samples, oldest first. */
+    private final Map<String, ArrayDeque<Sample>> history = new HashMap<>();
+    private long lastSampleMs;
+
+    /** One job's cluster-wide figures as Jet collected them at {@code timeMs}; 0 where Jet has no value yet. */
+    private record Sample(long timeMs, long eventsIn, long late, long rejected, long results, long watermarkMs,
+                          long snapshotMillis) {
+    }
+
+    StatusPage(final HazelcastInstance hazelcast) {
+        this.hazelcast = hazelcast;
+        try (InputStream in = StatusPage.class.getResourceAsStream("/status.html")) {
+            if (in == null) {
+                throw new IllegalStateException("status.html is missing from the grid-node jar");
+            }
+            this.page = in.readAllBytes();
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void handle(final HttpExchange exchange) throws IOException {
+        try (exchange) {
+            final String path = exchange.getRequestURI().getPath();
+            if (!"GET".equals(exchange.getRequestMethod())) {
+                send(exchange, 405, "text/plain; charset=utf-8", "GET only\n".getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/") || path.equals("/status")) {
+                send(exchange, 200, "text/html; charset=utf-8", page);
+            } else if (path.equals("/status.json")) {
+                send(exchange, 200, "application/json", json().getBytes(StandardCharsets.UTF_8));
+            } else {
+                send(exchange, 404, "text/plain; charset=utf-8",
+                        "not here: / (status page), /status.json, /metrics\n".getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (final RuntimeException e) {
+            LOG.log(Level.WARNING, "status page request failed", e);
+            throw e;
+        }
+    }
+
+    private static void send(final HttpExchange exchange, final int status, final String type, final byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    /** The cluster as this member sees it, with each job's sample history. */
+    synchronized String json() {
+        final long now = System.currentTimeMillis();
+        final List<Job> jobs = hazelcast.getJet().getJobs();
+        if (now - lastSampleMs >= SAMPLE_EVERY_MS) {
+            sample(jobs);
+            lastSampleMs = now;
+        }
+        final Map<Member, Integer> owned = new HashMap<>();
+        for (final Partition partition : hazelcast.getPartitionService().getPartitions()) {
+            if (partition.getOwner() != null) {
+                owned.merge(partition.getOwner(), 1, Integer::sum);
+            }
+        }
+        final List<Object> members = new ArrayList<>();
+        for (final Member member : hazelcast.getCluster().getMembers()) {
+            members.add(ordered("address", member.getAddress().getHost() + ":" + member.getAddress().getPort(),
+                    "partitions", owned.getOrDefault(member, 0), "serving", member.localMember()));
+        }
+        final List<Object> jobList = new ArrayList<>();
+        for (final Job job : jobs) {
+            final ArrayDeque<Sample> samples = history.get(job.getName());
+            if (samples == null) {
+                continue; // finished before this page looked
+            }
+            final List<Object> rows = new ArrayList<>(samples.size());
+            samples.forEach(s -> rows.add(List.of(s.timeMs(), s.eventsIn(), s.late(), s.rejected(), s.results(), s.watermarkMs(),
+                    s.snapshotMillis())));
+            jobList.add(ordered("name", job.getName(), "status", job.getStatus().name(), "samples", rows));
+        }
+        final List<Object> alerts = new ArrayList<>();
+        for (final DistributedObject object : hazelcast.getDistributedObjects()) {
+            if (object instanceof IMap<?, ?> map && map.getName().startsWith("state.") && map.getName().endsWith("alerts")) {
+                final List<String> some = new ArrayList<>();
+                final Iterator<?> values = map.values().iterator();
+                while (some.size() < ALERTS_SHOWN && values.hasNext()) {
+                    some.add(String.valueOf(values.next()));
+                }
+                alerts.add(ordered("map", map.getName(), "count", map.size(), "some", some));
+            }
+        }
+        final Map<String, Object> status = new LinkedHashMap<>();
+        status.put("time", now);
+        status.put("clusterSafe", hazelcast.getPartitionService().isClusterSafe());
+        status.put("members", members);
+        status.put("jobs", jobList);
+        status.put("alerts", alerts);
+        return JsonText.of(status);
+    }
+
+    /** A JSON object with its fields in the order given (name, value, name, value, ...). */
+    private static Map<String, Object> ordered(final Object... namesAndValues) {
+        final Map<String, Object> object = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            object.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return object;
+    }
+
+    /**
+     * Adds a sample per job when Jet has collected its metrics again since the last one (every few
+     * seconds; {@code hazelcast.metrics.collection.frequency}), timed by that collection, so that
+     * rates between samples are the rates the job ran at.
+     */
+    private void sample(final List<Job> jobs) {
+        for (final Job job : jobs) {
+            if (job.getStatus().isTerminal() && !history.containsKey(job.getName())) {
+                continue;
+            }
+            final JobMetrics metrics = job.getMetrics();
+            long collected = 0;
+            for (final Measurement measurement : metrics.get("streamgridEventsIn")) {
+                collected = Math.max(collected, measurement.timestamp());
+            }
+            final ArrayDeque<Sample> samples = history.computeIfAbsent(job.getName(), name -> new ArrayDeque<>());
+            if (collected == 0 || !samples.isEmpty() && samples.getLast().timeMs() >= collected) {
+                continue; // nothing collected yet, or nothing new
+            }
+            samples.addLast(new Sample(collected, combined(metrics, "streamgridEventsIn", Long::sum),
+                    combined(metrics, "streamgridLateEvents", Long::sum), combined(metrics, "streamgridRejectedRecords", Long::sum),
+                    combined(metrics, "streamgridWindowResults", Long::sum), combined(metrics, "streamgridWatermark", StatusPage::lowestSet),
+                    combined(metrics, "streamgridSnapshotMillis", Math::max)));
+            if (samples.size() > HISTORY) {
+                samples.removeFirst();
+            }
+        }
+    }
+
+    private static long combined(final JobMetrics metrics, final String name, final LongBinaryOperator combine) {
+        long result = 0;
+        boolean first = true;
+        for (final Measurement measurement : metrics.get(name)) {
+            result = first ? measurement.value() : combine.applyAsLong(result, measurement.value());
+            first = false;
+        }
+        return result;
+    }
+
+    private static long lowestSet(final long a, final long b) {
+        if (a == 0) {
+            return b;
+        }
+        return b == 0 ? a : Math.min(a, b);
+    }
+}

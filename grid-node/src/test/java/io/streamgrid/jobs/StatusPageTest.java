@@ -1,0 +1,115 @@
+package io.streamgrid.jobs;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberProcess;
+import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.GeneratorSpec;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.WindowedJobs;
+import io.streamgrid.jobs.usecase.IpTrafficJob;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowPolicy;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Design of this test: the status page in a real browser (headless Chromium; skipped with a
+ * message where none is installed). Two member processes run ip-traffic over requests appended for
+ * about 20 s; the test waits until the member's {@code /status.json} holds a few samples of the job
+ * with events counted (Jet collects job metrics every few seconds), then loads that member's page
+ * (each member keeps its own chart history): its script must have drawn both members with their partitions, the job's card and
+ * a throughput chart with at least two points. A screenshot goes to {@code target/status-page.png}.
+ */
+class StatusPageTest {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_aJobRuns_then_theStatusPageShowsMembersAndTheJobsChartInABrowser(final TestInfo test) throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        Files.createDirectories(workDir);
+        final Optional<HeadlessChromium> browser = HeadlessChromium.find(workDir);
+        Assumptions.assumeTrue(browser.isPresent(), "no chromium on the PATH: install Debian's chromium (.ci/run does) to run this test");
+        final Path ingestDir = workDir.resolve("ingest");
+        final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 11, 200_000, 1_000).withRate(500).withHotKeys(0.05, 60_000);
+        final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 2_000, 30_000), 3.0, 100, 3);
+        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("384m").workDir(workDir).start();
+             SchemaLog log = Scenario.requestLog(ingestDir, 4)) {
+            final HazelcastInstance client = cluster.newClient();
+            final Job running = WindowedJobs.submit(client.getJet(), job,
+                    JobOptions.of(ingestDir).withSnapshotInterval(500).withLocalParallelism(2));
+            final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, 20);
+            writer.start();
+            final MemberProcess first = cluster.members().get(0);
+            final String statusJson = first.metricsUrl().replace("/metrics", "/status.json");
+            final Pattern samples = Pattern.compile("\"name\":\"" + job.name() + "\".*?\"samples\":\\[(.*?)\\]\\}");
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+                final Matcher found = samples.matcher(get(statusJson));
+                return found.find() && countedSamples(found.group(1)) >= 3;
+            });
+
+            final String page = first.metricsUrl().replace("/metrics", "/"); // the member holding the job's history
+            final String dom = browser.get().dumpDom(page, 5_000);
+            System.out.println("the page's DOM after its script ran: " + dom.length() + " characters");
+            for (final MemberProcess member : cluster.members()) {
+                assertThat(dom).contains(member.address());
+            }
+            assertThat(dom).contains("2 members, safe").contains("data-job=\"" + job.name() + "\"").contains("events in per second");
+            final Matcher chart = Pattern.compile("data-job=\"" + job.name() + "\".*?data-points=\"(\\d+)\"", Pattern.DOTALL).matcher(dom);
+            assertThat(chart.find()).as("the job's throughput chart").isTrue();
+            assertThat(Integer.parseInt(chart.group(1))).as("points in the throughput chart").isGreaterThanOrEqualTo(2);
+            final Matcher partitions = Pattern.compile("<td>(\\d+)</td>").matcher(dom);
+            int total = 0;
+            while (partitions.find()) {
+                total += Integer.parseInt(partitions.group(1));
+            }
+            assertThat(total).as("partitions shown for the members").isEqualTo(271);
+
+            final Path screenshot = Path.of("target", "status-page.png");
+            Files.createDirectories(screenshot.getParent());
+            browser.get().screenshot(page, 5_000, screenshot, 1200, 1000);
+            assertThat(Files.size(screenshot)).isGreaterThan(10_000);
+            System.out.println("screenshot: " + screenshot.toAbsolutePath());
+            writer.finish();
+            running.cancel();
+        }
+    }
+
+    /** How many of the job's samples have counted events (the second field of each sample). */
+    private static int countedSamples(final String samples) {
+        int counted = 0;
+        final Matcher sample = Pattern.compile("\\[\\d+,(\\d+),").matcher(samples);
+        while (sample.find()) {
+            counted += Long.parseLong(sample.group(1)) > 0 ? 1 : 0;
+        }
+        return counted;
+    }
+
+    private static String get(final String url) throws Exception {
+        final HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+}
