@@ -37,6 +37,9 @@ final class LineLoad {
         long lines = 0;
         long loaded = 0;
         long rejected = 0;
+        final Progress meter = new Progress();
+        final long size = Files.size(input);
+        long bytes = 0; // read so far, about: UTF-8 lengths are counted as chars, line ends as one
         try (BufferedReader in = Files.newBufferedReader(input, StandardCharsets.UTF_8);
              BufferedWriter rejects = Files.newBufferedWriter(rejectedFile, StandardCharsets.UTF_8)) {
             if (header != null) {
@@ -46,6 +49,7 @@ final class LineLoad {
             String line;
             while ((line = in.readLine()) != null) {
                 lines++;
+                bytes += line.length() + 1;
                 if (line.isBlank()) {
                     continue;
                 }
@@ -58,7 +62,8 @@ final class LineLoad {
                     rejects.newLine();
                 }
                 if (lines % 100_000 == 0) {
-                    progress.accept("read " + lines + " lines: " + loaded + " loaded, " + rejected + " rejected");
+                    progress.accept("read " + lines + " lines: " + loaded + " loaded, " + rejected + " rejected ("
+                            + meter.of(lines, bytes, size) + ")");
                 }
             }
         }

@@ -32,10 +32,11 @@ public abstract class RecordGenerator {
 
     /** Appends every event to {@code log}, reporting progress every {@code progressEvery} events (0: never). */
     public final long appendTo(final SchemaLog log, final long progressEvery, final Consumer<String> progress) {
+        final Progress meter = new Progress();
         for (long i = 0; i < events; i++) {
             log.append(next(i));
             if (progressEvery > 0 && (i + 1) % progressEvery == 0) {
-                progress.accept("generated " + (i + 1) + " of " + events + " " + what + " events");
+                progress.accept("generated " + (i + 1) + " of " + events + " " + what + " events (" + meter.of(i + 1, i + 1, events) + ")");
             }
         }
         return events;
