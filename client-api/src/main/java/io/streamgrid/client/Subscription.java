@@ -1,7 +1,9 @@
 package io.streamgrid.client;
 
 /**
- * A running continuous query; {@link #close()} stops it. Counters are for monitoring.
+ * A running continuous query; {@link #close()} stops it. Counters are for monitoring; the
+ * subscription also reports them to the cluster every couple of seconds ({@link SubscriptionReport}),
+ * where the members' status page and metrics show them.
  *
  * <p>It recovers by itself from lost journal events, member crashes, migrations and a slow
  * listener, and an exception thrown by the listener does not stop it (it is counted in
@@ -36,6 +38,9 @@ public interface Subscription extends AutoCloseable {
 
     /** Exceptions the listener threw so far; each was logged, and the subscription went on. */
     long listenerErrors();
+
+    /** Deltas received and waiting for the listener: how far it is behind (at most the buffer's capacity). */
+    int queued();
 
     @Override
     void close();

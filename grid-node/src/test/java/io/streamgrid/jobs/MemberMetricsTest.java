@@ -2,6 +2,9 @@ package io.streamgrid.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.client.ClientSettings;
+import io.streamgrid.client.StreamGridClient;
+import io.streamgrid.client.Subscription;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
@@ -38,7 +41,8 @@ import static org.awaitility.Awaitility.await;
  * caught up: the job's events-in counters rise and, summed over both members, equal the events
  * appended (all valid, none rejected); the job's snapshot, watermark and start series are there;
  * the state map's owned entries summed over the members equal what a client counts; the members
- * own all 271 partitions between them; JVM series are there.
+ * own all 271 partitions between them; JVM series are there; a client's subscription to the state map
+ * is served once, by the oldest member, with the delivered count the subscription itself has.
  */
 class MemberMetricsTest {
     private static final long EVENTS = 120_000;
@@ -55,6 +59,9 @@ class MemberMetricsTest {
         try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("384m").workDir(workDir).start();
              SchemaLog log = Scenario.requestLog(ingestDir, PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
+            final StreamGridClient streamGrid = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
+                    cluster.members().stream().map(MemberProcess::address).toList()));
+            final Subscription subscription = streamGrid.localView(job.stateMap(), "count > 0").subscription();
             final Job running = WindowedJobs.submit(client.getJet(), job,
                     JobOptions.of(ingestDir).withSnapshotInterval(200).withLocalParallelism(2));
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, 8);
@@ -99,6 +106,21 @@ class MemberMetricsTest {
             queried.removeIf(name -> name.startsWith("streamgrid_sink_")); // a job with a Cassandra sink: CassandraExactlyOnceTest
             System.out.println("the dashboard queries " + queried);
             assertThat(served).as("every series the Grafana dashboard queries is served").containsAll(queried);
+
+            // The subscription's own report, served once (by the oldest member), catches up with its counter.
+            final String ofSubscription = "map=\"" + job.stateMap() + "\"";
+            await().atMost(Duration.ofSeconds(30)).until(() -> subscription.delivered() > 0
+                    && sum(members, "streamgrid_subscription_deltas_delivered_total", ofSubscription) == subscription.delivered());
+            int serving = 0;
+            for (final MemberProcess member : members) {
+                serving += scrape(member).keySet().stream().anyMatch(s -> s.startsWith("streamgrid_subscription_deltas_delivered_total{")) ? 1 : 0;
+            }
+            System.out.println("subscription: " + subscription.delivered() + " deltas delivered, as the metrics say; served by "
+                    + serving + " member");
+            assertThat(serving).isEqualTo(1);
+            assertThat(sum(members, "streamgrid_subscription_resyncs_total", ofSubscription)).isZero();
+            subscription.close();
+            streamGrid.close();
             running.cancel();
         }
     }

@@ -2,6 +2,9 @@ package io.streamgrid.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.client.ClientSettings;
+import io.streamgrid.client.LocalView;
+import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
@@ -39,7 +42,7 @@ import static org.awaitility.Awaitility.await;
  * about 20 s; the test waits until the member's {@code /status.json} holds a few samples of the job
  * with events counted (Jet collects job metrics every few seconds), then loads that member's page
  * (each member keeps its own chart history): its script must have drawn both members with their partitions, the job's card and
- * a throughput chart with at least two points. A screenshot goes to {@code target/status-page.png}.
+ * a throughput chart with at least two points, and the test's own subscription. A screenshot goes to {@code target/status-page.png}.
  */
 class StatusPageTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -57,6 +60,9 @@ class StatusPageTest {
         try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("384m").workDir(workDir).start();
              SchemaLog log = Scenario.requestLog(ingestDir, 4)) {
             final HazelcastInstance client = cluster.newClient();
+            final StreamGridClient streamGrid = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
+                    cluster.members().stream().map(MemberProcess::address).toList()));
+            final LocalView view = streamGrid.localView(job.stateMap(), "count > 100");
             final Job running = WindowedJobs.submit(client.getJet(), job,
                     JobOptions.of(ingestDir).withSnapshotInterval(500).withLocalParallelism(2));
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, 20);
@@ -79,12 +85,14 @@ class StatusPageTest {
             final Matcher chart = Pattern.compile("data-job=\"" + job.name() + "\".*?data-points=\"(\\d+)\"", Pattern.DOTALL).matcher(dom);
             assertThat(chart.find()).as("the job's throughput chart").isTrue();
             assertThat(Integer.parseInt(chart.group(1))).as("points in the throughput chart").isGreaterThanOrEqualTo(2);
-            final Matcher partitions = Pattern.compile("<td>(\\d+)</td>").matcher(dom);
+            final Matcher partitions = Pattern.compile("<tr class=\"member\"><td>[^<]*</td><td>(\\d+)</td>").matcher(dom);
             int total = 0;
             while (partitions.find()) {
                 total += Integer.parseInt(partitions.group(1));
             }
             assertThat(total).as("partitions shown for the members").isEqualTo(271);
+            assertThat(dom).as("the subscription's row").containsPattern("<tr class=\"subscription\"><td>" + job.stateMap()
+                    + "</td><td>count &gt; 100</td>");
 
             final Path screenshot = Path.of("target", "status-page.png");
             Files.createDirectories(screenshot.getParent());
@@ -92,6 +100,8 @@ class StatusPageTest {
             assertThat(Files.size(screenshot)).isGreaterThan(10_000);
             System.out.println("screenshot: " + screenshot.toAbsolutePath());
             writer.finish();
+            view.close();
+            streamGrid.close();
             running.cancel();
         }
     }

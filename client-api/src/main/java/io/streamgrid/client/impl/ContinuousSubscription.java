@@ -11,6 +11,7 @@ import com.hazelcast.ringbuffer.ReadResultSet;
 import io.streamgrid.client.Delta;
 import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.Subscription;
+import io.streamgrid.client.SubscriptionReport;
 import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cq.ChangeFilter;
 import io.streamgrid.cq.Where;
@@ -94,6 +95,10 @@ final class ContinuousSubscription implements Subscription {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread delivery;
     private volatile boolean closed;
+    /** This subscription's entry in {@link SubscriptionReport#MAP}, and when it last wrote it. */
+    private final String reportId = java.util.UUID.randomUUID().toString();
+    private final IMap<String, SubscriptionReport> reports;
+    private long lastReportNanos;
 
     /** Asks the delivery thread to resynchronise a partition. */
     private record Resync(int partition, String reason) {
@@ -120,6 +125,7 @@ final class ContinuousSubscription implements Subscription {
         this.queue = new ArrayBlockingQueue<>(options.bufferCapacity());
         this.generation = new AtomicIntegerArray(partitions);
         this.appliedThrough = new long[partitions];
+        this.reports = client.getMap(SubscriptionReport.MAP);
         this.delivery = new Thread(this::deliverLoop, "streamgrid-subscription-" + mapName);
         this.delivery.setDaemon(true);
     }
@@ -157,6 +163,11 @@ final class ContinuousSubscription implements Subscription {
     }
 
     @Override
+    public int queued() {
+        return queue.size();
+    }
+
+    @Override
     public State state() {
         return state;
     }
@@ -185,6 +196,7 @@ final class ContinuousSubscription implements Subscription {
                 read(p, generation.get(p), tails[p] + 1);
             }
             while (!closed) {
+                report();
                 final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (item instanceof Delta delta) {
                     apply(delta);
@@ -205,6 +217,37 @@ final class ContinuousSubscription implements Subscription {
                 started.completeExceptionally(e);
             } else if (!closed) {
                 fail(e);
+            }
+        }
+        unreport();
+    }
+
+    /**
+     * Every {@link SubscriptionReport#EVERY_MS}: the counters into the cluster's report map,
+     * asynchronously (the delivery thread does not wait; a lost report is replaced by the next).
+     */
+    private void report() {
+        final long now = System.nanoTime();
+        if (now - lastReportNanos < TimeUnit.MILLISECONDS.toNanos(SubscriptionReport.EVERY_MS)) {
+            return;
+        }
+        lastReportNanos = now;
+        try {
+            reports.setAsync(reportId, new SubscriptionReport(reportId, client.getName(), map.getName(), where.text(), state.name(),
+                    delivered.get(), resyncs.get(), overflows.get(), listenerErrors.get(), queue.size(), System.currentTimeMillis()),
+                    SubscriptionReport.TTL_SECONDS, TimeUnit.SECONDS);
+        } catch (final RuntimeException e) {
+            LOG.log(Level.FINE, "subscription to " + map.getName() + ": report not written", e);
+        }
+    }
+
+    /** Removes the report when the subscription ends (its TTL would remove it anyway). */
+    private void unreport() {
+        if (client.getLifecycleService().isRunning()) {
+            try {
+                reports.removeAsync(reportId);
+            } catch (final RuntimeException e) {
+                LOG.log(Level.FINE, "subscription to " + map.getName() + ": report not removed", e);
             }
         }
     }

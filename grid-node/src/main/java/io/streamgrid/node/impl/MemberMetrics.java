@@ -10,6 +10,7 @@ import com.hazelcast.jet.core.metrics.MetricTags;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.LocalMapStats;
 import com.hazelcast.partition.Partition;
+import io.streamgrid.client.SubscriptionReport;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
@@ -106,6 +107,7 @@ final class MemberMetrics implements MultiCollector {
                     : gauge(series.name(), series.help(), byJob, series.scale()));
         }
         addMaps(snapshots);
+        addSubscriptions(snapshots);
         addCluster(snapshots, collected.migrationQueueSize);
         return new MetricSnapshots(snapshots);
     }
@@ -157,6 +159,35 @@ final class MemberMetrics implements MultiCollector {
         snapshots.add(puts.build());
         snapshots.add(gets.build());
         snapshots.add(removes.build());
+    }
+
+    /**
+     * The clients' subscriptions, from the oldest member only (the reports are cluster-wide: every
+     * member would serve the same series).
+     */
+    private void addSubscriptions(final List<MetricSnapshot> snapshots) {
+        if (!SubscriptionReports.exportsHere(hazelcast)) {
+            return;
+        }
+        final CounterSnapshot.Builder delivered = CounterSnapshot.builder().name("streamgrid_subscription_deltas_delivered")
+                .help("Deltas the subscription handed to its listener");
+        final CounterSnapshot.Builder resyncs = CounterSnapshot.builder().name("streamgrid_subscription_resyncs")
+                .help("Resynchronisations of the subscription (journal overrun, member lost, buffer overflow)");
+        final CounterSnapshot.Builder overflows = CounterSnapshot.builder().name("streamgrid_subscription_overflows")
+                .help("Times the subscription's buffer overflowed because its listener was slow");
+        final GaugeSnapshot.Builder queued = GaugeSnapshot.builder().name("streamgrid_subscription_queued_deltas")
+                .help("Deltas received and waiting for the listener: how far the subscription is behind");
+        for (final SubscriptionReport report : SubscriptionReports.all(hazelcast)) {
+            final Labels labels = Labels.of("map", report.map(), "subscription", report.id(), "client", report.client());
+            delivered.dataPoint(counterPoint(labels, report.delivered()));
+            resyncs.dataPoint(counterPoint(labels, report.resyncs()));
+            overflows.dataPoint(counterPoint(labels, report.overflows()));
+            queued.dataPoint(gaugePoint(labels, report.queued()));
+        }
+        snapshots.add(delivered.build());
+        snapshots.add(resyncs.build());
+        snapshots.add(overflows.build());
+        snapshots.add(queued.build());
     }
 
     private void addCluster(final List<MetricSnapshot> snapshots, final long migrationQueueSize) {

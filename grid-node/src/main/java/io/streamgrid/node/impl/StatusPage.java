@@ -11,6 +11,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.partition.Partition;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.streamgrid.client.SubscriptionReport;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,7 +34,8 @@ import java.util.logging.Logger;
  * polls {@code GET /status.json} every two seconds and draws the charts itself (inline SVG, no
  * library, nothing to build). Any member serves the whole cluster's view: members and their
  * partitions, safety, jobs with their cluster-wide counters (Jet's job metrics, which Jet
- * collects from every member every few seconds), and the alert maps.
+ * collects from every member every few seconds), the clients' continuous-query subscriptions (as
+ * they report themselves, {@link SubscriptionReport}) and the alert maps.
  *
  * <p>The job charts' history is kept here, a sample per job and metrics collection, taken only
  * when the page asks (no thread of its own): the last {@value #HISTORY} samples, so a page opened
@@ -138,11 +140,18 @@ final class StatusPage implements HttpHandler {
                 alerts.add(ordered("map", map.getName(), "count", map.size(), "some", some));
             }
         }
+        final List<Object> subscriptions = new ArrayList<>();
+        for (final SubscriptionReport r : SubscriptionReports.all(hazelcast)) {
+            subscriptions.add(ordered("map", r.map(), "where", r.where(), "client", r.client(), "state", r.state(),
+                    "delivered", r.delivered(), "resyncs", r.resyncs(), "overflows", r.overflows(), "queued", r.queued(),
+                    "ageMs", now - r.reportedAtMs()));
+        }
         final Map<String, Object> status = new LinkedHashMap<>();
         status.put("time", now);
         status.put("clusterSafe", hazelcast.getPartitionService().isClusterSafe());
         status.put("members", members);
         status.put("jobs", jobList);
+        status.put("subscriptions", subscriptions);
         status.put("alerts", alerts);
         return JsonText.of(status);
     }
