@@ -46,9 +46,9 @@ public final class GridNode implements AutoCloseable {
             return null;
         }
         try {
-            return MetricsEndpoint.start(instance, settings.host(), settings.metricsPortResolved());
+            return MetricsEndpoint.start(instance, settings.metricsHost(), settings.metricsPortResolved());
         } catch (final IOException | RuntimeException e) {
-            LOG.warning("metrics endpoint not started: cannot serve on " + settings.host() + ":" + settings.metricsPortResolved()
+            LOG.warning("metrics endpoint not started: cannot serve on " + settings.metricsHost() + ":" + settings.metricsPortResolved()
                     + " (" + e.getMessage() + "); the member runs without metrics — free the port or set metrics.port");
             return null;
         }
@@ -89,7 +89,7 @@ public final class GridNode implements AutoCloseable {
                 + " cluster=" + settings.clusterName()
                 + " members=" + instance.getCluster().getMembers().size()
                 + (settings.healthCheckEnabled() ? " health=http://" + settings.address() + "/hazelcast/health" : "")
-                + (node.metrics != null ? " metrics=http://" + settings.host() + ":" + node.metrics.port() + "/metrics" : ""));
+                + (node.metrics != null ? " metrics=http://" + settings.metricsHost() + ":" + node.metrics.port() + "/metrics" : ""));
         return node;
     }
 

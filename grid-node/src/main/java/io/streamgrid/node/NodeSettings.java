@@ -34,6 +34,7 @@ public record NodeSettings(
         int jetCooperativeThreadCount,
         boolean healthCheckEnabled,
         boolean metricsEnabled,
+        String metricsHost,
         int metricsPort,
         Path ingestDir,
         boolean ingestAllowNetworkFileSystem,
@@ -68,6 +69,9 @@ public record NodeSettings(
         checkRange(gracefulShutdownMaxWaitSeconds, 1, 86_400, "shutdown.graceful-max-wait-seconds");
         checkRange(jetCooperativeThreadCount, 0, 1024, "jet.cooperative-thread-count");
         checkRange(metricsPort, 0, 65_535, "metrics.port");
+        if (metricsEnabled && (metricsHost == null || metricsHost.isBlank())) {
+            throw new ConfigException("metrics.host is blank: give the address to serve metrics on, e.g. 127.0.0.1");
+        }
         if (metricsEnabled && (metricsPort == 0 ? port + 1000 : metricsPort) > 65_535) {
             throw new ConfigException("metrics.port is 0, which means the member port + 1000 = " + (port + 1000)
                     + ", beyond 65535: give metrics.port (or --metrics-port) explicitly");

@@ -138,6 +138,7 @@ public final class SettingsLoader {
                 tree.integer("jet.cooperative-thread-count"),
                 tree.bool("health-check.enabled"),
                 tree.bool("metrics.enabled"),
+                tree.string("metrics.host"),
                 overrides.metricsPort().orElseGet(() -> tree.integer("metrics.port")),
                 JobCatalog.ingestDir(tree),
                 tree.bool("ingest.allow-network-file-system"),
