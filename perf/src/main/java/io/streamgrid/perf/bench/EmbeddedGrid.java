@@ -30,8 +30,13 @@ public final class EmbeddedGrid implements AutoCloseable {
         final int port = LocalCluster.freePort();
         final String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         final MemberAddress address = new MemberAddress("127.0.0.1", port);
+        int metricsPort;
+        do {
+            metricsPort = LocalCluster.freePort();
+        } while (metricsPort == port);
         final NodeSettings settings = NodeSettings.load(Optional.empty(), new NodeSettings.Overrides(Optional.of(cluster),
-                Optional.of(address.host()), Optional.of(port), Optional.of(List.of(address)), Optional.of(dataDir)));
+                Optional.of(address.host()), Optional.of(port), Optional.of(List.of(address)), Optional.of(dataDir),
+                Optional.of(metricsPort)));
         return new EmbeddedGrid(GridNode.start(settings), ClientSettings.of(cluster, List.of(address.host() + ":" + port)));
     }
 
