@@ -1,7 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
 import com.hazelcast.jet.Job;
-import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.MachineReading;
 import io.streamgrid.jobs.JobTestSupport;
@@ -123,20 +122,8 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            MachineReading.append(temperatureLog, temperatures, 0, 6_000);
-            MachineReading.append(pressureLog, pressures, 0, 6_000);
-            final Job running = KeyedJobs.submit(member.getJet(), job, options);
-            for (int third = 1; third < 3; third++) {
-                await().atMost(Duration.ofMinutes(1)).until(() -> running.getStatus() == JobStatus.RUNNING);
-                Thread.sleep(300);
-                running.restart();
-                final int to = third == 2 ? 20_000 : 13_000;
-                MachineReading.append(temperatureLog, temperatures, third == 1 ? 6_000 : 13_000, to);
-                Thread.sleep(200);
-                MachineReading.append(pressureLog, pressures, third == 1 ? 6_000 : 13_000, to);
-            }
-            temperatureLog.appendEndOfStream();
-            pressureLog.appendEndOfStream();
+            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> KeyedJobs.submit(member.getJet(), job, options),
+                    temperatureLog, temperatures, pressureLog, pressures, 200);
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, Double>getMap(MAP)), Duration.ofMinutes(2), running);
             final long ties = pressures.stream().filter(p -> temperatures.stream().anyMatch(
                     t -> t.machine() == p.machine() && t.ts() == p.ts())).count();

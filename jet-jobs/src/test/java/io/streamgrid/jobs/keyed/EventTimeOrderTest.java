@@ -1,7 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
 import com.hazelcast.jet.Job;
-import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.MachineReading;
@@ -26,7 +25,6 @@ import java.util.SplittableRandom;
 import static io.streamgrid.jobs.keyed.CoPartitionedSchemasTest.PRESSURE;
 import static io.streamgrid.jobs.keyed.CoPartitionedSchemasTest.TEMPERATURE;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * {@code KeyedJob.Builder.inEventTimeOrder}: the function sees each key's events sorted by event
@@ -151,21 +149,9 @@ class EventTimeOrderTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            MachineReading.append(temperatureLog, temperatures, 0, 4_000);
-            MachineReading.append(pressureLog, pressures, 0, 4_000);
-            final Job running = KeyedJobs.submit(member.getJet(), job,
-                    JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2));
-            for (int third = 1; third < 3; third++) {
-                await().atMost(Duration.ofMinutes(1)).until(() -> running.getStatus() == JobStatus.RUNNING);
-                Thread.sleep(300);
-                running.restart();
-                final int to = third == 2 ? count : 8_000;
-                MachineReading.append(temperatureLog, temperatures, third * 4_000, to);
-                Thread.sleep(200);
-                MachineReading.append(pressureLog, pressures, third * 4_000, to);
-            }
-            temperatureLog.appendEndOfStream();
-            pressureLog.appendEndOfStream();
+            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> KeyedJobs.submit(member.getJet(), job,
+                    JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2)), temperatureLog, temperatures,
+                    pressureLog, pressures, 200);
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, Long>getMap(MAP)), Duration.ofMinutes(2), running);
             System.out.println(expected.size() + " deliveries expected in event-time order (" + 2 * count + " readings, "
                     + (expected.size() - 2 * count) + " timers), " + expected.size() + " found in that order");

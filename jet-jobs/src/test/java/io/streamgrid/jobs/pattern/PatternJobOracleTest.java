@@ -1,7 +1,6 @@
 package io.streamgrid.jobs.pattern;
 
 import com.hazelcast.jet.Job;
-import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.MachineReading;
@@ -108,19 +107,9 @@ class PatternJobOracleTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            MachineReading.append(temperatureLog, temperatures, 0, 10_000);
-            MachineReading.append(pressureLog, pressures, 0, 10_000);
-            final Job running = KeyedJobs.submit(member.getJet(), job,
-                    JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2));
-            for (int third = 1; third < 3; third++) {
-                await().atMost(Duration.ofMinutes(1)).until(() -> running.getStatus() == JobStatus.RUNNING);
-                Thread.sleep(300);
-                running.restart();
-                MachineReading.append(temperatureLog, temperatures, third * 10_000, (third + 1) * 10_000);
-                MachineReading.append(pressureLog, pressures, third * 10_000, (third + 1) * 10_000);
-            }
-            temperatureLog.appendEndOfStream();
-            pressureLog.appendEndOfStream();
+            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> KeyedJobs.submit(member.getJet(), job,
+                    JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2)), temperatureLog, temperatures,
+                    pressureLog, pressures, 0);
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, PatternAlert>getMap(ALERTS)), Duration.ofMinutes(2), running);
             final long overheats = expected.values().stream().filter(a -> a.pattern().equals(OVERHEAT.name())).count();
             System.out.println(expected.size() + " alerts expected, " + expected.size() + " raised, 0 missed, 0 false ("
