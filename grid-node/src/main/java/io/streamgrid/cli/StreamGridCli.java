@@ -20,7 +20,7 @@ import java.util.Arrays;
         footer = {"", "Benchmarks: ./streamgrid bench [NAME...] [--quick] runs the perf module's side-by-side "
                 + "benchmarks (./streamgrid bench --help)."},
         subcommands = {NodeCommand.class, ClusterCommand.class, IngestCommand.class, JobCommand.class, CassandraCommand.class,
-                StateCommands.Get.class, StateCommands.Query.class, StateCommands.Watch.class, ModelCommand.class,
+                StateCommands.Get.class, StateCommands.Query.class, StateCommands.Watch.class, TopCommand.class, ModelCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class})
 public final class StreamGridCli {

@@ -27,8 +27,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Design of this test: the README's "try the jobs by hand" on two member processes, through the
  * CLI as a user types it: {@code ingest generate ... --end}, {@code job submit ip-traffic}, then
- * {@code query}, {@code get} and {@code watch}. What {@code query} and {@code get} print must be
- * what a client reads from the map; {@code watch} must print a change within a second of its write.
+ * {@code query}, {@code get}, {@code top} and {@code watch}. What {@code query} and {@code get}
+ * print must be what a client reads from the map; {@code top} must show both members and the job
+ * with its events counted; {@code watch} must print a change within a second of its write.
  */
 class WalkthroughTest {
     @Test
@@ -66,6 +67,16 @@ class WalkthroughTest {
             final CliRun get = CliRun.of("get", "state.ip-traffic", someKey, "--config", config);
             assertThat(get.code()).as(get.err()).isZero();
             assertThat(get.out().lines()).contains("count  " + windows.get(someKey).count(), "ip  " + windows.get(someKey).ip());
+
+            final CliRun top = CliRun.of("top", "--iterations", "6", "--interval-ms", "2000", "--config", config);
+            assertThat(top.code()).as(top.err()).isZero();
+            final String lastScreen = top.out().substring(top.out().lastIndexOf("StreamGrid  "));
+            System.out.println(lastScreen);
+            assertThat(lastScreen).contains("2 members, safe").contains("RUNNING");
+            for (final MemberProcess member : cluster.members()) {
+                assertThat(lastScreen).contains(member.address());
+            }
+            assertThat(lastScreen).containsPattern("ip-traffic +RUNNING +[0-9,]+ +60,000 ");
 
             final StringWriter out = new StringWriter();
             final AtomicInteger code = new AtomicInteger(-1);

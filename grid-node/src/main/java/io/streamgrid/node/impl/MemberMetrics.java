@@ -9,7 +9,6 @@ import com.hazelcast.internal.metrics.collectors.MetricsCollector;
 import com.hazelcast.jet.core.metrics.MetricTags;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.LocalMapStats;
-import com.hazelcast.partition.Partition;
 import io.streamgrid.client.SubscriptionReport;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -53,9 +52,9 @@ final class MemberMetrics implements MultiCollector {
                     "Log records that are not valid events of the job's schemas (to its rejected side output)"),
             new JobSeries("streamgridWindowResults", SUM, "streamgrid_job_results", true, 1,
                     "Results the job wrote (window results, or the keyed function's puts and removes)"),
-            new JobSeries("streamgridWatermark", MemberMetrics::lowestSet, "streamgrid_job_watermark_timestamp_seconds", false, 1e-3,
+            new JobSeries("streamgridWatermark", JobFigures::lowestSet, "streamgrid_job_watermark_timestamp_seconds", false, 1e-3,
                     "The lowest event-time watermark of the job's partitions on this member; lag = time() - this"),
-            new JobSeries("streamgridExecutionStarted", MemberMetrics::lowestSet, "streamgrid_job_execution_start_timestamp_seconds",
+            new JobSeries("streamgridExecutionStarted", JobFigures::lowestSet, "streamgrid_job_execution_start_timestamp_seconds",
                     false, 1e-3, "When the job's current execution started on this member (moves on every restart)"),
             new JobSeries("streamgridRestoredPartitions", SUM, "streamgrid_job_restored_partitions", false, 1,
                     "Partitions the current execution restored from a snapshot (0: it started fresh)"),
@@ -82,14 +81,6 @@ final class MemberMetrics implements MultiCollector {
     MemberMetrics(final HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
         this.registry = ((HazelcastInstanceProxy) hazelcast).getOriginal().node.getNodeEngine().getMetricsRegistry();
-    }
-
-    /** 0 is "not set" (a processor with no watermark yet); otherwise the lowest. */
-    private static long lowestSet(final long a, final long b) {
-        if (a == 0) {
-            return b;
-        }
-        return b == 0 ? a : Math.min(a, b);
     }
 
     @Override
@@ -166,7 +157,7 @@ final class MemberMetrics implements MultiCollector {
      * member would serve the same series).
      */
     private void addSubscriptions(final List<MetricSnapshot> snapshots) {
-        if (!SubscriptionReports.exportsHere(hazelcast)) {
+        if (!ClusterView.exportsSubscriptionsHere(hazelcast)) {
             return;
         }
         final CounterSnapshot.Builder delivered = CounterSnapshot.builder().name("streamgrid_subscription_deltas_delivered")
@@ -177,7 +168,7 @@ final class MemberMetrics implements MultiCollector {
                 .help("Times the subscription's buffer overflowed because its listener was slow");
         final GaugeSnapshot.Builder queued = GaugeSnapshot.builder().name("streamgrid_subscription_queued_deltas")
                 .help("Deltas received and waiting for the listener: how far the subscription is behind");
-        for (final SubscriptionReport report : SubscriptionReports.all(hazelcast)) {
+        for (final SubscriptionReport report : ClusterView.subscriptions(hazelcast)) {
             final Labels labels = Labels.of("map", report.map(), "subscription", report.id(), "client", report.client());
             delivered.dataPoint(counterPoint(labels, report.delivered()));
             resyncs.dataPoint(counterPoint(labels, report.resyncs()));
@@ -191,12 +182,7 @@ final class MemberMetrics implements MultiCollector {
     }
 
     private void addCluster(final List<MetricSnapshot> snapshots, final long migrationQueueSize) {
-        int owned = 0;
-        for (final Partition partition : hazelcast.getPartitionService().getPartitions()) {
-            if (partition.getOwner() != null && partition.getOwner().localMember()) {
-                owned++;
-            }
-        }
+        final int owned = ClusterView.partitionsByMember(hazelcast).getOrDefault(hazelcast.getCluster().getLocalMember(), 0);
         snapshots.add(single("streamgrid_member_partitions_owned", "Partitions this member owns", owned));
         snapshots.add(single("streamgrid_member_migrations_queued", "Partition migrations queued on this member",
                 migrationQueueSize));

@@ -4,11 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
-import com.hazelcast.jet.core.JobStatus;
-import com.hazelcast.jet.core.metrics.JobMetrics;
-import com.hazelcast.jet.core.metrics.Measurement;
 import com.hazelcast.map.IMap;
-import com.hazelcast.partition.Partition;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.streamgrid.client.SubscriptionReport;
@@ -25,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongBinaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -50,13 +45,8 @@ final class StatusPage implements HttpHandler {
     private final HazelcastInstance hazelcast;
     private final byte[] page;
     /** Job name → its samples, oldest first. */
-    private final Map<String, ArrayDeque<Sample>> history = new HashMap<>();
+    private final Map<String, ArrayDeque<JobFigures>> history = new HashMap<>();
     private long lastSampleMs;
-
-    /** One job's cluster-wide figures as Jet collected them at {@code timeMs}; 0 where Jet has no value yet. */
-    private record Sample(long timeMs, long eventsIn, long late, long rejected, long results, long watermarkMs,
-                          long snapshotMillis) {
-    }
 
     StatusPage(final HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
@@ -107,12 +97,7 @@ final class StatusPage implements HttpHandler {
             sample(jobs);
             lastSampleMs = now;
         }
-        final Map<Member, Integer> owned = new HashMap<>();
-        for (final Partition partition : hazelcast.getPartitionService().getPartitions()) {
-            if (partition.getOwner() != null) {
-                owned.merge(partition.getOwner(), 1, Integer::sum);
-            }
-        }
+        final Map<Member, Integer> owned = ClusterView.partitionsByMember(hazelcast);
         final List<Object> members = new ArrayList<>();
         for (final Member member : hazelcast.getCluster().getMembers()) {
             members.add(ordered("address", member.getAddress().getHost() + ":" + member.getAddress().getPort(),
@@ -120,12 +105,12 @@ final class StatusPage implements HttpHandler {
         }
         final List<Object> jobList = new ArrayList<>();
         for (final Job job : jobs) {
-            final ArrayDeque<Sample> samples = history.get(job.getName());
+            final ArrayDeque<JobFigures> samples = history.get(job.getName());
             if (samples == null) {
                 continue; // finished before this page looked
             }
             final List<Object> rows = new ArrayList<>(samples.size());
-            samples.forEach(s -> rows.add(List.of(s.timeMs(), s.eventsIn(), s.late(), s.rejected(), s.results(), s.watermarkMs(),
+            samples.forEach(s -> rows.add(List.of(s.collectedAtMs(), s.eventsIn(), s.late(), s.rejected(), s.results(), s.watermarkMs(),
                     s.snapshotMillis())));
             jobList.add(ordered("name", job.getName(), "status", job.getStatus().name(), "samples", rows));
         }
@@ -141,7 +126,7 @@ final class StatusPage implements HttpHandler {
             }
         }
         final List<Object> subscriptions = new ArrayList<>();
-        for (final SubscriptionReport r : SubscriptionReports.all(hazelcast)) {
+        for (final SubscriptionReport r : ClusterView.subscriptions(hazelcast)) {
             subscriptions.add(ordered("map", r.map(), "where", r.where(), "client", r.client(), "state", r.state(),
                     "delivered", r.delivered(), "resyncs", r.resyncs(), "overflows", r.overflows(), "queued", r.queued(),
                     "ageMs", now - r.reportedAtMs()));
@@ -165,49 +150,21 @@ final class StatusPage implements HttpHandler {
         return object;
     }
 
-    /**
-     * Adds a sample per job when Jet has collected its metrics again since the last one (every few
-     * seconds; {@code hazelcast.metrics.collection.frequency}), timed by that collection, so that
-     * rates between samples are the rates the job ran at.
-     */
+    /** Adds a sample per job when Jet has collected its metrics again since the last one ({@link JobFigures}). */
     private void sample(final List<Job> jobs) {
         for (final Job job : jobs) {
             if (job.getStatus().isTerminal() && !history.containsKey(job.getName())) {
                 continue;
             }
-            final JobMetrics metrics = job.getMetrics();
-            long collected = 0;
-            for (final Measurement measurement : metrics.get("streamgridEventsIn")) {
-                collected = Math.max(collected, measurement.timestamp());
-            }
-            final ArrayDeque<Sample> samples = history.computeIfAbsent(job.getName(), name -> new ArrayDeque<>());
-            if (collected == 0 || !samples.isEmpty() && samples.getLast().timeMs() >= collected) {
+            final JobFigures figures = JobFigures.of(job);
+            final ArrayDeque<JobFigures> samples = history.computeIfAbsent(job.getName(), name -> new ArrayDeque<>());
+            if (figures == null || !samples.isEmpty() && samples.getLast().collectedAtMs() >= figures.collectedAtMs()) {
                 continue; // nothing collected yet, or nothing new
             }
-            samples.addLast(new Sample(collected, combined(metrics, "streamgridEventsIn", Long::sum),
-                    combined(metrics, "streamgridLateEvents", Long::sum), combined(metrics, "streamgridRejectedRecords", Long::sum),
-                    combined(metrics, "streamgridWindowResults", Long::sum), combined(metrics, "streamgridWatermark", StatusPage::lowestSet),
-                    combined(metrics, "streamgridSnapshotMillis", Math::max)));
+            samples.addLast(figures);
             if (samples.size() > HISTORY) {
                 samples.removeFirst();
             }
         }
-    }
-
-    private static long combined(final JobMetrics metrics, final String name, final LongBinaryOperator combine) {
-        long result = 0;
-        boolean first = true;
-        for (final Measurement measurement : metrics.get(name)) {
-            result = first ? measurement.value() : combine.applyAsLong(result, measurement.value());
-            first = false;
-        }
-        return result;
-    }
-
-    private static long lowestSet(final long a, final long b) {
-        if (a == 0) {
-            return b;
-        }
-        return b == 0 ? a : Math.min(a, b);
     }
 }

@@ -1,0 +1,63 @@
+package io.streamgrid.node.impl;
+
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.metrics.JobMetrics;
+import com.hazelcast.jet.core.metrics.Measurement;
+
+import java.util.function.LongBinaryOperator;
+
+/**
+ * A job's cluster-wide figures as Jet last collected its metrics (every few seconds, from every
+ * member; {@code hazelcast.metrics.collection.frequency}), from the user metrics our processors
+ * publish: counts since the current execution started, the lowest watermark, the slowest
+ * processor's last snapshot. 0 where Jet has no value yet.
+ *
+ * @param collectedAtMs when Jet collected them: rates between two figures are the job's rates
+ */
+public record JobFigures(long collectedAtMs, long eventsIn, long late, long rejected, long results, long watermarkMs,
+                         long snapshotMillis) {
+
+    /** The job's figures, or null before Jet has collected any of its metrics. */
+    public static JobFigures of(final Job job) {
+        final JobMetrics metrics = job.getMetrics();
+        long collected = 0;
+        for (final Measurement measurement : metrics.get("streamgridEventsIn")) {
+            collected = Math.max(collected, measurement.timestamp());
+        }
+        if (collected == 0) {
+            return null;
+        }
+        return new JobFigures(collected, combined(metrics, "streamgridEventsIn", Long::sum),
+                combined(metrics, "streamgridLateEvents", Long::sum), combined(metrics, "streamgridRejectedRecords", Long::sum),
+                combined(metrics, "streamgridWindowResults", Long::sum), combined(metrics, "streamgridWatermark", JobFigures::lowestSet),
+                combined(metrics, "streamgridSnapshotMillis", Math::max));
+    }
+
+    /** Events in per second from {@code earlier} to these figures; a count that went down (a restart) counts from 0. */
+    public double eventsPerSecondSince(final JobFigures earlier) {
+        final double seconds = (collectedAtMs - earlier.collectedAtMs) / 1000.0;
+        if (seconds <= 0) {
+            return 0;
+        }
+        final long delta = eventsIn >= earlier.eventsIn ? eventsIn - earlier.eventsIn : eventsIn;
+        return delta / seconds;
+    }
+
+    private static long combined(final JobMetrics metrics, final String name, final LongBinaryOperator combine) {
+        long result = 0;
+        boolean first = true;
+        for (final Measurement measurement : metrics.get(name)) {
+            result = first ? measurement.value() : combine.applyAsLong(result, measurement.value());
+            first = false;
+        }
+        return result;
+    }
+
+    /** 0 is "not set" (a processor with no watermark yet); otherwise the lowest. */
+    static long lowestSet(final long a, final long b) {
+        if (a == 0) {
+            return b;
+        }
+        return b == 0 ? a : Math.min(a, b);
+    }
+}
