@@ -43,11 +43,35 @@ class CliLoggingTest {
                 .as("with --verbose the library log lines show").isNotEmpty();
     }
 
+    /**
+     * Design of this test: the machine-health demo (three member processes, a job, a generated
+     * fleet) as a real CLI process, its whole output captured: it must pass, and none of its lines
+     * may be a library's log record — in the CLI's one-line format or java.util.logging's default
+     * two-line one — although Hazelcast, Chronicle and the client log plenty meanwhile.
+     */
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_aDemoRuns_then_itsOutputHoldsNoLibraryLogLine() throws Exception {
+        final Run demo = cli(dir.resolve("demo"), 300, "demo", "machines");
+        System.out.println(demo.output);
+        assertThat(demo.code).as(demo.output).isZero();
+        assertThat(demo.output).contains("machine-health demo passed");
+        final Pattern julDefault = Pattern.compile("^([A-Z][a-z]{2} \\d\\d?, \\d{4} .*(AM|PM) .*|(INFO|WARNING|SEVERE|FINE): .*)");
+        assertThat(demo.output.lines().filter(line -> LOG_RECORD.matcher(line).matches() || julDefault.matcher(line).matches()).toList())
+                .as("library log lines in the demo's output").isEmpty();
+        assertThat(Files.readString(dir.resolve("demo").resolve(CliLogging.LOG_FILE))).as("the libraries did log, to the file")
+                .contains("INFO com.hazelcast");
+    }
+
     private record Run(int code, String output) {
     }
 
     /** Runs the CLI in a JVM of its own in {@code workDir}; stdout and stderr together. */
     private static Run cli(final Path workDir, final String... args) throws IOException, InterruptedException {
+        return cli(workDir, 60, args);
+    }
+
+    private static Run cli(final Path workDir, final int timeoutSeconds, final String... args) throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         final Path jvmOptions = LocalCluster.writeJvmOptions(workDir.resolve("jvm"));
         final Process process = new ProcessBuilder(LocalCluster.cliCommand(jvmOptions, "256m",
@@ -55,8 +79,8 @@ class CliLoggingTest {
                 .directory(workDir.toFile()).redirectErrorStream(true).start();
         try {
             final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                throw new AssertionError("the CLI did not end within 60 s: " + output);
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                throw new AssertionError("the CLI did not end within " + timeoutSeconds + " s: " + output);
             }
             return new Run(process.exitValue(), output);
         } finally {
