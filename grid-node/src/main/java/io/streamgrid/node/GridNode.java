@@ -56,7 +56,8 @@ public final class GridNode implements AutoCloseable {
 
     /**
      * Starts a member and returns once it has joined (or formed) its cluster. Logs one line when
-     * ready: address, cluster name, member count and the health URL.
+     * ready: address, cluster name, member count, the health URL and the metrics URL. Metrics that
+     * cannot be served (port taken) are a warning: the member runs without them.
      *
      * @throws ConfigException when the data directory cannot be created, or the ingest directory is
      *                         on a network file system and that is not explicitly allowed

@@ -15,7 +15,8 @@ import java.io.IOException;
  * exposition, and Micrometer's Prometheus registry is a layer over this same client.
  *
  * <p>Served by the client's small HTTP server (JDK {@code com.sun.net.httpserver}) on its own
- * port and threads, bound to the member's host: it has no authentication, like the member port.
+ * port and threads, bound to {@code metrics.host} (loopback by default): read-only, no
+ * authentication (docs/SECURITY.md says what it reveals).
  */
 public final class MetricsEndpoint implements AutoCloseable {
     private final HTTPServer server;

@@ -5,6 +5,7 @@ import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.map.IMap;
+import com.hazelcast.query.Predicates;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.streamgrid.client.SubscriptionReport;
@@ -18,7 +19,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
@@ -117,10 +117,10 @@ final class StatusPage implements HttpHandler {
         final List<Object> alerts = new ArrayList<>();
         for (final DistributedObject object : hazelcast.getDistributedObjects()) {
             if (object instanceof IMap<?, ?> map && map.getName().startsWith("state.") && map.getName().endsWith("alerts")) {
+                // One page of values, not the whole map: an alerts map can be large.
                 final List<String> some = new ArrayList<>();
-                final Iterator<?> values = map.values().iterator();
-                while (some.size() < ALERTS_SHOWN && values.hasNext()) {
-                    some.add(String.valueOf(values.next()));
+                for (final Object value : map.values(Predicates.pagingPredicate(ALERTS_SHOWN))) {
+                    some.add(String.valueOf(value));
                 }
                 alerts.add(ordered("map", map.getName(), "count", map.size(), "some", some));
             }

@@ -33,8 +33,10 @@ import java.util.List;
  * per call (no object per call).
  *
  * <p>Order of work per event: checks (valid, not too far ahead, not beyond the allowed lateness),
- * the function, then the watermark moves and every event-time timer it reached fires, earliest
- * first (ties in registration order).
+ * the function — or, for a job in event-time order, the {@link HeldEvents} when the event is ahead
+ * of the watermark — then the watermark moves and every event-time timer and held event it reached
+ * is handled, earliest first (an event before the timers of its time; timers' ties in registration
+ * order).
  */
 final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     /**
