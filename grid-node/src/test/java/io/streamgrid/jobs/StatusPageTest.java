@@ -42,7 +42,8 @@ import static org.awaitility.Awaitility.await;
  * about 20 s; the test waits until the member's {@code /status.json} holds a few samples of the job
  * with events counted (Jet collects job metrics every few seconds), then loads that member's page
  * (each member keeps its own chart history): its script must have drawn both members with their partitions, the job's card and
- * a throughput chart with at least two points, and the test's own subscription. A screenshot goes to {@code target/status-page.png}.
+ * a throughput chart with at least two points, the test's own subscription, and entries of the
+ * alerts map (the stream has spiking IPs). A screenshot goes to {@code target/status-page.png}.
  */
 class StatusPageTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -75,6 +76,8 @@ class StatusPageTest {
                 return found.find() && countedSamples(found.group(1)) >= 3;
             });
 
+            await().atMost(Duration.ofMinutes(2)).until(() -> client.getMap(IpTrafficJob.ALERTS_MAP).size() > 0);
+            assertThat(get(statusJson)).contains("\"map\":\"" + IpTrafficJob.ALERTS_MAP + "\"");
             final String page = first.metricsUrl().replace("/metrics", "/"); // the member holding the job's history
             final String dom = browser.get().dumpDom(page, 5_000);
             System.out.println("the page's DOM after its script ran: " + dom.length() + " characters");
@@ -91,6 +94,7 @@ class StatusPageTest {
                 total += Integer.parseInt(partitions.group(1));
             }
             assertThat(total).as("partitions shown for the members").isEqualTo(271);
+            assertThat(dom).as("the alerts").contains(IpTrafficJob.ALERTS_MAP + ": ").contains("TrafficAlert[");
             assertThat(dom).as("the subscription's row").containsPattern("<tr class=\"subscription\"><td>" + job.stateMap()
                     + "</td><td>count &gt; 100</td>");
 

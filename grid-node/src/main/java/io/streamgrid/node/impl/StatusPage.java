@@ -5,7 +5,6 @@ import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.map.IMap;
-import com.hazelcast.query.Predicates;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.streamgrid.client.SubscriptionReport;
@@ -18,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,10 +117,11 @@ final class StatusPage implements HttpHandler {
         final List<Object> alerts = new ArrayList<>();
         for (final DistributedObject object : hazelcast.getDistributedObjects()) {
             if (object instanceof IMap<?, ?> map && map.getName().startsWith("state.") && map.getName().endsWith("alerts")) {
-                // One page of values, not the whole map: an alerts map can be large.
+                // The first few entries the map's iterator fetches, not the whole map: an alerts map can be large.
                 final List<String> some = new ArrayList<>();
-                for (final Object value : map.values(Predicates.pagingPredicate(ALERTS_SHOWN))) {
-                    some.add(String.valueOf(value));
+                final Iterator<? extends Map.Entry<?, ?>> entries = map.iterator(ALERTS_SHOWN);
+                while (some.size() < ALERTS_SHOWN && entries.hasNext()) {
+                    some.add(String.valueOf(entries.next().getValue()));
                 }
                 alerts.add(ordered("map", map.getName(), "count", map.size(), "some", some));
             }
