@@ -44,7 +44,7 @@ final class ValueText {
 
     /** A value as one table cell or field: text as is, nested values in their JSON form. */
     static String cell(final Object value) {
-        return value instanceof Map<?, ?> || value instanceof Collection<?> ? json(value) : String.valueOf(value);
+        return value instanceof Map<?, ?> || value instanceof Collection<?> ? JsonText.of(value) : String.valueOf(value);
     }
 
     /** Entries as a table: the key, then one column per field (in order of first appearance). */
@@ -81,17 +81,12 @@ final class ValueText {
 
     /** {@code {"key": …, "value": {…}}}. */
     static String json(final Object key, final Object value) {
-        return "{\"key\":" + json(key) + ",\"value\":" + json(ValueFields.of(value)) + "}";
+        return "{\"key\":" + JsonText.of(key) + ",\"value\":" + JsonText.of(ValueFields.of(value)) + "}";
     }
 
     /** {@code {"change": "UPDATE", "key": …, "value": {…}}}. */
     static String json(final String change, final Object key, final Object value) {
-        return "{\"change\":" + json(change) + ",\"key\":" + json(key) + ",\"value\":" + json(ValueFields.of(value)) + "}";
-    }
-
-    /** JSON of a field value: see {@link JsonText#of}. */
-    static String json(final Object value) {
-        return JsonText.of(value);
+        return "{\"change\":" + JsonText.of(change) + ",\"key\":" + JsonText.of(key) + ",\"value\":" + JsonText.of(ValueFields.of(value)) + "}";
     }
 
     private static String cut(final String text) {

@@ -72,7 +72,7 @@ public record NodeSettings(
         if (metricsEnabled && (metricsHost == null || metricsHost.isBlank())) {
             throw new ConfigException("metrics.host is blank: give the address to serve metrics on, e.g. 127.0.0.1");
         }
-        if (metricsEnabled && (metricsPort == 0 ? port + 1000 : metricsPort) > 65_535) {
+        if (metricsEnabled && resolvedMetricsPort(port, metricsPort) > 65_535) {
             throw new ConfigException("metrics.port is 0, which means the member port + 1000 = " + (port + 1000)
                     + ", beyond 65535: give metrics.port (or --metrics-port) explicitly");
         }
@@ -114,6 +114,10 @@ public record NodeSettings(
 
     /** The port of the member's metrics endpoint (when {@link #metricsEnabled()}): metrics.port, or the member port + 1000 for 0. */
     public int metricsPortResolved() {
+        return resolvedMetricsPort(port, metricsPort);
+    }
+
+    private static int resolvedMetricsPort(final int port, final int metricsPort) {
         return metricsPort == 0 ? port + 1000 : metricsPort;
     }
 

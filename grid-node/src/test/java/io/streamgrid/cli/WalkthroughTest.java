@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -37,23 +36,24 @@ class WalkthroughTest {
     void when_aUserFollowsTheReadme_then_queryGetAndWatchPrintWhatTheClusterHolds(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         Files.createDirectories(workDir);
-        final Path ingestDir = workDir.resolve("ingest").toAbsolutePath();
-        final Path memberConfig = Files.writeString(workDir.resolve("member.yaml"), "ingest:\n  dir: " + ingestDir + "\n");
-        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("384m").workDir(workDir).configFile(memberConfig).start()) {
-            final String addresses = cluster.members().stream().map(MemberProcess::address).collect(Collectors.joining(", "));
-            final String config = Files.writeString(workDir.resolve("cli.yaml"), "cluster-name: " + cluster.clusterName()
-                    + "\nnetwork:\n  members: [" + addresses + "]\ningest:\n  dir: " + ingestDir + "\n").toString();
+        final String clusterName = "walk-" + ProcessHandle.current().pid();
+        // One file for the members and the CLI, as a user would keep it; the CLI finds the cluster with --member.
+        final String config = Files.writeString(workDir.resolve("streamgrid.yaml"), "cluster-name: " + clusterName
+                + "\ningest:\n  dir: " + workDir.resolve("ingest").toAbsolutePath() + "\n").toString();
+        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("384m").workDir(workDir).clusterName(clusterName)
+                .configFile(Path.of(config)).start()) {
+            final String member = "--member=" + cluster.members().get(0).address();
 
             final CliRun generate = CliRun.of("ingest", "generate", "--schema", "request", "--events", "60000", "--end", "--config", config);
             assertThat(generate.code()).as(generate.err()).isZero();
-            final CliRun submit = CliRun.of("job", "submit", "ip-traffic", "--config", config);
+            final CliRun submit = CliRun.of("job", "submit", "ip-traffic", "--config", config, member);
             assertThat(submit.code()).as(submit.err()).isZero();
 
             final HazelcastInstance client = cluster.newClient();
             final IMap<String, IpWindowCount> windows = client.getMap("state.ip-traffic");
             await().atMost(Duration.ofMinutes(2)).until(() -> windows.size() > 0 && sizeStable(windows));
 
-            final CliRun query = CliRun.of("query", "state.ip-traffic", "--limit", "5", "--json", "--config", config);
+            final CliRun query = CliRun.of("query", "state.ip-traffic", "--limit", "5", "--json", "--config", config, member);
             assertThat(query.code()).as(query.err()).isZero();
             final Matcher rows = Pattern.compile("\\{\"key\":\"([^\"]+)\",\"value\":\\{.*?\"count\":(\\d+)").matcher(query.out());
             int compared = 0;
@@ -64,24 +64,25 @@ class WalkthroughTest {
                 compared++;
             }
             assertThat(compared).isEqualTo(5);
-            final CliRun get = CliRun.of("get", "state.ip-traffic", someKey, "--config", config);
+            final CliRun get = CliRun.of("get", "state.ip-traffic", someKey, "--config", config, member);
             assertThat(get.code()).as(get.err()).isZero();
             assertThat(get.out().lines()).contains("count  " + windows.get(someKey).count(), "ip  " + windows.get(someKey).ip());
 
-            final CliRun top = CliRun.of("top", "--iterations", "6", "--interval-ms", "2000", "--config", config);
+            final CliRun top = CliRun.of("top", "--iterations", "6", "--interval-ms", "2000", "--config", config, member);
             assertThat(top.code()).as(top.err()).isZero();
             final String lastScreen = top.out().substring(top.out().lastIndexOf("StreamGrid  "));
             System.out.println(lastScreen);
             assertThat(lastScreen).contains("2 members, safe").contains("RUNNING");
-            for (final MemberProcess member : cluster.members()) {
-                assertThat(lastScreen).contains(member.address());
+            for (final MemberProcess process : cluster.members()) {
+                assertThat(lastScreen).contains(process.address());
             }
             assertThat(lastScreen).containsPattern("ip-traffic +RUNNING +[0-9,]+ +60,000 ");
 
             final StringWriter out = new StringWriter();
             final AtomicInteger code = new AtomicInteger(-1);
             final Thread watch = new Thread(() -> code.set(StreamGridCli.run(new String[]{"watch", "state.ip-traffic", "--where",
-                    "count > 1000000000", "--changes", "1", "--config", config}, new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))));
+                    "count > 1000000000", "--changes", "1", "--config", config, member}, new PrintWriter(out, true),
+                    new PrintWriter(new StringWriter(), true))));
             watch.start();
             await().atMost(Duration.ofSeconds(60)).until(() -> out.toString().contains("-- 0 matching entries"));
             final long written = System.nanoTime();

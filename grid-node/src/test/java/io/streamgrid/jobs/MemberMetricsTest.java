@@ -2,7 +2,6 @@ package io.streamgrid.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
-import io.streamgrid.client.ClientSettings;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
 import io.streamgrid.cluster.LocalCluster;
@@ -20,15 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 
 import static io.streamgrid.jobs.MetricsScrape.scrape;
 import static io.streamgrid.jobs.MetricsScrape.sum;
@@ -47,7 +43,6 @@ import static org.awaitility.Awaitility.await;
 class MemberMetricsTest {
     private static final long EVENTS = 120_000;
     private static final int PARTITIONS = 4;
-    private static final Path DASHBOARD = Path.of("..", "docs", "grafana", "streamgrid-dashboard.json");
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -59,8 +54,7 @@ class MemberMetricsTest {
         try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("384m").workDir(workDir).start();
              SchemaLog log = Scenario.requestLog(ingestDir, PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
-            final StreamGridClient streamGrid = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
-                    cluster.members().stream().map(MemberProcess::address).toList()));
+            final StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
             final Subscription subscription = streamGrid.localView(job.stateMap(), "count > 0").subscription();
             final Job running = WindowedJobs.submit(client.getJet(), job,
                     JobOptions.of(ingestDir).withSnapshotInterval(200).withLocalParallelism(2));
@@ -100,9 +94,8 @@ class MemberMetricsTest {
             assertThat(first.keySet()).anyMatch(series -> series.startsWith("jvm_memory_used_bytes"))
                     .anyMatch(series -> series.startsWith("jvm_threads_current"));
 
-            final Set<String> served = new TreeSet<>();
-            first.keySet().forEach(series -> served.add(series.replaceFirst("\\{.*", "")));
-            final Set<String> queried = dashboardMetricNames();
+            final Set<String> served = MetricsScrape.names(members.get(0));
+            final Set<String> queried = MetricsScrape.dashboardMetricNames();
             queried.removeIf(name -> name.startsWith("streamgrid_sink_")); // a job with a Cassandra sink: CassandraExactlyOnceTest
             System.out.println("the dashboard queries " + queried);
             assertThat(served).as("every series the Grafana dashboard queries is served").containsAll(queried);
@@ -123,15 +116,5 @@ class MemberMetricsTest {
             streamGrid.close();
             running.cancel();
         }
-    }
-
-    /** The metric names the Grafana dashboard's queries use. */
-    static Set<String> dashboardMetricNames() throws java.io.IOException {
-        final Matcher names = java.util.regex.Pattern.compile("\\b(?:streamgrid|jvm)_[a-z_]+").matcher(Files.readString(DASHBOARD));
-        final Set<String> found = new TreeSet<>();
-        while (names.find()) {
-            found.add(names.group());
-        }
-        return found;
     }
 }

@@ -2,7 +2,6 @@ package io.streamgrid.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
-import io.streamgrid.client.ClientSettings;
 import io.streamgrid.client.LocalView;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.cluster.LocalCluster;
@@ -21,10 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,8 +41,6 @@ import static org.awaitility.Awaitility.await;
  * alerts map (the stream has spiking IPs). A screenshot goes to {@code target/status-page.png}.
  */
 class StatusPageTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void when_aJobRuns_then_theStatusPageShowsMembersAndTheJobsChartInABrowser(final TestInfo test) throws Exception {
@@ -61,8 +54,7 @@ class StatusPageTest {
         try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("384m").workDir(workDir).start();
              SchemaLog log = Scenario.requestLog(ingestDir, 4)) {
             final HazelcastInstance client = cluster.newClient();
-            final StreamGridClient streamGrid = StreamGridClient.connect(ClientSettings.of(cluster.clusterName(),
-                    cluster.members().stream().map(MemberProcess::address).toList()));
+            final StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
             final LocalView view = streamGrid.localView(job.stateMap(), "count > 100");
             final Job running = WindowedJobs.submit(client.getJet(), job,
                     JobOptions.of(ingestDir).withSnapshotInterval(500).withLocalParallelism(2));
@@ -72,12 +64,12 @@ class StatusPageTest {
             final String statusJson = first.metricsUrl().replace("/metrics", "/status.json");
             final Pattern samples = Pattern.compile("\"name\":\"" + job.name() + "\".*?\"samples\":\\[(.*?)\\]\\}");
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-                final Matcher found = samples.matcher(get(statusJson));
+                final Matcher found = samples.matcher(MetricsScrape.get(statusJson).body());
                 return found.find() && countedSamples(found.group(1)) >= 3;
             });
 
             await().atMost(Duration.ofMinutes(2)).until(() -> client.getMap(IpTrafficJob.ALERTS_MAP).size() > 0);
-            assertThat(get(statusJson)).contains("\"map\":\"" + IpTrafficJob.ALERTS_MAP + "\"");
+            assertThat(MetricsScrape.get(statusJson).body()).contains("\"map\":\"" + IpTrafficJob.ALERTS_MAP + "\"");
             final String page = first.metricsUrl().replace("/metrics", "/"); // the member holding the job's history
             final String dom = browser.get().dumpDom(page, 5_000);
             System.out.println("the page's DOM after its script ran: " + dom.length() + " characters");
@@ -118,12 +110,5 @@ class StatusPageTest {
             counted += Long.parseLong(sample.group(1)) > 0 ? 1 : 0;
         }
         return counted;
-    }
-
-    private static String get(final String url) throws Exception {
-        final HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
-        return response.body();
     }
 }

@@ -3,6 +3,7 @@ package io.streamgrid.node.impl;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.metrics.JobMetrics;
 import com.hazelcast.jet.core.metrics.Measurement;
+import io.streamgrid.jobs.pipeline.JobMetricNames;
 
 import java.util.function.LongBinaryOperator;
 
@@ -21,16 +22,16 @@ public record JobFigures(long collectedAtMs, long eventsIn, long late, long reje
     public static JobFigures of(final Job job) {
         final JobMetrics metrics = job.getMetrics();
         long collected = 0;
-        for (final Measurement measurement : metrics.get("streamgridEventsIn")) {
+        for (final Measurement measurement : metrics.get(JobMetricNames.EVENTS_IN)) {
             collected = Math.max(collected, measurement.timestamp());
         }
         if (collected == 0) {
             return null;
         }
-        return new JobFigures(collected, combined(metrics, "streamgridEventsIn", Long::sum),
-                combined(metrics, "streamgridLateEvents", Long::sum), combined(metrics, "streamgridRejectedRecords", Long::sum),
-                combined(metrics, "streamgridWindowResults", Long::sum), combined(metrics, "streamgridWatermark", JobFigures::lowestSet),
-                combined(metrics, "streamgridSnapshotMillis", Math::max));
+        return new JobFigures(collected, combined(metrics, JobMetricNames.EVENTS_IN, Long::sum),
+                combined(metrics, JobMetricNames.LATE_EVENTS, Long::sum), combined(metrics, JobMetricNames.REJECTED_RECORDS, Long::sum),
+                combined(metrics, JobMetricNames.RESULTS, Long::sum), combined(metrics, JobMetricNames.WATERMARK, JobFigures::lowestSet),
+                combined(metrics, JobMetricNames.SNAPSHOT_MILLIS, Math::max));
     }
 
     /** Events in per second from {@code earlier} to these figures; a count that went down (a restart) counts from 0. */

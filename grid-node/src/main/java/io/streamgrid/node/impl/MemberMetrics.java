@@ -10,6 +10,8 @@ import com.hazelcast.jet.core.metrics.MetricTags;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.LocalMapStats;
 import io.streamgrid.client.SubscriptionReport;
+import io.streamgrid.jobs.pipeline.JobMetricNames;
+import io.streamgrid.sink.SinkMetricNames;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongBinaryOperator;
+import java.util.stream.Collectors;
 
 /**
  * What one member tells Prometheus about itself, read when scraped (nothing is kept between
@@ -33,7 +36,7 @@ import java.util.function.LongBinaryOperator;
  * starts them again; {@code streamgrid_job_execution_start_timestamp_seconds} moves then). Jet's
  * user metrics come from Hazelcast's member metrics registry, an internal API of the pinned
  * Hazelcast version: if a Hazelcast upgrade moves it, the job series are missing and
- * {@code MetricsEndpointTest} fails, the rest stay.
+ * {@code MemberMetricsTest} fails, the rest stay.
  */
 final class MemberMetrics implements MultiCollector {
     private static final LongBinaryOperator SUM = Long::sum;
@@ -44,36 +47,38 @@ final class MemberMetrics implements MultiCollector {
     }
 
     private static final List<JobSeries> JOB_SERIES = List.of(
-            new JobSeries("streamgridEventsIn", SUM, "streamgrid_job_events_in", true, 1,
+            new JobSeries(JobMetricNames.EVENTS_IN, SUM, "streamgrid_job_events_in", true, 1,
                     "Events the job's partitions on this member took in since the execution started"),
-            new JobSeries("streamgridLateEvents", SUM, "streamgrid_job_late_events", true, 1,
+            new JobSeries(JobMetricNames.LATE_EVENTS, SUM, "streamgrid_job_late_events", true, 1,
                     "Events too late for the job (to its late side output)"),
-            new JobSeries("streamgridRejectedRecords", SUM, "streamgrid_job_rejected_records", true, 1,
+            new JobSeries(JobMetricNames.REJECTED_RECORDS, SUM, "streamgrid_job_rejected_records", true, 1,
                     "Log records that are not valid events of the job's schemas (to its rejected side output)"),
-            new JobSeries("streamgridWindowResults", SUM, "streamgrid_job_results", true, 1,
+            new JobSeries(JobMetricNames.RESULTS, SUM, "streamgrid_job_results", true, 1,
                     "Results the job wrote (window results, or the keyed function's puts and removes)"),
-            new JobSeries("streamgridWatermark", JobFigures::lowestSet, "streamgrid_job_watermark_timestamp_seconds", false, 1e-3,
+            new JobSeries(JobMetricNames.WATERMARK, JobFigures::lowestSet, "streamgrid_job_watermark_timestamp_seconds", false, 1e-3,
                     "The lowest event-time watermark of the job's partitions on this member; lag = time() - this"),
-            new JobSeries("streamgridExecutionStarted", JobFigures::lowestSet, "streamgrid_job_execution_start_timestamp_seconds",
+            new JobSeries(JobMetricNames.EXECUTION_STARTED, JobFigures::lowestSet, "streamgrid_job_execution_start_timestamp_seconds",
                     false, 1e-3, "When the job's current execution started on this member (moves on every restart)"),
-            new JobSeries("streamgridRestoredPartitions", SUM, "streamgrid_job_restored_partitions", false, 1,
+            new JobSeries(JobMetricNames.RESTORED_PARTITIONS, SUM, "streamgrid_job_restored_partitions", false, 1,
                     "Partitions the current execution restored from a snapshot (0: it started fresh)"),
-            new JobSeries("streamgridSnapshots", SUM, "streamgrid_job_snapshots", true, 1,
+            new JobSeries(JobMetricNames.SNAPSHOTS, SUM, "streamgrid_job_snapshots", true, 1,
                     "Snapshots completed by the job's processors on this member in this execution"),
-            new JobSeries("streamgridSnapshotBytes", SUM, "streamgrid_job_last_snapshot_bytes", false, 1,
+            new JobSeries(JobMetricNames.SNAPSHOT_BYTES, SUM, "streamgrid_job_last_snapshot_bytes", false, 1,
                     "Bytes of partition state this member wrote in the job's last snapshot"),
-            new JobSeries("streamgridSnapshotMillis", Math::max, "streamgrid_job_last_snapshot_duration_seconds", false, 1e-3,
+            new JobSeries(JobMetricNames.SNAPSHOT_MILLIS, Math::max, "streamgrid_job_last_snapshot_duration_seconds", false, 1e-3,
                     "The job's last snapshot, from its first save to its commit, slowest processor on this member"),
-            new JobSeries("streamgridSnapshotCompleted", Math::max, "streamgrid_job_last_snapshot_timestamp_seconds", false, 1e-3,
+            new JobSeries(JobMetricNames.SNAPSHOT_COMPLETED, Math::max, "streamgrid_job_last_snapshot_timestamp_seconds", false, 1e-3,
                     "When the job's last snapshot completed"),
-            new JobSeries("streamgridCassandraRowsCommitted", SUM, "streamgrid_sink_rows_committed", true, 1,
+            new JobSeries(SinkMetricNames.ROWS_COMMITTED, SUM, "streamgrid_sink_rows_committed", true, 1,
                     "Rows the job's Cassandra sink committed from this member"),
-            new JobSeries("streamgridCassandraTxnsCommitted", SUM, "streamgrid_sink_transactions_committed", true, 1,
+            new JobSeries(SinkMetricNames.TRANSACTIONS_COMMITTED, SUM, "streamgrid_sink_transactions_committed", true, 1,
                     "Transactions (one per snapshot and sink processor) the job's Cassandra sink committed"),
-            new JobSeries("streamgridCassandraCommitMillis", Math::max, "streamgrid_sink_last_commit_duration_seconds", false, 1e-3,
+            new JobSeries(SinkMetricNames.COMMIT_MILLIS, Math::max, "streamgrid_sink_last_commit_duration_seconds", false, 1e-3,
                     "The sink's last commit: from the snapshot's decision to the last row acknowledged"),
-            new JobSeries("streamgridCassandraWritesInFlight", SUM, "streamgrid_sink_writes_in_flight", false, 1,
+            new JobSeries(SinkMetricNames.WRITES_IN_FLIGHT, SUM, "streamgrid_sink_writes_in_flight", false, 1,
                     "Cassandra writes sent and not yet acknowledged"));
+    private static final Map<String, JobSeries> BY_USER_METRIC = JOB_SERIES.stream()
+            .collect(Collectors.toUnmodifiableMap(JobSeries::userMetric, series -> series));
 
     private final HazelcastInstance hazelcast;
     private final MetricsRegistry registry;
@@ -88,8 +93,7 @@ final class MemberMetrics implements MultiCollector {
         final Collected collected = new Collected();
         registry.collect(collected);
         final List<MetricSnapshot> snapshots = new ArrayList<>();
-        for (int s = 0; s < JOB_SERIES.size(); s++) {
-            final JobSeries series = JOB_SERIES.get(s);
+        for (final JobSeries series : JOB_SERIES) {
             final Map<String, Long> byJob = collected.byJob.get(series.userMetric());
             if (byJob == null) {
                 continue;
@@ -105,15 +109,13 @@ final class MemberMetrics implements MultiCollector {
 
     private static CounterSnapshot counter(final String name, final String help, final Map<String, Long> byJob, final double scale) {
         final CounterSnapshot.Builder builder = CounterSnapshot.builder().name(name).help(help);
-        byJob.forEach((job, value) -> builder.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
-                .labels(Labels.of("job", job)).value(value * scale).build()));
+        byJob.forEach((job, value) -> builder.dataPoint(counterPoint(Labels.of("job", job), value * scale)));
         return builder.build();
     }
 
     private static GaugeSnapshot gauge(final String name, final String help, final Map<String, Long> byJob, final double scale) {
         final GaugeSnapshot.Builder builder = GaugeSnapshot.builder().name(name).help(help);
-        byJob.forEach((job, value) -> builder.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                .labels(Labels.of("job", job)).value(value * scale).build()));
+        byJob.forEach((job, value) -> builder.dataPoint(gaugePoint(Labels.of("job", job), value * scale)));
         return builder.build();
     }
 
@@ -216,16 +218,11 @@ final class MemberMetrics implements MultiCollector {
             if (metric == null) {
                 return;
             }
-            if ("true".equals(descriptor.tagValue(MetricTags.USER)) && metric.startsWith("streamgrid")) {
-                for (final JobSeries series : JOB_SERIES) {
-                    if (series.userMetric().equals(metric)) {
-                        final String job = descriptor.tagValue(MetricTags.JOB_NAME) != null
-                                ? descriptor.tagValue(MetricTags.JOB_NAME) : descriptor.tagValue(MetricTags.JOB);
-                        byJob.computeIfAbsent(metric, m -> new TreeMap<>()).merge(job, value,
-                                (a, b) -> series.combine().applyAsLong(a, b));
-                        return;
-                    }
-                }
+            final JobSeries series = BY_USER_METRIC.get(metric);
+            if (series != null && "true".equals(descriptor.tagValue(MetricTags.USER))) {
+                final String job = descriptor.tagValue(MetricTags.JOB_NAME) != null
+                        ? descriptor.tagValue(MetricTags.JOB_NAME) : descriptor.tagValue(MetricTags.JOB);
+                byJob.computeIfAbsent(metric, m -> new TreeMap<>()).merge(job, value, (a, b) -> series.combine().applyAsLong(a, b));
             } else if ("partitions".equals(descriptor.prefix()) && "migrationQueueSize".equals(metric)) {
                 migrationQueueSize = value;
             }

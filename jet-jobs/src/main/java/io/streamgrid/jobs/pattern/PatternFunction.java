@@ -43,7 +43,6 @@ final class PatternFunction implements KeyedFunction<PatternState> {
      */
     private transient ArrayDeque<PatternState> spareStates;
     private transient PatternState.Run[] emptyRuns;
-    private transient PatternState spareForEvent;
     private transient EventSchema lastSchema;
     private transient int lastSchemaIndex;
 
@@ -115,10 +114,8 @@ final class PatternFunction implements KeyedFunction<PatternState> {
         if (state.isEmpty()) {
             if (hadState) {
                 context.clearState();
-                recycle(state);
-            } else {
-                spareForEvent = state;
             }
+            recycle(state);
             return;
         }
         if (!hadState) {
@@ -173,13 +170,8 @@ final class PatternFunction implements KeyedFunction<PatternState> {
         }
     }
 
-    /** An empty state: the one the last event left unused, a recycled one, or a new one. */
+    /** An empty state: a recycled one, or a new one. */
     private PatternState spareState() {
-        if (spareForEvent != null) {
-            final PatternState state = spareForEvent;
-            spareForEvent = null;
-            return state;
-        }
         return spareStates == null || spareStates.isEmpty() ? new PatternState(patterns.size()) : spareStates.pop();
     }
 

@@ -9,6 +9,7 @@ import com.hazelcast.jet.core.AbstractProcessor;
 import com.hazelcast.jet.core.BroadcastKey;
 import com.hazelcast.jet.core.Inbox;
 import com.hazelcast.jet.core.metrics.Metric;
+import io.streamgrid.sink.SinkMetricNames;
 import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.sink.TableSpec;
 
@@ -145,10 +146,10 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         txnPrefix = context.jobId() + "-" + context.vertexName() + "-" + processorIndex + "-";
         inFlight = new Semaphore(options.maxInFlight());
         this.context = context;
-        rowsCommitted = metricFactory.apply("streamgridCassandraRowsCommitted");
-        txnsCommitted = metricFactory.apply("streamgridCassandraTxnsCommitted");
-        commitMillis = metricFactory.apply("streamgridCassandraCommitMillis");
-        writesInFlight = metricFactory.apply("streamgridCassandraWritesInFlight");
+        rowsCommitted = metricFactory.apply(SinkMetricNames.ROWS_COMMITTED);
+        txnsCommitted = metricFactory.apply(SinkMetricNames.TRANSACTIONS_COMMITTED);
+        commitMillis = metricFactory.apply(SinkMetricNames.COMMIT_MILLIS);
+        writesInFlight = metricFactory.apply(SinkMetricNames.WRITES_IN_FLIGHT);
     }
 
     @Override

@@ -70,10 +70,6 @@ final class HeldEvents {
         return size > 0 && times[0] <= upTo;
     }
 
-    boolean isEmpty() {
-        return size == 0;
-    }
-
     int size() {
         return size;
     }
@@ -120,7 +116,7 @@ final class HeldEvents {
         freeSlots[freeCount++] = slot;
     }
 
-    void clear() {
+    private void clear() {
         size = 0;
         freeCount = 0;
         for (int slot = slotCount - 1; slot >= 0; slot--) {

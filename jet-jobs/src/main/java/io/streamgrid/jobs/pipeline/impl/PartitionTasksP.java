@@ -5,6 +5,7 @@ import com.hazelcast.jet.core.BroadcastKey;
 import com.hazelcast.jet.core.metrics.Metric;
 import com.hazelcast.jet.core.metrics.Metrics;
 import com.hazelcast.jet.core.metrics.Unit;
+import io.streamgrid.jobs.pipeline.JobMetricNames;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
 
@@ -223,17 +224,17 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private void updateMetrics() {
         if (eventsMetric == null) {
             // User metrics can only be created on the processor's own thread, not in init().
-            eventsMetric = Metrics.metric("streamgridEventsIn");
-            lateMetric = Metrics.metric("streamgridLateEvents");
-            rejectedMetric = Metrics.metric("streamgridRejectedRecords");
-            resultsMetric = Metrics.metric("streamgridWindowResults");
-            watermarkMetric = Metrics.metric("streamgridWatermark", Unit.MS);
-            startedMetric = Metrics.metric("streamgridExecutionStarted", Unit.MS);
-            restoredMetric = Metrics.metric("streamgridRestoredPartitions");
-            snapshotsMetric = Metrics.metric("streamgridSnapshots");
-            snapshotBytesMetric = Metrics.metric("streamgridSnapshotBytes", Unit.BYTES);
-            snapshotMillisMetric = Metrics.metric("streamgridSnapshotMillis", Unit.MS);
-            snapshotDoneMetric = Metrics.metric("streamgridSnapshotCompleted", Unit.MS);
+            eventsMetric = Metrics.metric(JobMetricNames.EVENTS_IN);
+            lateMetric = Metrics.metric(JobMetricNames.LATE_EVENTS);
+            rejectedMetric = Metrics.metric(JobMetricNames.REJECTED_RECORDS);
+            resultsMetric = Metrics.metric(JobMetricNames.RESULTS);
+            watermarkMetric = Metrics.metric(JobMetricNames.WATERMARK, Unit.MS);
+            startedMetric = Metrics.metric(JobMetricNames.EXECUTION_STARTED, Unit.MS);
+            restoredMetric = Metrics.metric(JobMetricNames.RESTORED_PARTITIONS);
+            snapshotsMetric = Metrics.metric(JobMetricNames.SNAPSHOTS);
+            snapshotBytesMetric = Metrics.metric(JobMetricNames.SNAPSHOT_BYTES, Unit.BYTES);
+            snapshotMillisMetric = Metrics.metric(JobMetricNames.SNAPSHOT_MILLIS, Unit.MS);
+            snapshotDoneMetric = Metrics.metric(JobMetricNames.SNAPSHOT_COMPLETED, Unit.MS);
             startedMetric.set(startedAtMs);
         }
         long events = 0;
