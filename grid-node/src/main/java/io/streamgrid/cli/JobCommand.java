@@ -7,6 +7,7 @@ import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.JobSuspensionCause;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.streamgrid.jobs.ingest.Progress;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
@@ -49,6 +50,8 @@ import java.util.function.Supplier;
         subcommands = {JobCommand.Submit.class, JobCommand.ReplayJob.class, JobCommand.ListJobs.class, JobCommand.Cancel.class,
                 JobCommand.Restart.class, JobCommand.Resume.class})
 final class JobCommand {
+    /** How often a followed replay's metrics are looked at; Jet collects them every few seconds. */
+    private static final long REPLAY_POLL_MS = 500;
 
     /**
      * What a submission needs, live or replay: the job (built-in by NAME, or from a jar), the
@@ -69,6 +72,9 @@ final class JobCommand {
 
         @Option(names = "--cassandra", description = "Also write results to Cassandra (settings: the cassandra section); ip-traffic only.")
         boolean cassandra;
+
+        /** A replay follows its progress until it has caught up (see {@link ReplayJob}). */
+        boolean followReplay;
 
         @Option(names = "--model-version", paramLabel = "VERSION",
                 description = "fraud-scoring only: score every payment with this kept model version (with replay: judge a rollback).")
@@ -107,7 +113,7 @@ final class JobCommand {
                 out.println(outputsLine(job, replay) + (output == null ? "" : "; exactly-once into Cassandra tables "
                         + (replay == null ? output : replay.output(output)).bindings().stream()
                         .map(b -> b.table().qualifiedName()).toList()));
-                return 0;
+                return followed(submitted, job, jobOptions);
             });
         }
 
@@ -163,8 +169,26 @@ final class JobCommand {
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println(submittedLine(job, submitted, jobOptions) + origin + ", reading " + logDirectories(job, jobOptions) + note);
                 out.println(outputsLine(job, jobOptions.replay()));
-                return 0;
+                return followed(submitted, job, jobOptions);
             });
+        }
+
+        /**
+         * For a replay, unless told not to wait: its progress until it has caught up with the
+         * records its logs hold now; 0 for a live job.
+         */
+        private int followed(final Job submitted, final JobDefinition job, final JobOptions jobOptions) {
+            if (jobOptions.replay() == null || !followReplay) {
+                return 0;
+            }
+            final Progress progress = new Progress();
+            final LogSize logs = LogSize.of(job, jobOptions);
+            final PrintWriter out = spec.commandLine().getOut();
+            out.printf(java.util.Locale.ROOT, "following the replay over %,d records until it has caught up (Ctrl-C stops "
+                    + "following, not the replay; --no-wait returns at once)%n", logs.records());
+            out.flush();
+            return new ReplayProgress(submitted, logs.records(), logs.partitions(), progress, out, spec.commandLine().getErr(),
+                    REPLAY_POLL_MS).follow();
         }
 
         /** The jar's job, under --name when given (keyed jobs only: a windowed job's name is its own). */
@@ -197,8 +221,10 @@ final class JobCommand {
             description = {"Run a job again over its logs' history, beside the live one (Kappa): the same job (a built-in "
                     + "NAME, or --jar and --class) into maps of its own (<map>.<SUFFIX>), Cassandra tables of its own "
                     + "(<table>_<SUFFIX>) and as Jet job <job>.<SUFFIX>. From the start it reproduces the live results "
-                    + "exactly; it never writes the live maps or tables and appends nothing to the logs. It then follows "
-                    + "the logs like the live job: cancel it ('streamgrid job cancel <job>.<SUFFIX>') when done."})
+                    + "exactly; it never writes the live maps or tables and appends nothing to the logs. The command shows "
+                    + "its progress (share read, events/s, time left) until it has caught up with the logs, then returns; "
+                    + "the replay goes on following the logs like the live job: cancel it ('streamgrid job cancel "
+                    + "<job>.<SUFFIX>') when done."})
     static final class ReplayJob extends Submission {
         @Option(names = "--into", required = true, paramLabel = "SUFFIX",
                 description = "The replay's name suffix: a lower-case letter, then lower-case letters, digits or '_' (at most 24).")
@@ -209,8 +235,12 @@ final class JobCommand {
                         + "milliseconds. Default: every event from the start.")
         String from;
 
+        @Option(names = "--no-wait", description = "Return once the replay is submitted, without following its progress.")
+        boolean noWait;
+
         @Override
         public Integer call() {
+            followReplay = !noWait;
             final Replay replay;
             try {
                 replay = from == null ? Replay.into(into) : Replay.into(into).from(eventTime(from));
@@ -296,6 +326,22 @@ final class JobCommand {
             } catch (final IllegalArgumentException e) {
                 throw new ConfigException("job " + job.name() + ": " + e.getMessage(), e);
             }
+        }
+    }
+
+    /** The records in the job's logs now, control records included (from the queues' indexes), and their partitions. */
+    private record LogSize(long records, int partitions) {
+        static LogSize of(final JobDefinition job, final JobOptions options) {
+            long records = 0;
+            int partitions = 0;
+            for (final EventSchema schema : job.schemas()) {
+                try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(options.ingestDir().toAbsolutePath(), schema.name()),
+                        schema)) {
+                    records += log.records();
+                    partitions += log.partitions();
+                }
+            }
+            return new LogSize(records, partitions);
         }
     }
 

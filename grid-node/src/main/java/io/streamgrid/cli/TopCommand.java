@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code streamgrid top}: the cluster in the terminal, refreshed every second — members and their
- * partitions, jobs (events in per second, watermark lag, last snapshot), subscriptions — the
+ * partitions, jobs (events in per second, records behind, watermark lag, last snapshot), subscriptions — the
  * status page's figures without a browser. Rates need two collections of a job's metrics, which
  * Jet makes every few seconds: until then a job shows "—".
  */
@@ -78,8 +78,8 @@ final class TopCommand extends ConnectedCommand implements Callable<Integer> {
                 safe ? "safe" : "NOT safe (migrating, backups behind, or a member not answering)"));
         text.append(String.format(Locale.ROOT, "%-24s %10s %12s%n", "MEMBER", "PARTITIONS", "MIGRATIONS"));
         rows.forEach(text::append);
-        text.append(String.format(Locale.ROOT, "%n%-28s %-12s %12s %14s %12s %14s%n", "JOB", "STATUS", "EVENTS/S", "EVENTS IN",
-                "WM LAG", "SNAPSHOT MS"));
+        text.append(String.format(Locale.ROOT, "%n%-28s %-12s %12s %14s %12s %12s %14s%n", "JOB", "STATUS", "EVENTS/S", "EVENTS IN",
+                "BEHIND", "WM LAG", "SNAPSHOT MS"));
         for (final Job job : client.getJet().getJobs()) {
             if (job.getStatus().isTerminal()) {
                 continue;
@@ -93,9 +93,10 @@ final class TopCommand extends ConnectedCommand implements Callable<Integer> {
                 previous.put(job.getName(), figures);
             }
             final Double rate = rates.get(job.getName());
-            text.append(String.format(Locale.ROOT, "%-28s %-12s %12s %14s %12s %14s%n", job.getName(), job.getStatus(),
+            text.append(String.format(Locale.ROOT, "%-28s %-12s %12s %14s %12s %12s %14s%n", job.getName(), job.getStatus(),
                     rate == null ? "—" : String.format(Locale.ROOT, "%,.0f", rate),
                     figures == null ? "—" : String.format(Locale.ROOT, "%,d", figures.eventsIn()),
+                    figures == null ? "—" : String.format(Locale.ROOT, "%,d", figures.recordsBehind()),
                     figures == null || figures.watermarkMs() == 0 ? "—" : lag((now - figures.watermarkMs()) / 1000.0),
                     figures == null || figures.snapshotMillis() == 0 ? "—" : String.format(Locale.ROOT, "%,d", figures.snapshotMillis())));
         }

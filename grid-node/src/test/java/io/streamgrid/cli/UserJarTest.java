@@ -29,6 +29,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -224,6 +226,14 @@ class UserJarTest {
             assertThat(replayed.code()).as(replayed.err()).isZero();
             assertThat(replayed.out()).contains("replaying visit-totals from the start of its logs as visit-totals.again",
                     "writes [state.visit-totals.again]");
+            // It followed the replay until it caught up: the records it counted (4,000 events and the live job's
+            // heartbeats), a progress line per metrics collection, then the end.
+            System.out.print(replayed.out());
+            final Matcher following = Pattern.compile("following the replay over ([\\d,]+) records").matcher(replayed.out());
+            assertThat(following.find()).as(replayed.out()).isTrue();
+            assertThat(Long.parseLong(following.group(1).replace(",", ""))).isGreaterThanOrEqualTo(4_000);
+            assertThat(replayed.out()).containsPattern("replay visit-totals\\.again: \\d+ %, [\\d,]+/s, about \\d+ \\w+ left "
+                    + "\\([\\d,]+ records behind\\)").contains("replay visit-totals.again caught up with its logs");
             await().atMost(Duration.ofMinutes(2)).until(() -> expected.equals(totals(client, "state.visit-totals.again")));
             assertThat(totals(client, "state.visit-totals")).as("the live map after the replay").isEqualTo(expected);
             System.out.println(expected.size() + " users expected, " + totals(client, "state.visit-totals.again").size()

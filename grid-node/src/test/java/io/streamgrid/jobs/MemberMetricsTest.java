@@ -84,6 +84,9 @@ class MemberMetricsTest {
             assertThat(watermark).as("the watermark in seconds, as the events' times")
                     .isBetween(spec.startTimeMs() / 1000.0, spec.startTimeMs() / 1000.0 + 3600);
             assertThat(sum(members, "streamgrid_job_execution_start_timestamp_seconds", job.name())).isPositive();
+            assertThat(first.keySet()).as("records behind, per job").anyMatch(series -> series.startsWith("streamgrid_job_records_behind{")
+                    && series.contains(job.name()));
+            await().atMost(Duration.ofSeconds(30)).until(() -> sum(members, "streamgrid_job_records_behind", job.name()) == 0);
 
             final int stateEntries = client.getMap(job.stateMap()).size();
             assertThat(stateEntries).isPositive();

@@ -98,8 +98,10 @@ public final class BenchMain implements Callable<Integer> {
             selected.addAll(catalogue);
         }
         int failed = 0;
-        for (final Benchmark benchmark : selected) {
-            if (!runOne(benchmark, perf, store)) {
+        final BenchTimes times = new BenchTimes(perf.resolve("target").resolve("bench-times.properties"));
+        final List<String> order = selected.stream().map(Benchmark::name).toList();
+        for (int i = 0; i < selected.size(); i++) {
+            if (!runOne(selected.get(i), perf, store, times, order, i)) {
                 failed++;
             }
         }
@@ -109,13 +111,22 @@ public final class BenchMain implements Callable<Integer> {
         return failed == 0 ? 0 : 1;
     }
 
-    private boolean runOne(final Benchmark benchmark, final Path perf, final ResultsStore store) {
+    /**
+     * Runs benchmark {@code index} of {@code order}; each progress line says which one, how long it
+     * has run and, from this machine's last runs, about how long the rest will take.
+     */
+    private boolean runOne(final Benchmark benchmark, final Path perf, final ResultsStore store, final BenchTimes times,
+                           final List<String> order, final int index) {
         final long start = System.nanoTime();
-        final BenchContext context = new BenchContext(quick, freshWorkDir(perf, benchmark.name()), line ->
-                System.out.printf(Locale.ROOT, "[%s +%.1fs] %s%n", benchmark.name(), (System.nanoTime() - start) / 1e9, line));
+        final BenchContext context = new BenchContext(quick, freshWorkDir(perf, benchmark.name()), line -> {
+            final double elapsed = (System.nanoTime() - start) / 1e9;
+            System.out.printf(Locale.ROOT, "[%s %d/%d +%.1fs%s] %s%n", benchmark.name(), index + 1, order.size(), elapsed,
+                    times.timeLeft(order, index, elapsed, quick), line);
+        });
         context.progress("start (" + (quick ? "quick" : "full") + "): " + benchmark.title());
         try {
             final BenchResult result = benchmark.run(context);
+            times.record(benchmark.name(), quick, (System.nanoTime() - start) / 1e9);
             final Path file = store.write(result);
             if (!result.latencies().isEmpty()) {
                 PercentileChart.draw(result.title(), result.latencies(),

@@ -14,9 +14,10 @@ import java.util.function.LongBinaryOperator;
  * processor's last snapshot. 0 where Jet has no value yet.
  *
  * @param collectedAtMs when Jet collected them: rates between two figures are the job's rates
+ * @param recordsBehind records in the job's logs it has not read yet (its lag in records)
  */
 public record JobFigures(long collectedAtMs, long eventsIn, long late, long rejected, long results, long watermarkMs,
-                         long snapshotMillis) {
+                         long snapshotMillis, long recordsBehind) {
 
     /** The job's figures, or null before Jet has collected any of its metrics. */
     public static JobFigures of(final Job job) {
@@ -31,7 +32,8 @@ public record JobFigures(long collectedAtMs, long eventsIn, long late, long reje
         return new JobFigures(collected, combined(metrics, JobMetricNames.EVENTS_IN, Long::sum),
                 combined(metrics, JobMetricNames.LATE_EVENTS, Long::sum), combined(metrics, JobMetricNames.REJECTED_RECORDS, Long::sum),
                 combined(metrics, JobMetricNames.RESULTS, Long::sum), combined(metrics, JobMetricNames.WATERMARK, JobFigures::lowestSet),
-                combined(metrics, JobMetricNames.SNAPSHOT_MILLIS, Math::max));
+                combined(metrics, JobMetricNames.SNAPSHOT_MILLIS, Math::max),
+                combined(metrics, JobMetricNames.RECORDS_BEHIND, Long::sum));
     }
 
     /** Events in per second from {@code earlier} to these figures; a count that went down (a restart) counts from 0. */

@@ -57,6 +57,8 @@ final class MemberMetrics implements MultiCollector {
                     "Results the job wrote (window results, or the keyed function's puts and removes)"),
             new JobSeries(JobMetricNames.WATERMARK, JobFigures::lowestSet, "streamgrid_job_watermark_timestamp_seconds", false, 1e-3,
                     "The lowest event-time watermark of the job's partitions on this member; lag = time() - this"),
+            new JobSeries(JobMetricNames.RECORDS_BEHIND, SUM, "streamgrid_job_records_behind", false, 1,
+                    "Records in the job's log partitions on this member not read yet (its lag in records; ~0 when caught up)"),
             new JobSeries(JobMetricNames.EXECUTION_STARTED, JobFigures::lowestSet, "streamgrid_job_execution_start_timestamp_seconds",
                     false, 1e-3, "When the job's current execution started on this member (moves on every restart)"),
             new JobSeries(JobMetricNames.RESTORED_PARTITIONS, SUM, "streamgrid_job_restored_partitions", false, 1,

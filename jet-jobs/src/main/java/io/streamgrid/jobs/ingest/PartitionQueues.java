@@ -1,10 +1,10 @@
 package io.streamgrid.jobs.ingest;
 
 import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
@@ -18,11 +18,11 @@ import java.nio.file.Path;
  * independent.
  */
 final class PartitionQueues implements AutoCloseable {
-    private final ChronicleQueue[] queues;
+    private final SingleChronicleQueue[] queues;
     private final ExcerptAppender[] appenders;
 
     PartitionQueues(final Path dir, final int partitions) {
-        queues = new ChronicleQueue[partitions];
+        queues = new SingleChronicleQueue[partitions];
         appenders = new ExcerptAppender[partitions];
         for (int p = 0; p < partitions; p++) {
             queues[p] = SingleChronicleQueueBuilder.binary(dir.resolve(String.format("p-%03d", p)))
@@ -52,6 +52,18 @@ final class PartitionQueues implements AutoCloseable {
         }
     }
 
+    /** Records of {@code partition} after {@code lastReadIndex} (all of them after {@code START}); from the index, not the records. */
+    long recordsAfter(final int partition, final long lastReadIndex) {
+        final SingleChronicleQueue queue = queues[partition];
+        final long last = queue.lastIndex();
+        if (last < 0) {
+            return 0; // nothing appended yet
+        }
+        // countExcerpts counts from its first index up to, not including, its second.
+        return lastReadIndex == PartitionReader.START ? queue.countExcerpts(queue.firstIndex(), last) + 1
+                : queue.countExcerpts(lastReadIndex, last);
+    }
+
     ExcerptTailer tailer(final int partition) {
         return queues[partition].createTailer();
     }
@@ -78,7 +90,7 @@ final class PartitionQueues implements AutoCloseable {
                 appender.close();
             }
         }
-        for (final ChronicleQueue queue : queues) {
+        for (final SingleChronicleQueue queue : queues) {
             queue.close();
         }
     }

@@ -36,7 +36,8 @@ public final class Progress {
         return String.format(Locale.ROOT, "%.0f %%, %s, about %s left", share * 100, rate, duration(left));
     }
 
-    private static String duration(final double seconds) {
+    /** A time left as people read it: "40 s", "12 min", "1.5 h". */
+    public static String duration(final double seconds) {
         if (seconds < 90) {
             return String.format(Locale.ROOT, "%.0f s", Math.ceil(seconds));
         }

@@ -302,6 +302,24 @@ public final class SchemaLog implements AutoCloseable {
         return buffer.getLong(offset + SchemaLayout.HEADER, ORDER);
     }
 
+    /**
+     * Records of {@code partition} after {@code lastReadIndex} ({@link PartitionReader#START}: all of
+     * them), control records included: a reader's lag in records. Counted from the queue's index,
+     * not by reading records — cheap, but not for every record.
+     */
+    public long recordsAfter(final int partition, final long lastReadIndex) {
+        return queues.recordsAfter(partition, lastReadIndex);
+    }
+
+    /** Records in the log, every partition, control records included. */
+    public long records() {
+        long records = 0;
+        for (int p = 0; p < partitions(); p++) {
+            records += recordsAfter(p, PartitionReader.START);
+        }
+        return records;
+    }
+
     /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link PartitionReader#START}: at the beginning). */
     public PartitionReader reader(final int partition, final long lastReadIndex) {
         return new PartitionReader(partition, queues.tailer(partition), lastReadIndex,

@@ -13,6 +13,11 @@ public final class JobMetricNames {
     public static final String RESULTS = "streamgridWindowResults";
     /** The lowest watermark of the processor's live partitions, epoch ms; 0 while none has one. */
     public static final String WATERMARK = "streamgridWatermark";
+    /**
+     * Records in the processor's log partitions not read yet — its lag in records, control records
+     * included; refreshed about once a second. A replay has caught up when this is near 0.
+     */
+    public static final String RECORDS_BEHIND = "streamgridRecordsBehind";
     /** When the processor's execution started, epoch ms. */
     public static final String EXECUTION_STARTED = "streamgridExecutionStarted";
     public static final String RESTORED_PARTITIONS = "streamgridRestoredPartitions";

@@ -137,4 +137,28 @@ class SchemaLogTest {
             assertThat(read(log, 0, V1)).isEmpty();
         }
     }
+
+    @Test
+    void when_aPartitionIsReadRecordByRecord_then_recordsAfterCountsTheRecordsLeft() {
+        try (SchemaLog log = SchemaLog.open(dir, V1, 2)) {
+            assertThat(log.recordsAfter(0, PartitionReader.START)).isZero();
+            final int events = 2_500;
+            for (int i = 0; i < events; i++) {
+                final SchemaRecord trade = trade(V1, "a", i, 1.0);
+                log.append(0, trade.buffer(), trade.offset(), trade.length());
+            }
+            log.appendHeartbeat(0, events);
+            final SchemaRecord other = trade(V1, "b", 1, 1.0);
+            log.append(1, other.buffer(), other.offset(), other.length());
+            final int inZero = events + 1;
+            assertThat(log.recordsAfter(0, PartitionReader.START)).isEqualTo(inZero);
+            assertThat(log.records()).isEqualTo(inZero + 1);
+            try (PartitionReader reader = log.reader(0, PartitionReader.START)) {
+                for (int read = 1; read <= inZero; read++) {
+                    assertThat(reader.next()).isPositive();
+                    assertThat(log.recordsAfter(0, reader.lastIndex())).as("after record %d", read).isEqualTo(inZero - read);
+                }
+            }
+        }
+    }
 }

@@ -358,6 +358,15 @@ abstract class PartitionTask {
         return events;
     }
 
+    /** Records in this partition's logs not read yet (see {@link SchemaLog#recordsAfter}): from queue indexes. */
+    final long recordsBehind() {
+        long behind = 0;
+        for (final Input in : inputs) {
+            behind += in.log.recordsAfter(partition, in.lastIndex);
+        }
+        return behind;
+    }
+
     final long rejected() {
         return rejected;
     }

@@ -49,6 +49,8 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
             pending.add(new StateUpdate(map, key, null));
         }
     };
+    /** How often the records behind are counted: Jet collects metrics every few seconds. */
+    private static final long BEHIND_COUNT_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private final List<T> tasks = new ArrayList<>();
     /** The ordinals of the state writer and the sinks; the last outbox ordinal is {@link JobDag}'s progress edge. */
     private int[] updateOrdinals;
@@ -66,7 +68,10 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private Metric snapshotBytesMetric;
     private Metric snapshotMillisMetric;
     private Metric snapshotDoneMetric;
-    // For the metrics above: this execution's start, the partitions restored, the snapshot being saved.
+    private Metric behindMetric;
+    // For the metrics above: this execution's start, the partitions restored, the snapshot being saved,
+    // when the records behind were last counted (from queue indexes: not on every call).
+    private long behindCountedNanos;
     private long startedAtMs;
     private int restoredPartitions;
     private long snapshotStartNanos;
@@ -235,7 +240,17 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
             snapshotBytesMetric = Metrics.metric(JobMetricNames.SNAPSHOT_BYTES, Unit.BYTES);
             snapshotMillisMetric = Metrics.metric(JobMetricNames.SNAPSHOT_MILLIS, Unit.MS);
             snapshotDoneMetric = Metrics.metric(JobMetricNames.SNAPSHOT_COMPLETED, Unit.MS);
+            behindMetric = Metrics.metric(JobMetricNames.RECORDS_BEHIND);
             startedMetric.set(startedAtMs);
+        }
+        final long now = System.nanoTime();
+        if (behindCountedNanos == 0 || now - behindCountedNanos >= BEHIND_COUNT_NANOS) {
+            behindCountedNanos = now;
+            long behind = 0;
+            for (final T task : tasks) {
+                behind += task.recordsBehind();
+            }
+            behindMetric.set(behind);
         }
         long events = 0;
         long late = 0;
