@@ -205,6 +205,40 @@ class CassandraSinkTest {
         assertTable(spec, rows(new Object[] {2L, "b", 2.0}));
     }
 
+    /**
+     * Exactly-once writes carry their epoch's timestamp, not the server's: every row of one
+     * transaction has the same write time, in batches (several rows of a partition) and single
+     * statements alike, and a delete at it hides an upsert made before it.
+     */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void when_anEpochIsCommitted_then_everyWriteOfItCarriesTheEpochsTimestamp() {
+        final TableSpec spec = new TableSpec("sink_test", "epoch_time", List.of(new TableSpec.Column("p", CqlType.BIGINT),
+                new TableSpec.Column("c", CqlType.BIGINT), new TableSpec.Column("v", CqlType.TEXT)), List.of("p"), List.of("c"));
+        final CassandraTarget target = CassandraTarget.local(server, "sink_test");
+        CassandraSchema.ensure(session, target, spec);
+        final List<Object[]> items = new java.util.ArrayList<>();
+        for (long i = 0; i < 300; i++) {
+            items.add(new Object[] {i % 7 == 0 ? 1_000 + i : i / 10, i, "v" + i}); // partitions of 10 rows, and single rows
+        }
+        final Pipeline pipeline = Pipeline.create();
+        pipeline.readFrom(TestSources.items(items)).writeTo(CassandraSinks.<Object[]>cassandra(target, spec, item -> item,
+                item -> item[0], SinkOptions.defaults()));
+        member.getJet().newJob(pipeline, new JobConfig().setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
+                .setSuspendOnFailure(true)).join();
+
+        final List<Long> writeTimes = session.execute("SELECT WRITETIME(v) FROM sink_test.epoch_time").all().stream()
+                .map(row -> row.getLong(0)).toList();
+        assertThat(writeTimes).hasSize(items.size());
+        assertThat(new java.util.HashSet<>(writeTimes)).as("one write time for the one transaction").hasSize(1);
+        final long epochTime = writeTimes.get(0);
+        // A write just below the epoch's time loses to it; one above wins.
+        session.execute("UPDATE sink_test.epoch_time USING TIMESTAMP " + (epochTime - 1) + " SET v = 'older' WHERE p = 0 AND c = 1");
+        session.execute("UPDATE sink_test.epoch_time USING TIMESTAMP " + (epochTime + 1) + " SET v = 'newer' WHERE p = 0 AND c = 2");
+        assertThat(session.execute("SELECT v FROM sink_test.epoch_time WHERE p = 0 AND c = 1").one().getString(0)).isEqualTo("v1");
+        assertThat(session.execute("SELECT v FROM sink_test.epoch_time WHERE p = 0 AND c = 2").one().getString(0)).isEqualTo("newer");
+    }
+
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void when_laterJobsSinkWasDefinedFirst_then_itsWritesStillWin() throws InterruptedException {

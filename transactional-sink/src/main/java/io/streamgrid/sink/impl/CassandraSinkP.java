@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *     snapshot — durable in the cluster with the snapshot's backups. Nothing reaches Cassandra.</li>
  * <li>Commit ({@code snapshotCommitFinish(true)}, called only once the whole snapshot completed —
  *     the transaction is then <em>decided</em>): the writes go out with
- *     {@code USING TIMESTAMP base + epoch * 1000}, that timestamp fixed at prepare and kept in the
+ *     write timestamp {@code base + epoch * 1000} (the request's timestamp), fixed at prepare and kept in the
  *     snapshot with the transaction. The same transaction committed again — after a restore, by
  *     whichever processor, in whichever later execution — writes the same cells with the same
  *     timestamp: a no-op where nothing newer was written, and below every newer write where

@@ -3,9 +3,12 @@ package io.streamgrid.sink.impl;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.ColumnDefinitions;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
+import com.datastax.oss.driver.api.core.type.codec.registry.CodecRegistry;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.streamgrid.sink.CassandraTarget;
@@ -14,12 +17,21 @@ import io.streamgrid.sink.TableSpec;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
-/** A table of a real Cassandra cluster: prepared INSERT and DELETE, rows of a partition in one UNLOGGED batch. */
+/**
+ * A table of a real Cassandra cluster: prepared INSERT and DELETE, rows of a partition in one
+ * UNLOGGED batch. An epoch's timestamp goes with the request (the statement's or batch's query
+ * timestamp, which every write in a batch takes), not as a bound {@code USING TIMESTAMP ?}; values
+ * are encoded with the columns' codecs found once at prepare, not looked up per value — binding
+ * was most of the sink thread's time in the cassandra-sink benchmark's profile, and that CPU is
+ * taken from Cassandra on a small machine.
+ */
 final class CqlRowStore implements RowStore {
     private final TableSpec spec;
     private final CqlSession session;
     private final PreparedStatement insert;
     private final PreparedStatement delete;
+    private final TypeCodec<Object>[] insertCodecs;
+    private final TypeCodec<Object>[] deleteCodecs;
     private final boolean explicitTimestamps;
     private final IMap<String, Long> ledger;
 
@@ -30,41 +42,55 @@ final class CqlRowStore implements RowStore {
         this.ledger = TimestampLedger.map(hazelcast);
         this.session = target.connectForWrites();
         try {
-            this.insert = session.prepare(spec.insertCql(explicitTimestamps));
-            this.delete = session.prepare(spec.deleteCql(explicitTimestamps));
+            this.insert = session.prepare(spec.insertCql(false));
+            this.delete = session.prepare(spec.deleteCql(false));
         } catch (final RuntimeException e) {
             session.close(); // the caller may try again; no session is left behind
             throw e;
         }
+        this.insertCodecs = codecs(insert);
+        this.deleteCodecs = codecs(delete);
+    }
+
+    @SuppressWarnings("unchecked")
+    private TypeCodec<Object>[] codecs(final PreparedStatement statement) {
+        final CodecRegistry registry = session.getContext().getCodecRegistry();
+        final ColumnDefinitions variables = statement.getVariableDefinitions();
+        final TypeCodec<Object>[] codecs = new TypeCodec[variables.size()];
+        for (int i = 0; i < codecs.length; i++) {
+            codecs[i] = registry.codecFor(variables.get(i).getType());
+        }
+        return codecs;
     }
 
     @Override
     public CompletionStage<?> write(final List<RowWrite> partition, final long timestampMicros) {
         if (partition.size() == 1) {
-            return session.executeAsync(bind(partition.get(0), timestampMicros));
+            final BoundStatementBuilder single = bind(partition.get(0));
+            if (explicitTimestamps) {
+                single.setQueryTimestamp(timestampMicros);
+            }
+            return session.executeAsync(single.build());
         }
         final BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
+        if (explicitTimestamps) {
+            batch.setQueryTimestamp(timestampMicros);
+        }
         for (final RowWrite row : partition) {
-            batch.addStatement(bind(row, timestampMicros));
+            batch.addStatement(bind(row).build());
         }
         return session.executeAsync(batch.build());
     }
 
-    private BoundStatement bind(final RowWrite row, final long timestampMicros) {
+    /** The row's values (a delete's: its primary key) with their columns' codecs. */
+    private BoundStatementBuilder bind(final RowWrite row) {
         final Object[] values = row.values();
-        if (!explicitTimestamps) {
-            return (row.delete() ? delete : insert).bind(values);
+        final TypeCodec<Object>[] codecs = row.delete() ? deleteCodecs : insertCodecs;
+        final BoundStatementBuilder builder = (row.delete() ? delete : insert).boundStatementBuilder();
+        for (int i = 0; i < values.length; i++) {
+            builder.set(i, values[i], codecs[i]);
         }
-        final Object[] withTimestamp = new Object[values.length + 1];
-        if (row.delete()) {
-            // DELETE ... USING TIMESTAMP ? WHERE ...: the timestamp is bound first.
-            withTimestamp[0] = timestampMicros;
-            System.arraycopy(values, 0, withTimestamp, 1, values.length);
-            return delete.bind(withTimestamp);
-        }
-        System.arraycopy(values, 0, withTimestamp, 0, values.length);
-        withTimestamp[values.length] = timestampMicros;
-        return insert.bind(withTimestamp);
+        return builder;
     }
 
     @Override
@@ -74,7 +100,7 @@ final class CqlRowStore implements RowStore {
 
     @Override
     public String describe() {
-        return insert.getQuery() + " / " + delete.getQuery();
+        return insert.getQuery() + " / " + delete.getQuery() + (explicitTimestamps ? " (each epoch's writes with its timestamp)" : "");
     }
 
     @Override
