@@ -78,19 +78,18 @@ public record TableSpec(String keyspace, String table, List<Column> columns, Lis
                 + (clusteringKey.isEmpty() ? "" : ", " + String.join(", ", clusteringKey)) + "))";
     }
 
-    /** INSERT of a whole row; with {@code explicitTimestamp}, a last bind value gives the write time. */
-    public String insertCql(final boolean explicitTimestamp) {
+    /**
+     * INSERT of a whole row, values in column order. No {@code USING TIMESTAMP}: the sink sends an
+     * epoch's write time as the request's timestamp.
+     */
+    public String insertCql() {
         return "INSERT INTO " + qualifiedName() + " (" + columns.stream().map(Column::name).collect(Collectors.joining(", "))
-                + ") VALUES (" + columns.stream().map(c -> "?").collect(Collectors.joining(", ")) + ")"
-                + (explicitTimestamp ? " USING TIMESTAMP ?" : "");
+                + ") VALUES (" + columns.stream().map(c -> "?").collect(Collectors.joining(", ")) + ")";
     }
 
-    /**
-     * DELETE of one row by its whole primary key; with {@code explicitTimestamp}, the first bind
-     * value gives the write time, then the key values in {@link #primaryKey()} order.
-     */
-    public String deleteCql(final boolean explicitTimestamp) {
-        return "DELETE FROM " + qualifiedName() + (explicitTimestamp ? " USING TIMESTAMP ?" : "") + " WHERE "
+    /** DELETE of one row by its whole primary key, values in {@link #primaryKey()} order. */
+    public String deleteCql() {
+        return "DELETE FROM " + qualifiedName() + " WHERE "
                 + primaryKey().stream().map(c -> c + " = ?").collect(Collectors.joining(" AND "));
     }
 

@@ -191,7 +191,7 @@ public final class CassandraSinkBench implements Benchmark {
 
     private static void rawInserts(final CqlSession session, final CassandraTarget target, final TableSpec spec,
                                    final int rows) throws InterruptedException {
-        final PreparedStatement insert = session.prepare(spec.insertCql(false));
+        final PreparedStatement insert = session.prepare(spec.insertCql());
         final Semaphore inFlight = new Semaphore(INSERTS_IN_FLIGHT);
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         for (long i = 0; i < rows && failure.get() == null; i++) {
@@ -211,7 +211,7 @@ public final class CassandraSinkBench implements Benchmark {
 
     private static void rawBatches(final CqlSession session, final CassandraTarget target, final TableSpec spec,
                                    final int rows) throws InterruptedException {
-        final PreparedStatement insert = session.prepare(spec.insertCql(false));
+        final PreparedStatement insert = session.prepare(spec.insertCql());
         final Semaphore inFlight = new Semaphore(BATCHES_IN_FLIGHT);
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         for (long first = 0; first < rows && failure.get() == null; first += ROWS_PER_PARTITION) {

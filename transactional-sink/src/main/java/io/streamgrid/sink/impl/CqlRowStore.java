@@ -42,8 +42,8 @@ final class CqlRowStore implements RowStore {
         this.ledger = TimestampLedger.map(hazelcast);
         this.session = target.connectForWrites();
         try {
-            this.insert = session.prepare(spec.insertCql(false));
-            this.delete = session.prepare(spec.deleteCql(false));
+            this.insert = session.prepare(spec.insertCql());
+            this.delete = session.prepare(spec.deleteCql());
         } catch (final RuntimeException e) {
             session.close(); // the caller may try again; no session is left behind
             throw e;
