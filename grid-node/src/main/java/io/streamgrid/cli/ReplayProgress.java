@@ -21,9 +21,13 @@ import java.util.concurrent.TimeUnit;
  * <p>Caught up: in two collections running, no more records behind than it reads in a second, or
  * than one per log partition (a heartbeat the live job has just appended to an idle partition).
  * Two, because the first collection after the start can miss processors that have not published
- * yet. A replay that fails or is cancelled ends the following with exit 1.
+ * yet. A replay that fails, is suspended or is cancelled ends the following with exit 1; one of which the
+ * cluster reports no metrics for a minute (metrics collection turned off) is left to run, with a
+ * line saying so.
  */
 final class ReplayProgress {
+    /** Jet collects metrics every few seconds; none after this long means it will not. */
+    private static final long NO_METRICS_NANOS = TimeUnit.SECONDS.toNanos(60);
     private final Job job;
     private final long recordsAtStart;
     private final int partitions;
@@ -48,7 +52,10 @@ final class ReplayProgress {
         this.pollMs = pollMs;
     }
 
-    /** Prints progress until the replay has caught up (0), failed or was cancelled (1), or the thread was interrupted (0). */
+    /**
+     * Prints progress until the replay has caught up (0); failed, suspended or cancelled (1); sent
+     * no metrics for a minute (0, said on the error stream); or the thread was interrupted (0).
+     */
     int follow() {
         final long startNanos = System.nanoTime();
         JobFigures last = null;
@@ -61,7 +68,26 @@ final class ReplayProgress {
                 err.flush();
                 return 1;
             }
+            if (status == JobStatus.SUSPENDED) {
+                String cause;
+                try {
+                    cause = JobCommand.suspensionCause(job);
+                } catch (final IllegalStateException resumedMeanwhile) {
+                    continue; // resumed between the two calls: look again
+                }
+                err.println("replay " + job.getName() + " is SUSPENDED (" + cause + ") before it caught up with its logs: "
+                        + "resume it with 'streamgrid job resume " + job.getName() + "'");
+                err.flush();
+                return 1;
+            }
             final JobFigures figures = status == JobStatus.RUNNING ? JobFigures.of(job) : null;
+            if (last == null && figures == null && System.nanoTime() - startNanos > NO_METRICS_NANOS) {
+                err.println("replay " + job.getName() + " is " + status + " but the cluster has reported no metrics of it for "
+                        + TimeUnit.NANOSECONDS.toSeconds(NO_METRICS_NANOS) + " s (metrics collection off?): not following "
+                        + "it; the replay goes on ('streamgrid job list' shows it)");
+                err.flush();
+                return 0;
+            }
             if (figures != null && (last == null || figures.collectedAtMs() > last.collectedAtMs())) {
                 final double rate = last == null ? 0 : figures.eventsPerSecondSince(last);
                 final long behind = figures.recordsBehind();
