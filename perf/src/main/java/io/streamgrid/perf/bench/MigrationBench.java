@@ -138,7 +138,7 @@ public final class MigrationBench implements Benchmark {
         final double leaveRatio = leave.p99Us() / steadyTwo.p99Us();
         final boolean met = joinRatio <= 2 && leaveRatio <= 2 && lost == 0 && wentBack == 0;
         return new BenchResult(name(), title(), String.format(Locale.ROOT,
-                "2 member processes (%s heap each, pre-touched in huge pages by etc/member-jvm.options, state map with 1 synchronous backup), filled with %,d entries of "
+                "2 member processes (%s heap each, state map with 1 synchronous backup), filled with %,d entries of "
                         + "%d-byte values (%,d MiB of values, twice that with backups). One client in the benchmark JVM "
                         + "writes setAsync at %,d/s to random keys (open loop: latency from the scheduled time to the "
                         + "acknowledgement), through warm-up (%d s), steady (%d s), a 3rd member joining until the "
