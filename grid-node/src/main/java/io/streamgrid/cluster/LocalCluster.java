@@ -39,8 +39,6 @@ import java.util.stream.Collectors;
 public final class LocalCluster implements AutoCloseable {
     /** Where the shared JVM flags are packed in the grid-node jar (from etc/jvm.options). */
     public static final String JVM_OPTIONS_RESOURCE = "streamgrid/jvm.options";
-    /** Where the member-only JVM flags are packed (from etc/member-jvm.options). */
-    static final String MEMBER_JVM_OPTIONS_RESOURCE = "streamgrid/member-jvm.options";
     static final String HOST = "127.0.0.1";
     private static final String MAIN_CLASS = "io.streamgrid.cli.StreamGridCli";
     /** Marks a member JVM's command line: {@code -Dstreamgrid.member=<cluster>:<port>}. */
@@ -48,8 +46,6 @@ public final class LocalCluster implements AutoCloseable {
 
     private final Builder spec;
     private final Path jvmOptionsFile;
-    /** Null unless the builder asked for the member-only flags. */
-    private final Path memberJvmOptionsFile;
     private final List<MemberProcess> members = new CopyOnWriteArrayList<>();
     private final List<HazelcastInstance> clients = new CopyOnWriteArrayList<>();
     private final Thread shutdownHook;
@@ -60,7 +56,6 @@ public final class LocalCluster implements AutoCloseable {
     private LocalCluster(final Builder spec) {
         this.spec = spec;
         this.jvmOptionsFile = writeJvmOptions(spec.workDir);
-        this.memberJvmOptionsFile = spec.memberJvmOptions ? copyResource(MEMBER_JVM_OPTIONS_RESOURCE, spec.workDir) : null;
         this.shutdownHook = spec.detached ? null : new Thread(this::killAll, "local-cluster-cleanup");
         if (shutdownHook != null) {
             Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -258,17 +253,12 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Writes the JVM flags every StreamGrid JVM needs into {@code dir}/jvm.options (an @argfile); returns its path. */
     public static Path writeJvmOptions(final Path dir) {
-        return copyResource(JVM_OPTIONS_RESOURCE, dir);
-    }
-
-    /** Copies a flags file packed in the grid-node jar into {@code dir}, under its own name; returns its path. */
-    private static Path copyResource(final String resource, final Path dir) {
-        final Path file = dir.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        final Path file = dir.resolve("jvm.options");
         try {
             Files.createDirectories(dir);
-            try (InputStream in = LocalCluster.class.getClassLoader().getResourceAsStream(resource)) {
+            try (InputStream in = LocalCluster.class.getClassLoader().getResourceAsStream(JVM_OPTIONS_RESOURCE)) {
                 if (in == null) {
-                    throw new IllegalStateException("bug: " + resource + " is not on the class path");
+                    throw new IllegalStateException("bug: " + JVM_OPTIONS_RESOURCE + " is not on the class path");
                 }
                 Files.write(file, in.readAllBytes());
             }
@@ -277,7 +267,6 @@ public final class LocalCluster implements AutoCloseable {
         }
         return file;
     }
-
 
     /**
      * The command that runs the {@code streamgrid} CLI in a JVM of its own — {@code jvmOptions}
@@ -314,9 +303,6 @@ public final class LocalCluster implements AutoCloseable {
         final Path logFile = spec.workDir.resolve("member-" + index + ".log");
         final List<String> command = cliCommand(jvmOptionsFile, spec.memberHeap, spec.classPath,
                 MEMBER_MARKER + spec.clusterName + ":" + port, List.of("node"));
-        if (memberJvmOptionsFile != null) {
-            command.add(command.indexOf("@" + jvmOptionsFile) + 1, "@" + memberJvmOptionsFile);
-        }
         command.add("--cluster-name=" + spec.clusterName);
         command.add("--host=" + HOST);
         command.add("--port=" + port);
@@ -422,20 +408,8 @@ public final class LocalCluster implements AutoCloseable {
         private Duration startTimeout = Duration.ofMinutes(3);
         private Duration gracefulStopTimeout = Duration.ofMinutes(5);
         private Consumer<String> progress = line -> System.out.println("[LocalCluster] " + line);
-        private boolean memberJvmOptions;
 
         private Builder() {
-        }
-
-        /**
-         * Members also get the member-only JVM flags (etc/member-jvm.options: the heap pre-touched
-         * in huge pages, so GC pauses never wait for first-touch page faults) — for clusters that
-         * serve (cluster start) or are measured (benchmarks). Each start then waits for its whole
-         * heap; tests leave it off.
-         */
-        public Builder memberJvmOptions() {
-            this.memberJvmOptions = true;
-            return this;
         }
 
         /** A YAML configuration every member starts with ({@code --config}); the builder's own settings still apply. */

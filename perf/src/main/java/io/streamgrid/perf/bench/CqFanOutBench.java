@@ -81,7 +81,7 @@ public final class CqFanOutBench implements Benchmark {
         final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(20));
         final List<Phase> phases = new ArrayList<>();
         final double idleCores;
-        try (LocalCluster cluster = LocalCluster.builder().members(2).memberJvmOptions().memberHeap("1g")
+        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("1g")
                 .workDir(context.workDir().resolve("cluster")).progress(context::progress).start()) {
             final HazelcastInstance writer = cluster.newClient();
             int mapId = 0;

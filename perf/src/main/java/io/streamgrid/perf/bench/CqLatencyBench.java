@@ -113,7 +113,7 @@ public final class CqLatencyBench implements Benchmark {
         final List<String> writerLag = new ArrayList<>();
         final List<String> curve = new ArrayList<>();
         final Map<String, Integer> highest = new LinkedHashMap<>();
-        try (LocalCluster cluster = LocalCluster.builder().members(2).memberJvmOptions().memberHeap("1g")
+        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("1g")
                 .workDir(context.workDir().resolve("cluster")).progress(context::progress).start()) {
             final List<HazelcastInstance> writers = new ArrayList<>();
             for (int w = 0; w < WRITERS; w++) {

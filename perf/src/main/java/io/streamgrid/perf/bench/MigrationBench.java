@@ -82,7 +82,7 @@ public final class MigrationBench implements Benchmark {
         long lost;
         long wentBack;
         final List<HazelcastInstance> clients = new ArrayList<>();
-        try (LocalCluster cluster = LocalCluster.builder().members(2).memberJvmOptions().memberHeap(heap)
+        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap(heap)
                 .workDir(context.workDir().resolve("cluster")).progress(context::progress).start()) {
             // Redo: a write in flight to a member that leaves is sent again instead of failing with
             // TargetDisconnectedException (a plain set is idempotent, and the writer keeps one write per

@@ -70,7 +70,7 @@ public final class SlowSubscriberBench implements Benchmark {
         final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(30));
         final List<LatencyProfile> latencies = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
-        try (LocalCluster cluster = LocalCluster.builder().members(2).memberJvmOptions().memberHeap("1g")
+        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("1g")
                 .workDir(context.workDir().resolve("cluster")).progress(context::progress).start()) {
             final HazelcastInstance writer = cluster.newClient();
             int mapId = 0;
