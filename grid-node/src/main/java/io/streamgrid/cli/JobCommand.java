@@ -315,7 +315,7 @@ final class JobCommand {
      */
     static void checkLogs(final JobDefinition job, final JobOptions options) {
         for (final EventSchema schema : job.schemas()) {
-            final Path dir = SchemaLog.directoryOf(options.ingestDir().toAbsolutePath(), schema.name());
+            final Path dir = logDirectory(options, schema);
             if (!SchemaLog.exists(dir)) {
                 throw new ConfigException("job " + job.name() + " reads schema " + schema.name() + ", but there is no log of it in "
                         + dir + ": load its events first ('streamgrid ingest load FILE --schema " + schema.name()
@@ -335,8 +335,7 @@ final class JobCommand {
             long records = 0;
             int partitions = 0;
             for (final EventSchema schema : job.schemas()) {
-                try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(options.ingestDir().toAbsolutePath(), schema.name()),
-                        schema)) {
+                try (SchemaLog log = SchemaLog.openExisting(logDirectory(options, schema), schema)) {
                     records += log.records();
                     partitions += log.partitions();
                 }
@@ -345,9 +344,14 @@ final class JobCommand {
         }
     }
 
+    /** Where {@code schema}'s log is under the job options' ingest directory. */
+    private static Path logDirectory(final JobOptions options, final EventSchema schema) {
+        return SchemaLog.directoryOf(options.ingestDir().toAbsolutePath(), schema.name());
+    }
+
     /** Where the job's schema logs are, for the submit line. */
     private static String logDirectories(final JobDefinition job, final JobOptions options) {
-        return job.schemas().stream().map(schema -> SchemaLog.directoryOf(options.ingestDir().toAbsolutePath(), schema.name()).toString())
+        return job.schemas().stream().map(schema -> logDirectory(options, schema).toString())
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 

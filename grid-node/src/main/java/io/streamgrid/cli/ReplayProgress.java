@@ -68,14 +68,9 @@ final class ReplayProgress {
                 err.flush();
                 return 1;
             }
-            if (status == JobStatus.SUSPENDED) {
-                String cause;
-                try {
-                    cause = JobCommand.suspensionCause(job);
-                } catch (final IllegalStateException resumedMeanwhile) {
-                    continue; // resumed between the two calls: look again
-                }
-                err.println("replay " + job.getName() + " is SUSPENDED (" + cause + ") before it caught up with its logs: "
+            final String suspension = status == JobStatus.SUSPENDED ? suspensionCause() : null;
+            if (suspension != null) {
+                err.println("replay " + job.getName() + " is SUSPENDED (" + suspension + ") before it caught up with its logs: "
                         + "resume it with 'streamgrid job resume " + job.getName() + "'");
                 err.flush();
                 return 1;
@@ -111,6 +106,15 @@ final class ReplayProgress {
                 Thread.currentThread().interrupt();
                 return 0;
             }
+        }
+    }
+
+    /** Why the job is suspended, or null when Jet no longer says it is (resumed meanwhile: look again after the pause). */
+    private String suspensionCause() {
+        try {
+            return JobCommand.suspensionCause(job);
+        } catch (final IllegalStateException resumedMeanwhile) {
+            return null;
         }
     }
 

@@ -24,9 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -217,7 +220,7 @@ class CassandraSinkTest {
                 new TableSpec.Column("c", CqlType.BIGINT), new TableSpec.Column("v", CqlType.TEXT)), List.of("p"), List.of("c"));
         final CassandraTarget target = CassandraTarget.local(server, "sink_test");
         CassandraSchema.ensure(session, target, spec);
-        final List<Object[]> items = new java.util.ArrayList<>();
+        final List<Object[]> items = new ArrayList<>();
         for (long i = 0; i < 300; i++) {
             items.add(new Object[] {i % 7 == 0 ? 1_000 + i : i / 10, i, "v" + i}); // partitions of 10 rows, and single rows
         }
@@ -230,7 +233,7 @@ class CassandraSinkTest {
         final List<Long> writeTimes = session.execute("SELECT WRITETIME(v) FROM sink_test.epoch_time").all().stream()
                 .map(row -> row.getLong(0)).toList();
         assertThat(writeTimes).hasSize(items.size());
-        assertThat(new java.util.HashSet<>(writeTimes)).as("one write time for the one transaction").hasSize(1);
+        assertThat(new HashSet<>(writeTimes)).as("one write time for the one transaction").hasSize(1);
         final long epochTime = writeTimes.get(0);
         // A write just below the epoch's time loses to it; one above wins.
         session.execute("UPDATE sink_test.epoch_time USING TIMESTAMP " + (epochTime - 1) + " SET v = 'older' WHERE p = 0 AND c = 1");
@@ -297,7 +300,7 @@ class CassandraSinkTest {
             // ("Job not suspended" once in a full run): ask until it answers.
             final String cause = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                     .ignoreExceptionsInstanceOf(IllegalStateException.class)
-                    .until(() -> job.getSuspensionCause().errorCause(), java.util.Objects::nonNull);
+                    .until(() -> job.getSuspensionCause().errorCause(), Objects::nonNull);
             System.out.println("suspension cause: " + cause.lines().findFirst().orElse(""));
             assertThat(cause).contains("is decided but not committed: its rows are kept in the suspended job's snapshot")
                     .contains("resume with `streamgrid job resume suspend-test`");

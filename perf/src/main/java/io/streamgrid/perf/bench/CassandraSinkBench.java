@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
 import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
@@ -29,6 +30,7 @@ import io.streamgrid.sink.TableSpec;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -134,7 +136,7 @@ public final class CassandraSinkBench implements Benchmark {
     }
 
     /** Cassandra's background work that a subject's run would otherwise share the cores with. */
-    private static final java.util.Set<String> BACKGROUND_POOLS = java.util.Set.of("MemtableFlushWriter", "MemtablePostFlush",
+    private static final Set<String> BACKGROUND_POOLS = Set.of("MemtableFlushWriter", "MemtablePostFlush",
             "PerDiskMemtableFlushWriter_0", "CompactionExecutor", "MemtableReclaimMemory");
 
     /**
@@ -147,7 +149,7 @@ public final class CassandraSinkBench implements Benchmark {
         final long start = System.nanoTime();
         while (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(60)) {
             long busy = 0;
-            for (final com.datastax.oss.driver.api.core.cql.Row pool : session.execute(
+            for (final Row pool : session.execute(
                     "SELECT name, active_tasks, pending_tasks FROM system_views.thread_pools")) {
                 if (BACKGROUND_POOLS.contains(pool.getString("name"))) {
                     busy += ((Number) pool.getObject("active_tasks")).longValue() + ((Number) pool.getObject("pending_tasks")).longValue();
