@@ -16,8 +16,9 @@ public interface DeltaListener {
     void onDelta(Delta delta);
 
     /**
-     * The subscription re-read these partitions from the map (after lost journal events, a member
-     * crash or an overflow of its buffer) and has delivered, as deltas with sequence -1, what the
+     * The subscription re-read these partitions from the map (after journal events were overwritten
+     * before it read them — a listener that stays behind for long, or a burst larger than a
+     * partition's journal — or a read that failed for good) and has delivered, as deltas with sequence -1, what the
      * listener had missed. The listener's view equals the map's state again.
      */
     default void onResync(final Set<Integer> partitions, final String reason) {

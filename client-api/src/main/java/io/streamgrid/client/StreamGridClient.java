@@ -34,9 +34,11 @@ public interface StreamGridClient extends AutoCloseable {
 
     /**
      * Subscribes to the entries of {@code map} matching {@code where}: {@code listener} gets the
-     * snapshot, then ordered deltas. Returns once the snapshot is delivered. Lost journal events,
-     * member crashes, migrations and buffer overflows are recovered by re-reading the affected
-     * partitions, reported with {@link DeltaListener#onResync}. State maps keep an event journal
+     * snapshot, then ordered deltas. Returns once the snapshot is delivered. Member crashes and
+     * migrations lose nothing (the journal is backed up and migrates); a listener slower than the
+     * changes makes reading wait for it (see {@link SubscriptionOptions}); journal events
+     * overwritten before they were read are recovered by re-reading the affected partitions,
+     * reported with {@link DeltaListener#onResync}. State maps keep an event journal
      * ({@code state.*}: see the member configuration); other maps cannot be subscribed to.
      */
     Subscription subscribe(String map, String where, DeltaListener listener, SubscriptionOptions options);

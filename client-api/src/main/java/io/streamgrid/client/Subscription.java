@@ -33,7 +33,11 @@ public interface Subscription extends AutoCloseable {
     /** Resynchronisations so far (each may cover several partitions). */
     long resyncs();
 
-    /** Times the bounded buffer overflowed (each followed by a resync of all partitions). */
+    /**
+     * Times the bounded buffer was found full: reading then waits until the listener has taken half
+     * of it and goes on where it stopped (nothing is lost; only a partition whose journal was
+     * overwritten meanwhile resynchronises).
+     */
     long overflows();
 
     /** Exceptions the listener threw so far; each was logged, and the subscription went on. */

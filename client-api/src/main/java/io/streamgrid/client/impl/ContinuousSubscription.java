@@ -27,6 +27,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -47,9 +48,13 @@ import java.util.logging.Logger;
  * <p>Recovery: a read that finds events overwritten (the journal is a ring), or fails in a way a
  * retry will not fix, makes that partition resynchronise: the delivery thread re-reads the map's
  * matching entries, delivers the difference to the mirror as deltas, reports RESYNC and restarts
- * the partition's reader. A full queue (slow listener) stops all readers; once the listener has
- * drained the queue, every partition resynchronises. Transient failures (member gone, migration)
- * are retried at the same sequence.
+ * the partition's reader. A full queue (slow listener) is back-pressure, not loss: each read chain
+ * stops where it could not hand on a change and remembers that sequence; once the listener has
+ * drained the queue to half, every stopped chain goes on from there. The members keep nothing for
+ * a stopped chain (the journal already holds the changes), so a slow listener costs the writers
+ * nothing; only a chain that stopped so long that the journal overwrote its position resynchronises,
+ * and only its partition. Transient failures (member gone, migration) are retried at the same
+ * sequence.
  *
  * <p>Failures: a listener that throws is logged and counted, and the subscription goes on (the
  * mirror was updated before the call, so nothing is lost or repeated by it). A resync that fails
@@ -85,7 +90,12 @@ final class ContinuousSubscription implements Subscription {
     private Object[] keyOfPartition;
     /** Per partition, the highest journal sequence the mirror reflects (delivery thread only). */
     private final long[] appliedThrough;
+    /** Set when the queue was found full; read chains stop into {@link #stopped} until the delivery thread clears it. */
     private final AtomicBoolean overflowed = new AtomicBoolean();
+    /** Read chains stopped by a full queue, each with the sequence to go on from. */
+    private final ConcurrentLinkedQueue<StoppedChain> stopped = new ConcurrentLinkedQueue<>();
+    /** Queue length at or below which stopped chains go on (half the capacity: no flapping at the brim). */
+    private final int resumeAtOrBelow;
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong resyncs = new AtomicLong();
     private final AtomicLong overflows = new AtomicLong();
@@ -102,6 +112,10 @@ final class ContinuousSubscription implements Subscription {
 
     /** Asks the delivery thread to resynchronise a partition. */
     private record Resync(int partition, String reason) {
+    }
+
+    /** A read chain that stopped at a full queue: it goes on at {@code sequence} when the listener caught up. */
+    private record StoppedChain(int partition, int chain, long sequence) {
     }
 
     /**
@@ -123,6 +137,7 @@ final class ContinuousSubscription implements Subscription {
         this.listener = listener;
         this.partitions = client.getPartitionService().getPartitions().size();
         this.queue = new ArrayBlockingQueue<>(options.bufferCapacity());
+        this.resumeAtOrBelow = options.bufferCapacity() / 2;
         this.generation = new AtomicIntegerArray(partitions);
         this.appliedThrough = new long[partitions];
         this.reports = client.getMap(SubscriptionReport.MAP);
@@ -197,15 +212,14 @@ final class ContinuousSubscription implements Subscription {
             }
             while (!closed) {
                 report();
+                if (!stopped.isEmpty() && queue.size() <= resumeAtOrBelow) {
+                    resumeStoppedChains();
+                }
                 final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (item instanceof Delta delta) {
                     apply(delta);
                 } else if (item instanceof Resync resync) {
                     resyncUntilDone(Set.of(resync.partition()), resync.reason());
-                } else if (item == null && overflowed.get()) {
-                    // The listener caught up with what was buffered: re-read everything.
-                    overflowed.set(false);
-                    resyncUntilDone(allPartitions(), "buffer overflow (slow listener)");
                 } else if (item == null && !client.getLifecycleService().isRunning()) {
                     throw new IllegalStateException("the Hazelcast client of this subscription was shut down");
                 }
@@ -447,7 +461,11 @@ final class ContinuousSubscription implements Subscription {
     // ---- reader chains (client executor threads) ----
 
     private void read(final int partition, final int chain, final long sequence) {
-        if (closed || overflowed.get() || generation.get(partition) != chain) {
+        if (closed || generation.get(partition) != chain) {
+            return;
+        }
+        if (overflowed.get()) {
+            stopped.add(new StoppedChain(partition, chain, sequence));
             return;
         }
         final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
@@ -467,13 +485,13 @@ final class ContinuousSubscription implements Subscription {
             }
             final long lost = batch.getNextSequenceToReadFrom() - batch.readCount() - sequence;
             if (lost > 0) {
-                requestResync(partition, lost + " journal events overwritten before they were read");
+                requestResync(partition, chain, sequence, lost + " journal events overwritten before they were read");
                 return;
             }
             for (int i = 0; i < batch.size(); i++) {
                 final Delta delta = toDelta(batch.get(i), partition, batch.getSequence(i));
                 if (delta != null && !queue.offer(delta)) {
-                    overflow();
+                    stop(partition, chain, batch.getSequence(i));
                     return;
                 }
             }
@@ -489,7 +507,7 @@ final class ContinuousSubscription implements Subscription {
         if (isTransient(cause)) {
             CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> read(partition, chain, sequence));
         } else {
-            requestResync(partition, "journal read failed: " + cause);
+            requestResync(partition, chain, sequence, "journal read failed: " + cause);
         }
     }
 
@@ -522,17 +540,38 @@ final class ContinuousSubscription implements Subscription {
                 || name.contains("TargetDisconnected") || name.contains("MemberLeft") || name.contains("TargetNotMember");
     }
 
-    private void requestResync(final int partition, final String reason) {
+    /** Asks for a resync; with the queue full, the chain stops at {@code sequence} and finds the same trouble when it goes on. */
+    private void requestResync(final int partition, final int chain, final long sequence, final String reason) {
         if (!queue.offer(new Resync(partition, reason))) {
-            overflow();
+            stop(partition, chain, sequence);
         }
     }
 
-    private void overflow() {
+    /** The queue is full: this chain stops at {@code sequence}, and so does every chain that reads next. */
+    private void stop(final int partition, final int chain, final long sequence) {
+        stopped.add(new StoppedChain(partition, chain, sequence));
         if (overflowed.compareAndSet(false, true)) {
-            overflows.incrementAndGet();
-            LOG.warning(() -> "subscription to " + map.getName() + ": listener fell " + queue.size()
-                    + " deltas behind; reading paused, all partitions will be re-read when it catches up");
+            final long times = overflows.incrementAndGet();
+            if (times <= 10 || times % 1_000 == 0) {
+                LOG.info(() -> "subscription to " + map.getName() + ": the listener is " + queue.size()
+                        + " deltas behind; reading waits until it has taken half of them (overflow " + times + " so far)");
+            }
+        }
+    }
+
+    /**
+     * Delivery thread, when the listener has caught up: every stopped chain goes on where it
+     * stopped. Clearing the flag first means a chain that stops meanwhile is found on a later turn.
+     */
+    private void resumeStoppedChains() {
+        overflowed.set(false);
+        // Taken out first: a chain that stops again at once must wait for a later turn, not loop here.
+        final List<StoppedChain> resuming = new ArrayList<>();
+        for (StoppedChain chain = stopped.poll(); chain != null; chain = stopped.poll()) {
+            resuming.add(chain);
+        }
+        for (final StoppedChain chain : resuming) {
+            read(chain.partition(), chain.chain(), chain.sequence());
         }
     }
 

@@ -167,9 +167,9 @@ final class MemberMetrics implements MultiCollector {
         final CounterSnapshot.Builder delivered = CounterSnapshot.builder().name("streamgrid_subscription_deltas_delivered")
                 .help("Deltas the subscription handed to its listener");
         final CounterSnapshot.Builder resyncs = CounterSnapshot.builder().name("streamgrid_subscription_resyncs")
-                .help("Resynchronisations of the subscription (journal overrun, member lost, buffer overflow)");
+                .help("Resynchronisations of the subscription (journal events overwritten before they were read, a read failed for good)");
         final CounterSnapshot.Builder overflows = CounterSnapshot.builder().name("streamgrid_subscription_overflows")
-                .help("Times the subscription's buffer overflowed because its listener was slow");
+                .help("Times the subscription's buffer was full because its listener was slow (reading waited for it)");
         final GaugeSnapshot.Builder queued = GaugeSnapshot.builder().name("streamgrid_subscription_queued_deltas")
                 .help("Deltas received and waiting for the listener: how far the subscription is behind");
         for (final SubscriptionReport report : ClusterView.subscriptions(hazelcast)) {

@@ -107,8 +107,9 @@ public final class SlowSubscriberBench implements Benchmark {
         all.add("Lost counts writes of the measured phase not acknowledged within a second of its end.");
         all.add("Both listeners sleep 1 ms per call, but Hazelcast calls an entry listener on several client event threads "
                 + "at once (events of a partition in order), while a subscription delivers on its one thread (every delta in "
-                + "write order per key): the listener takes several times as many events per second. A subscription that falls "
-                + "its buffer behind stops reading and resynchronises later; the listener's events queue in the client.");
+                + "write order per key): the listener takes several times as many events per second. A subscription whose buffer "
+                + "is full stops reading and goes on where it stopped once its listener has taken half of it (a partition "
+                + "resynchronises only if its journal was overwritten meanwhile); the listener's events queue in the client.");
         return all;
     }
 
