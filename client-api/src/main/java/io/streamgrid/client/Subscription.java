@@ -34,9 +34,9 @@ public interface Subscription extends AutoCloseable {
     long resyncs();
 
     /**
-     * Times the bounded buffer was found full: reading then waits until the listener has taken half
-     * of it and goes on where it stopped (nothing is lost; only a partition whose journal was
-     * overwritten meanwhile resynchronises).
+     * Times the bounded buffer filled up: reading then waits for the listener and goes on where it
+     * stopped as room opens (nothing is lost; only a partition whose journal was overwritten
+     * meanwhile resynchronises).
      */
     long overflows();
 

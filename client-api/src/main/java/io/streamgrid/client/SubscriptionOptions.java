@@ -2,8 +2,7 @@ package io.streamgrid.client;
 
 /**
  * @param bufferCapacity deltas held for a listener that is behind; when full, the subscription stops
- *                       reading and goes on where it stopped once the listener has taken half of
- *                       them — writers and other subscribers are never slowed, and nothing is lost
+ *                       reading and goes on where it stopped as the listener makes room — writers and other subscribers are never slowed, and nothing is lost
  *                       while the journal still holds the unread changes (a partition whose journal
  *                       was overwritten meanwhile resynchronises)
  */

@@ -30,6 +30,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -48,12 +49,13 @@ import java.util.logging.Logger;
  * <p>Recovery: a read that finds events overwritten (the journal is a ring), or fails in a way a
  * retry will not fix, makes that partition resynchronise: the delivery thread re-reads the map's
  * matching entries, delivers the difference to the mirror as deltas, reports RESYNC and restarts
- * the partition's reader. A full queue (slow listener) is back-pressure, not loss: each read chain
- * stops where it could not hand on a change and remembers that sequence; once the listener has
- * drained the queue to half, every stopped chain goes on from there. The members keep nothing for
- * a stopped chain (the journal already holds the changes), so a slow listener costs the writers
- * nothing; only a chain that stopped so long that the journal overwrote its position resynchronises,
- * and only its partition. Transient failures (member gone, migration) are retried at the same
+ * the partition's reader. A full queue (slow listener) is back-pressure, not loss: a read chain
+ * that finds no room for another batch stops and remembers the sequence it would read next; as the
+ * listener makes room, the delivery thread lets stopped chains go on, only as many at a time as
+ * the room holds batches, so what the members read for a slow listener is what it will take. The
+ * members keep nothing for a stopped chain (the journal already holds the changes), so a slow
+ * listener costs the writers little; only a chain that stopped so long that the journal overwrote
+ * its position resynchronises, and only its partition. Transient failures (member gone, migration) are retried at the same
  * sequence.
  *
  * <p>Failures: a listener that throws is logged and counted, and the subscription goes on (the
@@ -90,12 +92,17 @@ final class ContinuousSubscription implements Subscription {
     private Object[] keyOfPartition;
     /** Per partition, the highest journal sequence the mirror reflects (delivery thread only). */
     private final long[] appliedThrough;
-    /** Set when the queue was found full; read chains stop into {@link #stopped} until the delivery thread clears it. */
-    private final AtomicBoolean overflowed = new AtomicBoolean();
-    /** Read chains stopped by a full queue, each with the sequence to go on from. */
+    /**
+     * Most changes one journal read returns; also the room a chain needs in the queue to read on
+     * (half the queue at most, so that a small queue still lets chains take turns).
+     */
+    private final int readLimit;
+    /** Read chains stopped for want of room in the queue, each with the sequence to go on from (FIFO: they take turns). */
     private final ConcurrentLinkedQueue<StoppedChain> stopped = new ConcurrentLinkedQueue<>();
-    /** Queue length at or below which stopped chains go on (half the capacity: no flapping at the brim). */
-    private final int resumeAtOrBelow;
+    /** Reads of chains let go on whose batches have not come back yet: room they may still take. */
+    private final AtomicInteger resumedReads = new AtomicInteger();
+    /** Set from the first chain stopping until every stopped chain has gone on: one overflow. */
+    private final AtomicBoolean behind = new AtomicBoolean();
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong resyncs = new AtomicLong();
     private final AtomicLong overflows = new AtomicLong();
@@ -137,7 +144,7 @@ final class ContinuousSubscription implements Subscription {
         this.listener = listener;
         this.partitions = client.getPartitionService().getPartitions().size();
         this.queue = new ArrayBlockingQueue<>(options.bufferCapacity());
-        this.resumeAtOrBelow = options.bufferCapacity() / 2;
+        this.readLimit = Math.min(MAX_BATCH, options.bufferCapacity() / 2);
         this.generation = new AtomicIntegerArray(partitions);
         this.appliedThrough = new long[partitions];
         this.reports = client.getMap(SubscriptionReport.MAP);
@@ -212,9 +219,7 @@ final class ContinuousSubscription implements Subscription {
             }
             while (!closed) {
                 report();
-                if (!stopped.isEmpty() && queue.size() <= resumeAtOrBelow) {
-                    resumeStoppedChains();
-                }
+                resumeStoppedChains();
                 final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (item instanceof Delta delta) {
                     apply(delta);
@@ -461,21 +466,35 @@ final class ContinuousSubscription implements Subscription {
     // ---- reader chains (client executor threads) ----
 
     private void read(final int partition, final int chain, final long sequence) {
+        read(partition, chain, sequence, false);
+    }
+
+    /**
+     * @param resumed whether this read lets a stopped chain go on: counted in {@link #resumedReads}
+     *                until it returns, so it must not park (minimum 0 changes) — a parked read would
+     *                hold its share of the room while other chains wait
+     */
+    private void read(final int partition, final int chain, final long sequence, final boolean resumed) {
         if (closed || generation.get(partition) != chain) {
-            return;
-        }
-        if (overflowed.get()) {
-            stopped.add(new StoppedChain(partition, chain, sequence));
+            if (resumed) {
+                resumedReads.decrementAndGet();
+            }
             return;
         }
         final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
         try {
-            reading = journal.readFromEventJournal(sequence, 1, MAX_BATCH, partition, filter, null);
+            reading = journal.readFromEventJournal(sequence, resumed ? 0 : 1, readLimit, partition, filter, null);
         } catch (final RuntimeException e) {
+            if (resumed) {
+                resumedReads.decrementAndGet();
+            }
             onReadFailure(partition, chain, sequence, e);
             return;
         }
         reading.whenComplete((batch, error) -> {
+            if (resumed) {
+                resumedReads.decrementAndGet();
+            }
             if (error != null) {
                 onReadFailure(partition, chain, sequence, error);
                 return;
@@ -483,7 +502,9 @@ final class ContinuousSubscription implements Subscription {
             if (generation.get(partition) != chain) {
                 return;
             }
-            final long lost = batch.getNextSequenceToReadFrom() - batch.readCount() - sequence;
+            // An empty minimum-0 read reports 0 as the next sequence (Hazelcast never sets it): stay where we are.
+            final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
+            final long lost = next - batch.readCount() - sequence;
             if (lost > 0) {
                 requestResync(partition, chain, sequence, lost + " journal events overwritten before they were read");
                 return;
@@ -491,11 +512,17 @@ final class ContinuousSubscription implements Subscription {
             for (int i = 0; i < batch.size(); i++) {
                 final Delta delta = toDelta(batch.get(i), partition, batch.getSequence(i));
                 if (delta != null && !queue.offer(delta)) {
-                    stop(partition, chain, batch.getSequence(i));
+                    stop(partition, chain, batch.getSequence(i)); // chains that were parked together can overfill the room
                     return;
                 }
             }
-            read(partition, chain, batch.getNextSequenceToReadFrom());
+            // A full batch says there is more to read now: wait for room. A shorter one reached the
+            // journal's end, so the next read parks until a change comes and holds no room meanwhile.
+            if (batch.size() >= readLimit && queue.remainingCapacity() < readLimit) {
+                stop(partition, chain, next);
+                return;
+            }
+            read(partition, chain, next);
         });
     }
 
@@ -547,31 +574,31 @@ final class ContinuousSubscription implements Subscription {
         }
     }
 
-    /** The queue is full: this chain stops at {@code sequence}, and so does every chain that reads next. */
+    /** No room for another batch: this chain stops at {@code sequence} and waits for its turn. */
     private void stop(final int partition, final int chain, final long sequence) {
         stopped.add(new StoppedChain(partition, chain, sequence));
-        if (overflowed.compareAndSet(false, true)) {
+        if (behind.compareAndSet(false, true)) {
             final long times = overflows.incrementAndGet();
             if (times <= 10 || times % 1_000 == 0) {
                 LOG.info(() -> "subscription to " + map.getName() + ": the listener is " + queue.size()
-                        + " deltas behind; reading waits until it has taken half of them (overflow " + times + " so far)");
+                        + " deltas behind; reading waits for it (overflow " + times + " so far)");
             }
         }
     }
 
     /**
-     * Delivery thread, when the listener has caught up: every stopped chain goes on where it
-     * stopped. Clearing the flag first means a chain that stops meanwhile is found on a later turn.
+     * Delivery thread: lets stopped chains go on, in the order they stopped, while the queue has
+     * room for their batches beside those of chains already let go on. A chain that finds the room
+     * taken when its batch comes back stops again at the back of the line.
      */
     private void resumeStoppedChains() {
-        overflowed.set(false);
-        // Taken out first: a chain that stops again at once must wait for a later turn, not loop here.
-        final List<StoppedChain> resuming = new ArrayList<>();
-        for (StoppedChain chain = stopped.poll(); chain != null; chain = stopped.poll()) {
-            resuming.add(chain);
+        while (!stopped.isEmpty() && queue.remainingCapacity() - (long) resumedReads.get() * readLimit >= readLimit) {
+            final StoppedChain chain = stopped.poll();
+            resumedReads.incrementAndGet();
+            read(chain.partition(), chain.chain(), chain.sequence(), true);
         }
-        for (final StoppedChain chain : resuming) {
-            read(chain.partition(), chain.chain(), chain.sequence());
+        if (stopped.isEmpty() && resumedReads.get() == 0) {
+            behind.set(false);
         }
     }
 

@@ -108,7 +108,7 @@ public final class SlowSubscriberBench implements Benchmark {
         all.add("Both listeners sleep 1 ms per call, but Hazelcast calls an entry listener on several client event threads "
                 + "at once (events of a partition in order), while a subscription delivers on its one thread (every delta in "
                 + "write order per key): the listener takes several times as many events per second. A subscription whose buffer "
-                + "is full stops reading and goes on where it stopped once its listener has taken half of it (a partition "
+                + "is full stops reading and goes on where it stopped as its listener makes room (a partition "
                 + "resynchronises only if its journal was overwritten meanwhile); the listener's events queue in the client.");
         return all;
     }
