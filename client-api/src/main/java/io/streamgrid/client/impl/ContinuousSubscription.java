@@ -55,8 +55,8 @@ import java.util.logging.Logger;
  * the room holds batches, so what the members read for a slow listener is what it will take. The
  * members keep nothing for a stopped chain (the journal already holds the changes), so a slow
  * listener costs the writers little; only a chain that stopped so long that the journal overwrote
- * its position resynchronises, and only its partition. Transient failures (member gone, migration) are retried at the same
- * sequence.
+ * its position resynchronises, and only its partition. Transient failures (member gone, migration)
+ * are retried at the same sequence.
  *
  * <p>Failures: a listener that throws is logged and counted, and the subscription goes on (the
  * mirror was updated before the call, so nothing is lost or repeated by it). A resync that fails
@@ -516,9 +516,9 @@ final class ContinuousSubscription implements Subscription {
                     return;
                 }
             }
-            // A full batch says there is more to read now: wait for room. A shorter one reached the
-            // journal's end, so the next read parks until a change comes and holds no room meanwhile.
-            if (batch.size() >= readLimit && queue.remainingCapacity() < readLimit) {
+            // No room for another batch: wait for the listener instead of reading one change at a
+            // time at its pace (a read per delta costs the members as much as a fast subscriber).
+            if (queue.remainingCapacity() < readLimit) {
                 stop(partition, chain, next);
                 return;
             }

@@ -5,7 +5,6 @@ import com.hazelcast.map.IMap;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
 import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cq.Where;
 import io.streamgrid.jobs.usecase.IpWindowCount;
 import io.streamgrid.perf.BenchContext;
@@ -184,10 +183,10 @@ public final class CqFanOutBench implements Benchmark {
             firstMeasured[0] = nextSequence[0];
             deliveries.forEach(d -> d.firstMeasured = firstMeasured[0]);
             context.progress(label + ": measuring " + measured.toSeconds() + " s");
-            final long cpuBefore = memberCpuNanos(cluster);
+            final long cpuBefore = CqWorkload.memberCpuNanos(cluster);
             final long start = System.nanoTime();
             OpenLoop.run(RATE, measured, write, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
-            final double cores = (memberCpuNanos(cluster) - cpuBefore) / (double) (System.nanoTime() - start);
+            final double cores = (CqWorkload.memberCpuNanos(cluster) - cpuBefore) / (double) (System.nanoTime() - start);
             final long deadline = System.nanoTime() + Duration.ofSeconds(DRAIN_SECONDS).toNanos();
             while (!allArrived(deliveries, expectedByCount) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
@@ -217,17 +216,6 @@ public final class CqFanOutBench implements Benchmark {
             }
         }
         return true;
-    }
-
-    /** CPU time both member processes have used so far, in nanoseconds. */
-    private static long memberCpuNanos(final LocalCluster cluster) {
-        long total = 0;
-        for (final MemberProcess member : cluster.members()) {
-            total += ProcessHandle.of(member.pid()).flatMap(handle -> handle.info().totalCpuDuration())
-                    .orElseThrow(() -> new IllegalStateException("no CPU time for member " + member + " (pid " + member.pid() + ")"))
-                    .toNanos();
-        }
-        return total;
     }
 
     /** The subscribers of a phase and the clients they live in; closing ends them. */

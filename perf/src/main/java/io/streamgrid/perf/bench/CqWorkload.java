@@ -8,6 +8,8 @@ import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
 import io.streamgrid.client.SubscriptionOptions;
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.jobs.usecase.IpWindowCount;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SynchronizedHistogram;
@@ -108,5 +110,16 @@ final class CqWorkload {
         public void entryUpdated(final com.hazelcast.core.EntryEvent<Long, IpWindowCount> event) {
             onValue.accept(event.getValue());
         }
+    }
+
+    /** CPU time all member processes of {@code cluster} have used so far, in nanoseconds. */
+    static long memberCpuNanos(final LocalCluster cluster) {
+        long total = 0;
+        for (final MemberProcess member : cluster.members()) {
+            total += ProcessHandle.of(member.pid()).flatMap(handle -> handle.info().totalCpuDuration())
+                    .orElseThrow(() -> new IllegalStateException("no CPU time for member " + member + " (pid " + member.pid() + ")"))
+                    .toNanos();
+        }
+        return total;
     }
 }

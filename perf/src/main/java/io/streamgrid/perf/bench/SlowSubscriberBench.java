@@ -75,6 +75,7 @@ public final class SlowSubscriberBench implements Benchmark {
         final List<String> notes = new ArrayList<>();
         final Histogram[] acknowledged = new Histogram[Kind.values().length];
         final long[] issued = new long[Kind.values().length];
+        final double[] memberCores = new double[Kind.values().length];
         try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("1g")
                 .workDir(context.workDir().resolve("cluster")).progress(context::progress).start()) {
             final HazelcastInstance writer = cluster.newClient();
@@ -89,6 +90,7 @@ public final class SlowSubscriberBench implements Benchmark {
                         acknowledged[kind.ordinal()].add(done.acknowledged());
                     }
                     issued[kind.ordinal()] += done.issued();
+                    memberCores[kind.ordinal()] += done.memberCores() / rounds;
                 }
             }
         }
@@ -98,17 +100,24 @@ public final class SlowSubscriberBench implements Benchmark {
             final Histogram all = acknowledged[kind.ordinal()];
             final LatencyProfile profile = LatencyProfile.ofNanos(kind.label, "write → ack", RATE, all,
                     issued[kind.ordinal()] - all.getTotalCount());
-            context.progress(String.format(Locale.ROOT, "%s, %d round(s): write p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs",
-                    kind.label, rounds, profile.p50Us(), profile.p99Us(), profile.p999Us()));
+            final String summary = String.format(Locale.ROOT, "%s, %d round(s): write p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs; "
+                    + "members used %.2f cores on average", kind.label, rounds, profile.p50Us(), profile.p99Us(), profile.p999Us(),
+                    memberCores[kind.ordinal()]);
+            context.progress(summary);
+            notes.add(summary + ".");
             latencies.add(profile);
         }
+        final double oursCores = memberCores[Kind.OURS.ordinal()];
+        final double listenerCores = memberCores[Kind.LISTENER.ordinal()];
+        final double nobodyCores = memberCores[Kind.NOBODY.ordinal()];
         context.emptyWorkDir();
         final LatencyProfile nobody = latencies.get(0);
         final LatencyProfile ours = latencies.get(1);
         final LatencyProfile listener = latencies.get(2);
         return new BenchResult(name(), title(), String.format(Locale.ROOT,
                 "2 member processes (1 GB heap each, state map with sync backup and event journal), the writing and the "
-                        + "listening client in the benchmark JVM, all on 2 cores. setAsync at %,d writes/s over %,d keys; "
+                        + "listening client in the benchmark JVM, all on 2 cores; members' CPU = their process CPU time over the "
+                        + "measured phase. setAsync at %,d writes/s over %,d keys; "
                         + "latency from each write's scheduled time to its acknowledgement. The listener asks for `%s` "
                         + "(half of the writes) and sleeps 1 ms per delta or event. %d s warm-up, %d s measured per phase; "
                         + "the three subjects take turns over %d round(s), each subject's latencies are those of all its rounds.",
@@ -119,7 +128,11 @@ public final class SlowSubscriberBench implements Benchmark {
                         Ratio.of("slow entry listener / nobody, write p99", listener.p99Us(), nobody.p99Us(),
                                 "the same for a plain Hazelcast listener"),
                         Ratio.of("slow StreamGrid subscription / slow entry listener, write p99", ours.p99Us(), listener.p99Us(),
-                                "below 1: our slow subscriber costs the writer less")),
+                                "below 1: our slow subscriber costs the writer less"),
+                        Ratio.of("slow StreamGrid subscription / slow entry listener, members' CPU", oursCores, listenerCores,
+                                "below 1: our slow subscriber costs the members less"),
+                        Ratio.of("slow StreamGrid subscription / nobody, members' CPU", oursCores, nobodyCores,
+                                "1: a slow subscriber costs the members nothing")),
                 List.of(GoalCheck.of("A slow subscriber costs the writer no more than a slow entry listener (write p99)",
                         ours.p99Us() <= listener.p99Us(), String.format(Locale.ROOT,
                                 "write p99 %.0f µs with a slow subscription, %.0f µs with a slow listener, %.0f µs with nobody",
@@ -138,8 +151,8 @@ public final class SlowSubscriberBench implements Benchmark {
         return all;
     }
 
-    /** One phase: its write → ack latencies and how many writes it issued. */
-    private record Phase(Histogram acknowledged, long issued) {
+    /** One phase: its write → ack latencies, how many writes it issued and the cores the members used meanwhile. */
+    private record Phase(Histogram acknowledged, long issued, double memberCores) {
     }
 
     private static Phase measure(final BenchContext context, final LocalCluster cluster, final HazelcastInstance writerClient,
@@ -161,13 +174,17 @@ public final class SlowSubscriberBench implements Benchmark {
         };
         final AutoCloseable listening = listen(cluster, kind, map, received);
         final long issued;
+        final double memberCores;
         try {
             context.progress(phase + ": warm-up " + warmUp.toSeconds() + " s");
             OpenLoop.run(RATE, warmUp, write, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
             recording.set(true);
             context.progress(phase + ": measuring " + measured.toSeconds() + " s");
             final Histogram issueLag = OpenLoop.newHistogram();
+            final long cpuBefore = CqWorkload.memberCpuNanos(cluster);
+            final long start = System.nanoTime();
             issued = OpenLoop.run(RATE, measured, write, issueLag, OpenLoop.Wait.PARK);
+            memberCores = (CqWorkload.memberCpuNanos(cluster) - cpuBefore) / (double) (System.nanoTime() - start);
             Thread.sleep(1_000); // the last acknowledgements
             recording.set(false);
             final String note = String.format(Locale.ROOT, "%s: %,d writes issued in %d s (%,.0f/s scheduled), setAsync issued "
@@ -180,9 +197,9 @@ public final class SlowSubscriberBench implements Benchmark {
             writes.destroy();
         }
         final Histogram copy = acknowledged.copy();
-        context.progress(String.format(Locale.ROOT, "%s: write p50 %.0f µs, p99 %.0f µs", phase,
-                copy.getValueAtPercentile(50) / 1e3, copy.getValueAtPercentile(99) / 1e3));
-        return new Phase(copy, issued);
+        context.progress(String.format(Locale.ROOT, "%s: write p50 %.0f µs, p99 %.0f µs; members used %.2f cores", phase,
+                copy.getValueAtPercentile(50) / 1e3, copy.getValueAtPercentile(99) / 1e3, memberCores));
+        return new Phase(copy, issued, memberCores);
     }
 
     /** A listening subscription that can say what it went through. */
