@@ -266,8 +266,12 @@ abstract class PartitionTask {
         return appended;
     }
 
-    /** The task's whole state in compact binary form: format, partition, each log's position and end, then the subclass's. */
-    final byte[] snapshot() {
+    /**
+     * Writes the task's whole state in compact binary form into its reusable buffer — format,
+     * partition, each log's position and end, then the subclass's — and returns its length; read it
+     * out with {@link #snapshotBytes}.
+     */
+    final int writeSnapshot() {
         snapshotOutput.reset();
         try {
             snapshotOutput.writeInt(snapshotFormat);
@@ -282,10 +286,15 @@ abstract class PartitionTask {
         } catch (final IOException e) {
             throw new UncheckedIOException("writing the state of job " + jobName + " partition " + partition + " failed", e);
         }
-        return snapshotOutput.toByteArray();
+        return snapshotOutput.length();
     }
 
-    /** Restores {@link #snapshot()}'s output; reading resumes after the saved positions. */
+    /** A copy of bytes {@code from} (inclusive) to {@code to} (exclusive) of the state {@link #writeSnapshot} wrote last. */
+    final byte[] snapshotBytes(final int from, final int to) {
+        return snapshotOutput.copy(from, to);
+    }
+
+    /** Restores what {@link #writeSnapshot()} wrote; reading resumes after the saved positions. */
     final void restore(final byte[] snapshot) {
         try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {
             final int format = data.readInt();

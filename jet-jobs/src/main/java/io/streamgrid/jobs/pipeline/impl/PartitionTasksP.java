@@ -12,6 +12,7 @@ import io.streamgrid.jobs.pipeline.StateWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -56,7 +57,11 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private int[] updateOrdinals;
     private int progressOrdinal;
     private boolean progressDue;
+    // The snapshot being saved: the task at the cursor, its state's length once written (-1 before), the next chunk.
     private int snapshotCursor;
+    private int snapshotLength = -1;
+    private int snapshotChunk;
+    private final SnapshotChunks restoredChunks = new SnapshotChunks();
     private Metric eventsMetric;
     private Metric lateMetric;
     private Metric rejectedMetric;
@@ -284,13 +289,24 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
             snapshotStartNanos = System.nanoTime();
             snapshotBytes = 0;
         }
+        // Jet calls again after a refused entry, with the state untouched meanwhile: go on where it stopped.
         while (snapshotCursor < tasks.size()) {
             final T task = tasks.get(snapshotCursor);
-            final byte[] state = task.snapshot();
-            if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(task.partition()), state)) {
-                return false;
+            if (snapshotLength < 0) {
+                snapshotLength = task.writeSnapshot();
+                snapshotChunk = 0;
+                snapshotBytes += snapshotLength;
             }
-            snapshotBytes += state.length;
+            final int count = SnapshotChunks.count(snapshotLength);
+            while (snapshotChunk < count) {
+                final int from = snapshotChunk * SnapshotChunks.CHUNK_BYTES;
+                final byte[] chunk = task.snapshotBytes(from, Math.min(snapshotLength, from + SnapshotChunks.CHUNK_BYTES));
+                if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(SnapshotChunks.key(task.partition(), snapshotChunk, count)), chunk)) {
+                    return false;
+                }
+                snapshotChunk++;
+            }
+            snapshotLength = -1;
             snapshotCursor++;
         }
         snapshotCursor = 0;
@@ -311,13 +327,49 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
 
     @Override
     protected void restoreFromSnapshot(final Object key, final Object value) {
-        final int partition = (Integer) ((BroadcastKey<?>) key).key();
+        final Object savedKey = ((BroadcastKey<?>) key).key();
+        if (savedKey instanceof Integer partition) {
+            restore(partition, (byte[]) value); // a snapshot saved before states were cut into chunks
+            return;
+        }
+        final long chunkKey = (Long) savedKey;
+        final T task = taskOf(SnapshotChunks.partitionOf(chunkKey));
+        if (task == null) {
+            return; // another processor's partition: every processor is offered every entry
+        }
+        final byte[] whole = restoredChunks.add(chunkKey, (byte[]) value);
+        if (whole != null) {
+            task.restore(whole);
+            restoredPartitions++;
+        }
+    }
+
+    @Override
+    public boolean finishSnapshotRestore() {
+        final Set<Integer> incomplete = restoredChunks.incomplete();
+        if (!incomplete.isEmpty()) {
+            throw new IllegalStateException("snapshot of job " + jobName + " lacks chunks of partitions " + incomplete
+                    + ": it cannot be restored");
+        }
+        return true;
+    }
+
+    private void restore(final int partition, final byte[] state) {
+        final T task = taskOf(partition);
+        if (task != null) {
+            task.restore(state);
+            restoredPartitions++;
+        }
+    }
+
+    /** This processor's task of {@code partition}, or null when another processor reads it. */
+    private T taskOf(final int partition) {
         for (final T task : tasks) {
             if (task.partition() == partition) {
-                task.restore((byte[]) value);
-                restoredPartitions++;
+                return task;
             }
         }
+        return null;
     }
 
     @Override

@@ -28,8 +28,21 @@ final class SnapshotOutput implements DataOutput {
 
     /** A copy of what was written: the snapshot owns it, this buffer is reused. */
     byte[] toByteArray() {
-        final byte[] bytes = new byte[position];
-        buffer.getBytes(0, bytes);
+        return copy(0, position);
+    }
+
+    /** Bytes written since {@link #reset()}. */
+    int length() {
+        return position;
+    }
+
+    /** A copy of the bytes written from {@code from} (inclusive) to {@code to} (exclusive). */
+    byte[] copy(final int from, final int to) {
+        if (from < 0 || to > position || from > to) {
+            throw new IndexOutOfBoundsException("bytes " + from + ".." + to + " of " + position + " written");
+        }
+        final byte[] bytes = new byte[to - from];
+        buffer.getBytes(from, bytes);
         return bytes;
     }
 
