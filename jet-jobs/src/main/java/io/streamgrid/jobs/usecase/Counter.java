@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.window.VarLong;
 import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
@@ -47,13 +48,13 @@ public final class Counter {
 
         @Override
         public void write(final Counter accumulator, final DataOutput out) throws IOException {
-            out.writeLong(accumulator.value);
+            VarLong.write(out, accumulator.value); // counts are small: mostly one or two bytes, not eight
         }
 
         @Override
         public Counter read(final DataInput in) throws IOException {
             final Counter counter = new Counter();
-            counter.value = in.readLong();
+            counter.value = VarLong.read(in);
             return counter;
         }
     }
