@@ -1,7 +1,6 @@
 package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.window.VarLong;
 import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
@@ -48,13 +47,13 @@ public final class Counter {
 
         @Override
         public void write(final Counter accumulator, final DataOutput out) throws IOException {
-            VarLong.write(out, accumulator.value); // counts are small: mostly one or two bytes, not eight
+            out.writeLong(accumulator.value);
         }
 
         @Override
         public Counter read(final DataInput in) throws IOException {
             final Counter counter = new Counter();
-            counter.value = VarLong.read(in);
+            counter.value = in.readLong();
             return counter;
         }
     }

@@ -19,12 +19,8 @@ import java.io.IOException;
  * records in log order, so a restored run replays to exactly the same state.
  */
 final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
-    /**
-     * 3: read positions are schema-log indexes (the fixed-layout ingest log is gone); 4: emitted-event
-     * counts per writer; 5: the incremental sliding engine's keys and {@code Counter}'s counts as
-     * variable-length longs ({@link io.streamgrid.jobs.window.VarLong}).
-     */
-    private static final int SNAPSHOT_FORMAT = 5;
+    /** 3: read positions are schema-log indexes (the fixed-layout ingest log is gone); 4: emitted-event counts per writer. */
+    private static final int SNAPSHOT_FORMAT = 4;
 
     private final WindowedJob<A> job;
     private final WindowEngine<A> engine;

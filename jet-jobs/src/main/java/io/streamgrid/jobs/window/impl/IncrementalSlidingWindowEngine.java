@@ -1,7 +1,6 @@
 package io.streamgrid.jobs.window.impl;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.window.VarLong;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowListener;
@@ -320,7 +319,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             final Long2ObjectHashMap<A>.EntryIterator entries = slice.getValue().entrySet().iterator();
             while (entries.hasNext()) {
                 entries.next();
-                VarLong.write(out, entries.getLongKey()); // keys such as IPv4 addresses take 5 bytes, not 8
+                out.writeLong(entries.getLongKey());
                 aggregation.write(entries.getValue(), out);
             }
         }
@@ -364,7 +363,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             final Long2ObjectHashMap<A> slice = new Long2ObjectHashMap<>();
             final int entries = in.readInt();
             for (int e = 0; e < entries; e++) {
-                final long key = VarLong.read(in);
+                final long key = in.readLong();
                 final A accumulator = aggregation.read(in);
                 slice.put(key, accumulator);
                 final KeyState<A> state = keyState(key);
