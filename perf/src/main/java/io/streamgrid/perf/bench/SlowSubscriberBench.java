@@ -74,6 +74,9 @@ public final class SlowSubscriberBench implements Benchmark {
         final int rounds = context.pick(1, 3);
         final List<String> notes = new ArrayList<>();
         final Histogram[] acknowledged = new Histogram[Kind.values().length];
+        for (final Kind kind : Kind.values()) {
+            acknowledged[kind.ordinal()] = OpenLoop.newHistogram();
+        }
         final long[] issued = new long[Kind.values().length];
         final double[] memberCores = new double[Kind.values().length];
         try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("1g")
@@ -84,11 +87,7 @@ public final class SlowSubscriberBench implements Benchmark {
                 for (final Kind kind : Kind.values()) {
                     final String phase = String.format(Locale.ROOT, "round %d/%d, %s", round, rounds, kind.label);
                     final Phase done = measure(context, cluster, writer, kind, phase, "state.bench-slow-" + mapId++, warmUp, measured, notes);
-                    if (acknowledged[kind.ordinal()] == null) {
-                        acknowledged[kind.ordinal()] = done.acknowledged();
-                    } else {
-                        acknowledged[kind.ordinal()].add(done.acknowledged());
-                    }
+                    acknowledged[kind.ordinal()].add(done.acknowledged());
                     issued[kind.ordinal()] += done.issued();
                     memberCores[kind.ordinal()] += done.memberCores() / rounds;
                 }

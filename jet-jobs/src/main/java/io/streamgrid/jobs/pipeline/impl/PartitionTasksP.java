@@ -327,19 +327,16 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
 
     @Override
     protected void restoreFromSnapshot(final Object key, final Object value) {
+        // An Integer key: a whole state, saved before states were cut into chunks.
         final Object savedKey = ((BroadcastKey<?>) key).key();
-        if (savedKey instanceof Integer partition) {
-            restore(partition, (byte[]) value); // a snapshot saved before states were cut into chunks
-            return;
-        }
-        final long chunkKey = (Long) savedKey;
-        final T task = taskOf(SnapshotChunks.partitionOf(chunkKey));
+        final boolean whole = savedKey instanceof Integer;
+        final T task = taskOf(whole ? (Integer) savedKey : SnapshotChunks.partitionOf((Long) savedKey));
         if (task == null) {
             return; // another processor's partition: every processor is offered every entry
         }
-        final byte[] whole = restoredChunks.add(chunkKey, (byte[]) value);
-        if (whole != null) {
-            task.restore(whole);
+        final byte[] state = whole ? (byte[]) value : restoredChunks.add((Long) savedKey, (byte[]) value);
+        if (state != null) {
+            task.restore(state);
             restoredPartitions++;
         }
     }
@@ -352,14 +349,6 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
                     + ": it cannot be restored");
         }
         return true;
-    }
-
-    private void restore(final int partition, final byte[] state) {
-        final T task = taskOf(partition);
-        if (task != null) {
-            task.restore(state);
-            restoredPartitions++;
-        }
     }
 
     /** This processor's task of {@code partition}, or null when another processor reads it. */

@@ -26,8 +26,18 @@ final class SnapshotChunks {
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
     private static final int MAX_PARTITION = (1 << 23) - 1;
 
-    private final Map<Integer, byte[][]> pending = new HashMap<>();
-    private final Map<Integer, Integer> missing = new HashMap<>();
+    /** Partitions some of whose chunks came: the chunks by index, and how many are still to come. */
+    private final Map<Integer, Partial> pending = new HashMap<>();
+
+    private static final class Partial {
+        final byte[][] chunks;
+        int missing;
+
+        Partial(final int count) {
+            chunks = new byte[count][];
+            missing = count;
+        }
+    }
 
     /** How many chunks a snapshot of {@code length} bytes takes (at least one: an entry says the partition was saved). */
     static int count(final int length) {
@@ -68,7 +78,8 @@ final class SnapshotChunks {
     byte[] add(final long key, final byte[] chunk) {
         final int partition = partitionOf(key);
         final int count = countOf(key);
-        final byte[][] chunks = pending.computeIfAbsent(partition, p -> new byte[count][]);
+        final Partial partial = pending.computeIfAbsent(partition, p -> new Partial(count));
+        final byte[][] chunks = partial.chunks;
         if (chunks.length != count) {
             throw new IllegalStateException("snapshot of partition " + partition + " has chunks saying " + chunks.length
                     + " and " + count + " chunks in all");
@@ -78,12 +89,9 @@ final class SnapshotChunks {
             throw new IllegalStateException("snapshot of partition " + partition + " has chunk " + index + " twice");
         }
         chunks[index] = chunk;
-        final int left = missing.getOrDefault(partition, count) - 1;
-        if (left > 0) {
-            missing.put(partition, left);
+        if (--partial.missing > 0) {
             return null;
         }
-        missing.remove(partition);
         pending.remove(partition);
         int length = 0;
         for (final byte[] part : chunks) {

@@ -26,17 +26,15 @@ final class SnapshotOutput implements DataOutput {
         position = 0;
     }
 
-    /** A copy of what was written: the snapshot owns it, this buffer is reused. */
-    byte[] toByteArray() {
-        return copy(0, position);
-    }
-
     /** Bytes written since {@link #reset()}. */
     int length() {
         return position;
     }
 
-    /** A copy of the bytes written from {@code from} (inclusive) to {@code to} (exclusive). */
+    /**
+     * A copy of the bytes written from {@code from} (inclusive) to {@code to} (exclusive): the
+     * snapshot owns it, this buffer is reused.
+     */
     byte[] copy(final int from, final int to) {
         if (from < 0 || to > position || from > to) {
             throw new IndexOutOfBoundsException("bytes " + from + ".." + to + " of " + position + " written");

@@ -24,7 +24,7 @@ class SnapshotOutputTest {
             writeAll(stream);
         }
 
-        final byte[] bytes = output.toByteArray();
+        final byte[] bytes = output.copy(0, output.length());
         assertThat(bytes).isEqualTo(reference.toByteArray());
         final DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         assertThat(in.readInt()).isEqualTo(-7);
@@ -40,7 +40,7 @@ class SnapshotOutputTest {
         for (long i = 0; i < 100_000; i++) {
             output.writeLong(i);
         }
-        final DataInputStream in = new DataInputStream(new ByteArrayInputStream(output.toByteArray()));
+        final DataInputStream in = new DataInputStream(new ByteArrayInputStream(output.copy(0, output.length())));
         for (long i = 0; i < 100_000; i++) {
             assertThat(in.readLong()).isEqualTo(i);
         }
