@@ -9,8 +9,10 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ChangeFilterTest {
     record Quote(String symbol, double price) {
@@ -47,7 +49,7 @@ class ChangeFilterTest {
         final ChangeFilter read = serialization.toObject(data);
 
         assertThat(read).isEqualTo(filter);
-        assertThat(read.where().text()).isEqualTo("price > 100 AND symbol = 'IBM'");
+        assertThat(read.wheres().get(0).text()).isEqualTo("price > 100 AND symbol = 'IBM'");
         final Quote cheap = new Quote("IBM", 99);
         final Quote dear = new Quote("IBM", 101);
         assertThat(read.test(new Change(cheap, dear))).as("enters").isTrue();
@@ -56,7 +58,7 @@ class ChangeFilterTest {
 
         final ByteArrayOutputStream java = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(java)) {
-            out.writeObject(filter.where());
+            out.writeObject(filter.wheres().get(0));
         }
         System.out.println("filter on the wire: " + data.totalSize() + " bytes; the parsed tree in Java serialization: " + java.size() + " bytes");
         assertThat(data.totalSize()).isLessThan(120).isLessThan(java.size() / 4);
@@ -67,6 +69,36 @@ class ChangeFilterTest {
         final Data data = serialization.toData(new ChangeFilter(Where.parse("price < 7")));
         final ChangeFilter first = serialization.toObject(data);
         final ChangeFilter second = serialization.toObject(data);
-        assertThat(second.where()).isSameAs(first.where());
+        assertThat(second.wheres().get(0)).isSameAs(first.wheres().get(0));
+    }
+
+    /** One read shared by several subscriptions: it passes what any of them wants, each text once. */
+    @Test
+    void when_severalPredicatesShareARead_then_itPassesWhatAnyOfThemPasses() {
+        final ChangeFilter union = ChangeFilter.anyOf(List.of(Where.parse("price > 100"), Where.parse("symbol = 'SAP'"),
+                Where.parse("price > 100")));
+        final ChangeFilter read = serialization.toObject(serialization.toData(union));
+
+        assertThat(read).isEqualTo(union);
+        assertThat(read.wheres()).extracting(Where::text).containsExactly("price > 100", "symbol = 'SAP'");
+        assertThat(read.includes(Where.parse("symbol = 'SAP'"))).isTrue();
+        assertThat(read.includes(Where.parse("symbol = 'IBM'"))).isFalse();
+        assertThat(read.test(new Change(null, new Quote("IBM", 101)))).as("the first's").isTrue();
+        assertThat(read.test(new Change(new Quote("SAP", 5), null))).as("the second's, leaving").isTrue();
+        assertThat(read.test(new Change(new Quote("IBM", 5), new Quote("IBM", 6)))).as("nobody's").isFalse();
+        assertThatThrownBy(() -> ChangeFilter.anyOf(List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * A predicate naming a field the values lack fails a read of its own, but must not stop a read
+     * it shares: the change passes and its subscriber meets the error on the client.
+     */
+    @Test
+    void when_onePredicateOfASharedReadThrows_then_theChangePassesButAloneItFails() {
+        final Where typo = Where.parse("prise > 100");
+        final Change change = new Change(new Quote("IBM", 5), new Quote("IBM", 6));
+
+        assertThatThrownBy(() -> new ChangeFilter(typo).test(change)).isInstanceOf(UnknownFieldException.class);
+        assertThat(ChangeFilter.anyOf(List.of(Where.parse("price > 100"), typo)).test(change)).isTrue();
     }
 }

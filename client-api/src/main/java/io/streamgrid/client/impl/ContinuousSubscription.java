@@ -42,9 +42,11 @@ import java.util.logging.Logger;
  * <p>Why the journal: it is partitioned, sequenced, backed up like the map and migrates with its
  * partitions, so a member crash or a migration loses nothing a reader has not yet read; and reads
  * take a filter that runs on the member ({@link ChangeFilter}), so only matching changes cross the
- * network. One chain of asynchronous long-poll reads per partition (no thread each) feeds one
- * bounded queue; one delivery thread applies changes to the subscription's mirror of the result and
- * calls the listener, so deltas of a key arrive in journal (= write) order.
+ * network. The reads are shared by the client's subscriptions of the map ({@link MapFeed}: one
+ * chain of asynchronous long-poll reads per partition, no thread each, filtered by the union of
+ * their predicates), and each batch is offered to this subscription's bounded queue, which keeps
+ * what its own predicate passes; one delivery thread applies changes to the subscription's mirror
+ * of the result and calls the listener, so deltas of a key arrive in journal (= write) order.
  *
  * <p>Recovery: a read that finds events overwritten (the journal is a ring), or fails in a way a
  * retry will not fix, makes that partition resynchronise: the delivery thread re-reads the map's
@@ -52,7 +54,9 @@ import java.util.logging.Logger;
  * the partition's reader. A full queue (slow listener) is back-pressure, not loss: a read chain
  * that finds no room for another batch stops and remembers the sequence it would read next; as the
  * listener makes room, the delivery thread lets stopped chains go on, only as many at a time as
- * the room holds batches, so what the members read for a slow listener is what it will take. The
+ * the room holds batches, so what the members read for a slow listener is what it will take. (A
+ * full queue detaches the subscription from the shared read of that partition — the others read on
+ * — and it reads on its own until it has caught up, then attaches again.) The
  * members keep nothing for a stopped chain (the journal already holds the changes), so a slow
  * listener costs the writers little; only a chain that stopped so long that the journal overwrote
  * its position resynchronises, and only its partition. Transient failures (member gone, migration)
@@ -75,6 +79,7 @@ final class ContinuousSubscription implements Subscription {
     private static final Object ABSENT = new Object();
 
     private final HazelcastInstance client;
+    private final MapFeed feed;
     private final IMap<Object, Object> map;
     private final EventJournalReader<EventJournalMapEvent<Object, Object>> journal;
     private final Where where;
@@ -109,6 +114,8 @@ final class ContinuousSubscription implements Subscription {
     private final AtomicLong listenerErrors = new AtomicLong();
     private volatile State state = State.RUNNING;
     private volatile Throwable failure;
+    /** What made handing this subscription a shared batch fail (its predicate on a value, say); ends it. */
+    private volatile RuntimeException feedFailure;
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread delivery;
     private volatile boolean closed;
@@ -130,13 +137,14 @@ final class ContinuousSubscription implements Subscription {
      *               thread reads it, a ConcurrentHashMap when other threads read it too (a view)
      */
     @SuppressWarnings("unchecked")
-    ContinuousSubscription(final HazelcastInstance client, final String mapName, final Where where, final DeltaListener listener,
-                           final SubscriptionOptions options, final Map<Object, Object> mirror) {
+    ContinuousSubscription(final HazelcastInstance client, final MapFeed feed, final String mapName, final Where where,
+                           final DeltaListener listener, final SubscriptionOptions options, final Map<Object, Object> mirror) {
         if (!mirror.isEmpty()) {
             throw new IllegalArgumentException("bug: a subscription starts with an empty mirror");
         }
         this.mirror = mirror;
         this.client = client;
+        this.feed = feed;
         this.map = client.getMap(mapName);
         this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;
         this.where = where;
@@ -214,10 +222,11 @@ final class ContinuousSubscription implements Subscription {
         try {
             final long[] tails = catchUp(allPartitions(), true, "start");
             started.complete(null);
-            for (int p = 0; p < partitions; p++) {
-                read(p, generation.get(p), tails[p] + 1);
-            }
+            feed.join(this, where, tails);
             while (!closed) {
+                if (feedFailure != null) {
+                    throw feedFailure;
+                }
                 report();
                 resumeStoppedChains();
                 final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
@@ -237,6 +246,8 @@ final class ContinuousSubscription implements Subscription {
             } else if (!closed) {
                 fail(e);
             }
+        } finally {
+            feed.leave(this);
         }
         unreport();
     }
@@ -328,7 +339,7 @@ final class ContinuousSubscription implements Subscription {
             listenerFailed(e, "onResync");
         }
         for (final int p : parts) {
-            read(p, generation.get(p), tails[p] + 1);
+            feed.attach(this, p, tails[p]);
         }
     }
 
@@ -463,7 +474,45 @@ final class ContinuousSubscription implements Subscription {
         return wasIn ? new Delta(Delta.Kind.LEAVE, event.getKey(), event.getOldValue(), partition, sequence) : null;
     }
 
-    // ---- reader chains (client executor threads) ----
+    // ---- the shared read's hand-outs (client executor threads, under the feed's partition lock) ----
+
+    Where where() {
+        return where;
+    }
+
+    /**
+     * Offers a change of the shared read: queued when this predicate passes it. Returns false when
+     * there was no room — this subscription then reads {@code partition} on its own from
+     * {@code sequence} once the listener made room — or when the change cannot be judged (the
+     * subscription then ends); the feed detaches it from the partition either way.
+     */
+    boolean feedChange(final int partition, final EventJournalMapEvent<Object, Object> event, final long sequence) {
+        final Delta delta;
+        try {
+            delta = toDelta(event, partition, sequence);
+        } catch (final RuntimeException e) {
+            if (feedFailure == null) {
+                feedFailure = e;
+            }
+            return false;
+        }
+        if (delta == null || queue.offer(delta)) {
+            return true;
+        }
+        stop(partition, generation.get(partition), sequence);
+        return false;
+    }
+
+    /**
+     * The shared read of {@code partition} found changes overwritten at {@code sequence} or failed,
+     * and detached this subscription from it: asks for a resync (which attaches it again), or, with
+     * the queue full, stops at {@code sequence} and finds the same trouble when it reads on.
+     */
+    void feedLost(final int partition, final long sequence, final String reason) {
+        requestResync(partition, generation.get(partition), sequence, reason);
+    }
+
+    // ---- its own read chains, after a full queue (client executor threads) ----
 
     private void read(final int partition, final int chain, final long sequence) {
         read(partition, chain, sequence, false);
@@ -522,6 +571,10 @@ final class ContinuousSubscription implements Subscription {
                 stop(partition, chain, next);
                 return;
             }
+            if (batch.readCount() < readLimit) {
+                feed.attach(this, partition, next - 1); // caught up with the journal: back to the shared read
+                return;
+            }
             read(partition, chain, next);
         });
     }
@@ -559,7 +612,7 @@ final class ContinuousSubscription implements Subscription {
         return false;
     }
 
-    private static boolean isTransient(final Throwable cause) {
+    static boolean isTransient(final Throwable cause) {
         final String name = cause.getClass().getSimpleName();
         return cause instanceof com.hazelcast.spi.exception.RetryableException
                 || cause instanceof com.hazelcast.core.OperationTimeoutException

@@ -13,10 +13,13 @@ import io.streamgrid.cq.Where;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** The client over a Hazelcast Java client with smart routing. */
 public final class DefaultStreamGridClient implements StreamGridClient {
     private final HazelcastInstance client;
+    /** The shared journal reads of this client's subscriptions, per map. */
+    private final Map<String, MapFeed> feeds = new ConcurrentHashMap<>();
 
     private DefaultStreamGridClient(final HazelcastInstance client) {
         this.client = client;
@@ -65,7 +68,9 @@ public final class DefaultStreamGridClient implements StreamGridClient {
 
     private ContinuousSubscription start(final String map, final String where, final DeltaListener listener,
                                          final SubscriptionOptions options, final Map<Object, Object> mirror) {
-        return new ContinuousSubscription(client, map, Where.parse(where), listener, options, mirror).start();
+        final Where parsed = Where.parse(where);
+        final MapFeed feed = feeds.computeIfAbsent(map, name -> new MapFeed(client, name));
+        return new ContinuousSubscription(client, feed, map, parsed, listener, options, mirror).start();
     }
 
     @Override
