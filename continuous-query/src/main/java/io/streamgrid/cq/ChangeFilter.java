@@ -7,6 +7,8 @@ import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.DataSerializable;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -28,17 +30,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * others' reads — and the subscriber whose predicate it is meets the same exception on the client.
  *
  * <p>It travels with every journal read, so it is written as its predicates' texts
- * ({@link DataSerializable}: the class name, a count and the strings) and the member parses each
- * text once (a small cache). Java serialization of the parsed tree cost a class-descriptor parse per
- * read on the member's partition thread.
+ * ({@link DataSerializable}: the class name and the texts' bytes, made once per filter) and the
+ * member parses each set of texts once (a small cache). Java serialization of the parsed tree cost a
+ * class-descriptor parse per read on the member's partition thread.
  */
 public final class ChangeFilter implements PredicateEx<EventJournalMapEvent<Object, Object>>, DataSerializable {
     private static final long serialVersionUID = 1L;
-    /** Parsed predicates by text, on the members; cleared when it grows past its bound. */
-    private static final Map<String, Where> PARSED = new ConcurrentHashMap<>();
+    /** Parsed predicates by wire form, on the members; cleared when it grows past its bound. */
+    private static final Map<String, Where[]> PARSED = new ConcurrentHashMap<>();
     private static final int PARSED_BOUND = 1_024;
 
     private Where[] wheres;
+    private transient byte[] wire;
 
     /** For deserialization only. */
     public ChangeFilter() {
@@ -104,36 +107,63 @@ public final class ChangeFilter implements PredicateEx<EventJournalMapEvent<Obje
         return where.test(event.getNewValue()) || where.test(event.getOldValue());
     }
 
+    /**
+     * Its wire form, made once: the texts, each as its length, a colon and the text, in UTF-8. A
+     * filter shared by a hundred subscriptions is written for every read; copying these bytes
+     * replaces encoding a hundred strings each time.
+     */
+    private byte[] wire() {
+        byte[] bytes = wire;
+        if (bytes == null) {
+            final StringBuilder joined = new StringBuilder();
+            for (final Where where : wheres) {
+                joined.append(where.text().length()).append(':').append(where.text());
+            }
+            bytes = joined.toString().getBytes(StandardCharsets.UTF_8);
+            wire = bytes;
+        }
+        return bytes;
+    }
+
     @Override
     public void writeData(final ObjectDataOutput out) throws IOException {
-        out.writeInt(wheres.length);
-        for (final Where where : wheres) {
-            out.writeString(where.text());
-        }
+        out.writeByteArray(wire());
     }
 
     @Override
     public void readData(final ObjectDataInput in) throws IOException {
-        final int count = in.readInt();
-        if (count < 1) {
-            throw new IOException("a change filter with " + count + " predicates");
-        }
-        wheres = new Where[count];
-        for (int i = 0; i < count; i++) {
-            wheres[i] = parsed(in.readString());
-        }
-    }
-
-    private static Where parsed(final String text) {
-        Where parsed = PARSED.get(text);
+        final byte[] bytes = in.readByteArray();
+        final String joined = new String(bytes, StandardCharsets.UTF_8);
+        Where[] parsed = PARSED.get(joined);
         if (parsed == null) {
-            parsed = Where.parse(text);
+            parsed = parse(joined);
             if (PARSED.size() >= PARSED_BOUND) {
                 PARSED.clear();
             }
-            PARSED.put(text, parsed);
+            PARSED.put(joined, parsed);
         }
-        return parsed;
+        wheres = parsed;
+        wire = bytes;
+    }
+
+    private static Where[] parse(final String joined) throws IOException {
+        final List<Where> parsed = new ArrayList<>();
+        int at = 0;
+        while (at < joined.length()) {
+            final int colon = joined.indexOf(':', at);
+            final int length;
+            try {
+                length = Integer.parseInt(joined, at, colon, 10);
+            } catch (final RuntimeException e) {
+                throw new IOException("a change filter's wire form is damaged at " + at + ": " + joined, e);
+            }
+            parsed.add(Where.parse(joined.substring(colon + 1, colon + 1 + length)));
+            at = colon + 1 + length;
+        }
+        if (parsed.isEmpty()) {
+            throw new IOException("a change filter without predicates");
+        }
+        return parsed.toArray(new Where[0]);
     }
 
     @Override

@@ -76,11 +76,12 @@ class ChangeFilterTest {
     @Test
     void when_severalPredicatesShareARead_then_itPassesWhatAnyOfThemPasses() {
         final ChangeFilter union = ChangeFilter.anyOf(List.of(Where.parse("price > 100"), Where.parse("symbol = 'SAP'"),
-                Where.parse("price > 100")));
+                Where.parse("price > 100"), Where.parse("symbol = '12:ü'")));
         final ChangeFilter read = serialization.toObject(serialization.toData(union));
 
         assertThat(read).isEqualTo(union);
-        assertThat(read.wheres()).extracting(Where::text).containsExactly("price > 100", "symbol = 'SAP'");
+        assertThat(read.wheres()).extracting(Where::text).containsExactly("price > 100", "symbol = 'SAP'", "symbol = '12:ü'");
+        assertThat(read.test(new Change(null, new Quote("12:ü", 1)))).as("the third's, a text with a colon").isTrue();
         assertThat(read.includes(Where.parse("symbol = 'SAP'"))).isTrue();
         assertThat(read.includes(Where.parse("symbol = 'IBM'"))).isFalse();
         assertThat(read.test(new Change(null, new Quote("IBM", 101)))).as("the first's").isTrue();

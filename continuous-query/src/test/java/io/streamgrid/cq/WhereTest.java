@@ -97,4 +97,30 @@ class WhereTest {
         assertThat(e.position()).isEqualTo(17);
         assertThat(e.token()).isEqualTo("OR");
     }
+
+    /**
+     * Field reads are remembered per value (many subscriptions test the same change): three
+     * values and two fields in turn must each read their own, and a map — which may change between
+     * two tests — is read afresh.
+     */
+    @Test
+    void when_valuesAndFieldsAlternate_then_eachTestReadsItsOwnAndAChangedMapIsReadAfresh() {
+        final Where cheap = Where.parse("price < 10");
+        final Where ibm = Where.parse("symbol = 'IBM'");
+        final Quote a = new Quote("IBM", 5, 1, "X", false);
+        final Quote b = new Quote("SAP", 50, 1, "X", false);
+        final Quote c = new Quote("IBM", 500, 1, "X", false);
+        for (int round = 0; round < 3; round++) {
+            assertThat(cheap.test(a)).isTrue();
+            assertThat(ibm.test(b)).isFalse();
+            assertThat(cheap.test(c)).isFalse();
+            assertThat(ibm.test(a)).isTrue();
+            assertThat(cheap.test(b)).isFalse();
+            assertThat(ibm.test(c)).isTrue();
+        }
+        final java.util.Map<String, Object> map = new java.util.HashMap<>(java.util.Map.of("price", 5));
+        assertThat(cheap.test(map)).isTrue();
+        map.put("price", 50);
+        assertThat(cheap.test(map)).isFalse();
+    }
 }

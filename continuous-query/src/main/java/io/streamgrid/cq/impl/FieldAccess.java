@@ -43,11 +43,50 @@ public final class FieldAccess {
         if ("this".equals(field)) {
             return value;
         }
+        if (value instanceof Map<?, ?> map) {
+            return map.get(field); // a map may change between two reads: not remembered
+        }
+        return LAST_READS.get().read(value, field);
+    }
+
+    /**
+     * The last two fields read on this thread, by value identity. Why: a change offered to many
+     * subscriptions of one map is tested by each of their predicates, mostly on the same field of
+     * the same two values (old and new) — one reflective read each instead of one per predicate.
+     * Records and Compact records are immutable, and the memo keeps them reachable, so an identity
+     * match is the same value.
+     */
+    private static final ThreadLocal<LastReads> LAST_READS = ThreadLocal.withInitial(LastReads::new);
+
+    private static final class LastReads {
+        private Object value0;
+        private String field0;
+        private Object read0;
+        private Object value1;
+        private String field1;
+        private Object read1;
+
+        Object read(final Object value, final String field) {
+            if (value == value0 && field.equals(field0)) {
+                return read0;
+            }
+            if (value == value1 && field.equals(field1)) {
+                return read1;
+            }
+            final Object read = readUncached(value, field);
+            value1 = value0;
+            field1 = field0;
+            read1 = read0;
+            value0 = value;
+            field0 = field;
+            read0 = read;
+            return read;
+        }
+    }
+
+    private static Object readUncached(final Object value, final String field) {
         if (value instanceof GenericRecord record) {
             return readGeneric(record, field);
-        }
-        if (value instanceof Map<?, ?> map) {
-            return map.get(field);
         }
         final Method accessor = ACCESSORS.computeIfAbsent(value.getClass(), FieldAccess::accessorsOf).get(field);
         if (accessor == null) {

@@ -71,7 +71,7 @@ public final class CqFanOutBench implements Benchmark {
     }
 
     /** A phase's outcome: deliveries of all its subscribers together and the members' CPU. */
-    private record Phase(Kind kind, int subscribers, LatencyProfile latency, double memberCores) {
+    private record Phase(Kind kind, int subscribers, LatencyProfile latency, double memberCores, double clientCores) {
     }
 
     @Override
@@ -79,7 +79,7 @@ public final class CqFanOutBench implements Benchmark {
         final Duration warmUp = context.pick(Duration.ofSeconds(5), Duration.ofSeconds(10));
         final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(20));
         final List<Phase> phases = new ArrayList<>();
-        final double idleCores;
+        final Phase idle;
         try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap("1g")
                 .workDir(context.workDir().resolve("cluster")).progress(context::progress).start()) {
             final HazelcastInstance writer = cluster.newClient();
@@ -94,15 +94,17 @@ public final class CqFanOutBench implements Benchmark {
                     phases.add(measure(context, cluster, writer, kind, n, "state.bench-fanout-" + mapId++, warmUp, measured));
                 }
             }
-            idleCores = measure(context, cluster, writer, null, 0, "state.bench-fanout-" + mapId, warmUp, measured).memberCores;
-            context.progress(String.format(Locale.ROOT, "nobody listening (measured last, warm): members used %.2f cores", idleCores));
+            idle = measure(context, cluster, writer, null, 0, "state.bench-fanout-" + mapId, warmUp, measured);
+            context.progress(String.format(Locale.ROOT, "nobody listening (measured last, warm): members used %.2f cores, the "
+                    + "benchmark JVM %.2f", idle.memberCores, idle.clientCores));
         }
         context.emptyWorkDir();
-        return result(context, phases, idleCores, warmUp, measured);
+        return result(context, phases, idle, warmUp, measured);
     }
 
-    private BenchResult result(final BenchContext context, final List<Phase> phases, final double idleCores,
+    private BenchResult result(final BenchContext context, final List<Phase> phases, final Phase idle,
                                final Duration warmUp, final Duration measured) {
+        final double idleCores = idle.memberCores;
         final List<Measurement> measurements = new ArrayList<>();
         final List<LatencyProfile> latencies = new ArrayList<>();
         for (final Phase phase : phases) {
@@ -111,12 +113,20 @@ public final class CqFanOutBench implements Benchmark {
                     phase.kind == Kind.LISTENERS_ONE_CLIENT ? "reference" : "ours",
                     "member CPU per subscriber, % of a core", 100 * perSubscriber(phase, idleCores)));
         }
+        for (final Phase phase : phases) {
+            measurements.add(Measurement.of(phase.kind.label + ", " + phase.subscribers,
+                    phase.kind == Kind.LISTENERS_ONE_CLIENT ? "reference" : "ours",
+                    "client CPU per subscriber, % of a core", 100 * (phase.clientCores - idle.clientCores) / phase.subscribers));
+        }
         final Phase ours100 = find(phases, Kind.OURS_ONE_CLIENT, 100);
         final Phase listeners100 = find(phases, Kind.LISTENERS_ONE_CLIENT, 100);
         final Phase ours1 = find(phases, Kind.OURS_ONE_CLIENT, 1);
         final long lost = phases.stream().filter(p -> p.kind != Kind.LISTENERS_ONE_CLIENT).mapToLong(p -> p.latency.lost()).sum();
         final double oursCpu = perSubscriber(ours100, idleCores);
         final double listenerCpu = perSubscriber(listeners100, idleCores);
+        final double oursBoth = (ours100.memberCores + ours100.clientCores - idleCores - idle.clientCores) / ours100.subscribers;
+        final double listenerBoth = (listeners100.memberCores + listeners100.clientCores - idleCores - idle.clientCores)
+                / listeners100.subscribers;
         return new BenchResult(name(), title(), String.format(Locale.ROOT,
                 "2 member processes (1 GB heap each, state map with sync backup and event journal), writing and listening "
                         + "clients in the benchmark JVM, all on 2 cores. setAsync at %,d writes/s over %,d keys; subscriber i "
@@ -124,11 +134,15 @@ public final class CqFanOutBench implements Benchmark {
                         + "in one client and spread over %d clients, and as many entry listeners with the same predicates in "
                         + "one client. %d s warm-up, %d s measured per phase, fresh map each; member CPU = process CPU time of "
                         + "both members over the measured phase; per subscriber = (that − the same writes with nobody "
-                        + "listening: %.2f cores) / subscribers.", RATE, CqWorkload.KEYS, COUNTS, MAX_CLIENTS,
-                        warmUp.toSeconds(), measured.toSeconds(), idleCores),
+                        + "listening: %.2f cores) / subscribers. Client CPU alike, of the benchmark JVM (the writer, and the "
+                        + "subscribers' clients; nobody listening: %.2f cores). On 2 shared cores a phase's two figures "
+                        + "trade against each other: CPU one process takes the other does not get.", RATE, CqWorkload.KEYS,
+                        COUNTS, MAX_CLIENTS, warmUp.toSeconds(), measured.toSeconds(), idleCores, idle.clientCores),
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), measurements, latencies,
                 List.of(Ratio.of("StreamGrid / entry listeners, member CPU per subscriber at 100", oursCpu, listenerCpu,
                                 "below 1: a subscription costs the members less than a listener"),
+                        Ratio.of("StreamGrid / entry listeners, members' and client's CPU per subscriber at 100", oursBoth,
+                                listenerBoth, "below 1: a subscription costs the machine less than a listener"),
                         Ratio.of("StreamGrid / entry listeners, delivery p99 at 100", ours100.latency.p99Us(),
                                 listeners100.latency.p99Us(), "below 1: we deliver faster"),
                         Ratio.of("StreamGrid, delivery p99 at 100 / at 1 subscription", ours100.latency.p99Us(),
@@ -184,9 +198,12 @@ public final class CqFanOutBench implements Benchmark {
             deliveries.forEach(d -> d.firstMeasured = firstMeasured[0]);
             context.progress(label + ": measuring " + measured.toSeconds() + " s");
             final long cpuBefore = CqWorkload.memberCpuNanos(cluster);
+            final long clientCpuBefore = ownCpuNanos();
             final long start = System.nanoTime();
             OpenLoop.run(RATE, measured, write, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
-            final double cores = (CqWorkload.memberCpuNanos(cluster) - cpuBefore) / (double) (System.nanoTime() - start);
+            final double elapsed = System.nanoTime() - start;
+            final double cores = (CqWorkload.memberCpuNanos(cluster) - cpuBefore) / elapsed;
+            final double clientCores = (ownCpuNanos() - clientCpuBefore) / elapsed;
             final long deadline = System.nanoTime() + Duration.ofSeconds(DRAIN_SECONDS).toNanos();
             while (!allArrived(deliveries, expectedByCount) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
@@ -202,11 +219,18 @@ public final class CqFanOutBench implements Benchmark {
             final LatencyProfile latency = LatencyProfile.ofNanos(kind == null ? label : kind.label, n + " subscribers", RATE,
                     all, lost);
             context.progress(String.format(Locale.ROOT, "%s: %d expected, %d lost; p50 %.0f µs, p99 %.0f µs; members used "
-                    + "%.2f cores", label, expectedTotal, lost, latency.p50Us(), latency.p99Us(), cores));
-            return new Phase(kind, n, latency, cores);
+                    + "%.2f cores, the benchmark JVM %.2f", label, expectedTotal, lost, latency.p50Us(), latency.p99Us(), cores,
+                    clientCores));
+            return new Phase(kind, n, latency, cores, clientCores);
         } finally {
             writes.destroy();
         }
+    }
+
+    /** CPU time this JVM (the writer and every subscriber's client) has used so far, in nanoseconds. */
+    private static long ownCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration()
+                .orElseThrow(() -> new IllegalStateException("no CPU time for the benchmark JVM")).toNanos();
     }
 
     private static boolean allArrived(final List<CqWorkload.Deliveries> deliveries, final BitSet[] expectedByCount) {
