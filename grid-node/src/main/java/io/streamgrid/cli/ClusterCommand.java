@@ -67,7 +67,7 @@ final class ClusterCommand {
                 MemberAddress.checkPort(basePort + count - 1, "--base-port plus --members");
             }
             final LocalCluster cluster = LocalCluster.builder().members(count).workDir(workDir).memberHeap(heap).basePort(basePort)
-                    .clusterName("streamgrid").detached().progress(out::println).start();
+                    .clusterName("streamgrid").detached().longLivedMembers().progress(out::println).start();
             DetachedCluster.of(cluster).save(workDir);
             out.println("cluster 'streamgrid' running: " + String.join(", ",
                     cluster.members().stream().map(m -> m.address() + " (pid " + m.pid() + ")").toList()));

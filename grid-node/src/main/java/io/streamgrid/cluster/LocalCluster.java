@@ -39,6 +39,8 @@ import java.util.stream.Collectors;
 public final class LocalCluster implements AutoCloseable {
     /** Where the shared JVM flags are packed in the grid-node jar (from etc/jvm.options). */
     public static final String JVM_OPTIONS_RESOURCE = "streamgrid/jvm.options";
+    /** The flags of long-lived members only (etc/member-jvm.options), packed beside them. */
+    public static final String MEMBER_JVM_OPTIONS_RESOURCE = "streamgrid/member-jvm.options";
     static final String HOST = "127.0.0.1";
     private static final String MAIN_CLASS = "io.streamgrid.cli.StreamGridCli";
     /** Marks a member JVM's command line: {@code -Dstreamgrid.member=<cluster>:<port>}. */
@@ -253,17 +255,20 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Writes the JVM flags every StreamGrid JVM needs into {@code dir}/jvm.options (an @argfile); returns its path. */
     public static Path writeJvmOptions(final Path dir) {
-        final Path file = dir.resolve("jvm.options");
+        return copyResource(JVM_OPTIONS_RESOURCE, dir.resolve("jvm.options"));
+    }
+
+    private static Path copyResource(final String resource, final Path file) {
         try {
-            Files.createDirectories(dir);
-            try (InputStream in = LocalCluster.class.getClassLoader().getResourceAsStream(JVM_OPTIONS_RESOURCE)) {
+            Files.createDirectories(file.getParent());
+            try (InputStream in = LocalCluster.class.getClassLoader().getResourceAsStream(resource)) {
                 if (in == null) {
-                    throw new IllegalStateException("bug: " + JVM_OPTIONS_RESOURCE + " is not on the class path");
+                    throw new IllegalStateException("bug: " + resource + " is not on the class path");
                 }
                 Files.write(file, in.readAllBytes());
             }
         } catch (final IOException e) {
-            throw new UncheckedIOException("cannot prepare work directory " + dir, e);
+            throw new UncheckedIOException("cannot prepare work directory " + file.getParent(), e);
         }
         return file;
     }
@@ -303,6 +308,11 @@ public final class LocalCluster implements AutoCloseable {
         final Path logFile = spec.workDir.resolve("member-" + index + ".log");
         final List<String> command = cliCommand(jvmOptionsFile, spec.memberHeap, spec.classPath,
                 MEMBER_MARKER + spec.clusterName + ":" + port, List.of("node"));
+        if (spec.longLived) {
+            // After jvm.options: its flags come second and win where both set one.
+            command.add(command.indexOf("@" + jvmOptionsFile) + 1, "@" + copyResource(MEMBER_JVM_OPTIONS_RESOURCE,
+                    spec.workDir.resolve("member-jvm.options")));
+        }
         command.add("--cluster-name=" + spec.clusterName);
         command.add("--host=" + HOST);
         command.add("--port=" + port);
@@ -404,6 +414,7 @@ public final class LocalCluster implements AutoCloseable {
         private int basePort;
         private String classPath = System.getProperty("java.class.path");
         private boolean detached;
+        private boolean longLived;
         private Path configFile;
         private Duration startTimeout = Duration.ofMinutes(3);
         private Duration gracefulStopTimeout = Duration.ofMinutes(5);
@@ -462,6 +473,16 @@ public final class LocalCluster implements AutoCloseable {
         /** Members outlive this JVM: no shutdown hook, no parent watch. For `cluster start`. */
         public Builder detached() {
             this.detached = true;
+            return this;
+        }
+
+        /**
+         * Members are meant to run long (an operator's cluster, a benchmark): they also get
+         * etc/member-jvm.options (heap pre-touched at start, which costs seconds per GB here — why
+         * tests' short-lived members do without).
+         */
+        public Builder longLivedMembers() {
+            this.longLived = true;
             return this;
         }
 

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterCommandTest {
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void when_clusterStartedByCli_then_statusReportsItAndStopEndsEveryMember(final TestInfo test) {
+    void when_clusterStartedByCli_then_statusReportsItAndStopEndsEveryMember(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         try {
             final String[] started = run("cluster", "start", "--members", "2", "--base-port", "0", "--heap", "256m",
@@ -32,6 +33,11 @@ class ClusterCommandTest {
             assertThat(started[0]).as(started[1]).isEqualTo("0");
             final List<DetachedCluster.Member> members = DetachedCluster.load(workDir).orElseThrow().members();
             assertThat(members).hasSize(2).allSatisfy(m -> assertThat(m.process()).isPresent());
+            // An operator's members are long-lived: they get the member-only flags (heap pre-touched).
+            for (final DetachedCluster.Member member : members) {
+                final String commandLine = Files.readString(Path.of("/proc", Long.toString(member.pid()), "cmdline"));
+                assertThat(commandLine).as("command line of pid " + member.pid()).contains("member-jvm.options");
+            }
 
             final String[] again = run("cluster", "start", "--base-port", "0", "--work-dir", workDir.toString());
             assertThat(again[0]).isEqualTo("2");

@@ -82,7 +82,8 @@ public final class MigrationBench implements Benchmark {
         long lost;
         long wentBack;
         final List<HazelcastInstance> clients = new ArrayList<>();
-        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap(heap)
+        // Long-lived members, as an operator's: heaps pre-touched (etc/member-jvm.options).
+        try (LocalCluster cluster = LocalCluster.builder().members(2).memberHeap(heap).longLivedMembers()
                 .workDir(context.workDir().resolve("cluster")).progress(context::progress).start()) {
             // Redo: a write in flight to a member that leaves is sent again instead of failing with
             // TargetDisconnectedException (a plain set is idempotent, and the writer keeps one write per
@@ -164,7 +165,12 @@ public final class MigrationBench implements Benchmark {
                                 + "keys kept an older write than their newest acknowledged one; retried invocations are "
                                 + "our explanation, not traced).",
                         "A write whose partition is migrating waits until the migration of that partition ends: the "
-                                + "join and leave phases' tails show that wait."));
+                                + "join and leave phases' tails show that wait.",
+                        "Members start as long-lived members do, with etc/member-jvm.options (heap pre-touched, "
+                                + "transparent huge pages): a joining member's time to safe includes touching its heap "
+                                + "(about 5 s for 3 GB here). Without it, a run the same day had steady p99 401 ms, join "
+                                + "5.7 s, leave 6.4 s: young pauses paid first-touch page faults (docs/ARCHITECTURE.md, "
+                                + "GC pauses)."));
     }
 
     private static LatencyProfile phase(final String phase, final int rate, final Recorder recorder, final BenchContext context) {
