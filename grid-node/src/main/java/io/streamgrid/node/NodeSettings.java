@@ -30,6 +30,7 @@ public record NodeSettings(
         boolean splitBrainProtectionEnabled,
         int splitBrainMinimumClusterSize,
         int gracefulShutdownMaxWaitSeconds,
+        int maxParallelMigrations,
         boolean jetEnabled,
         int jetCooperativeThreadCount,
         boolean healthCheckEnabled,
@@ -67,6 +68,7 @@ public record NodeSettings(
         checkRange(eventJournalCapacity, PARTITION_COUNT, Integer.MAX_VALUE, "state-maps.event-journal-capacity");
         checkRange(splitBrainMinimumClusterSize, 2, 1000, "split-brain-protection.minimum-cluster-size");
         checkRange(gracefulShutdownMaxWaitSeconds, 1, 86_400, "shutdown.graceful-max-wait-seconds");
+        checkRange(maxParallelMigrations, 1, 100, "migration.max-parallel-migrations");
         checkRange(jetCooperativeThreadCount, 0, 1024, "jet.cooperative-thread-count");
         checkRange(metricsPort, 0, 65_535, "metrics.port");
         if (metricsEnabled && (metricsHost == null || metricsHost.isBlank())) {

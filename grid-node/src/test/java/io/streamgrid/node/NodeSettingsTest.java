@@ -144,6 +144,25 @@ class NodeSettingsTest {
                 .hasMessageContaining("state-maps.event-journal-capacity is 100: it must be from 271 up");
     }
 
+    /** One partition moves at a time unless the file says otherwise, and Hazelcast is told so. */
+    @Test
+    void when_maxParallelMigrationsSetOrNot_then_hazelcastGetsItAndZeroIsRefused() throws IOException {
+        final NodeSettings defaults = NodeSettings.load(Optional.empty(), NodeSettings.Overrides.none());
+        assertThat(defaults.maxParallelMigrations()).isEqualTo(1);
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(defaults)
+                .getProperty("hazelcast.partition.max.parallel.migrations")).isEqualTo("1");
+
+        final NodeSettings four = NodeSettings.load(Optional.of(write("migration:\n  max-parallel-migrations: 4\n")),
+                NodeSettings.Overrides.none());
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(four)
+                .getProperty("hazelcast.partition.max.parallel.migrations")).isEqualTo("4");
+
+        final Path zero = write("migration:\n  max-parallel-migrations: 0\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(zero), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("migration.max-parallel-migrations is 0");
+    }
+
     @Test
     void when_emptyFile_then_defaultsApply() throws IOException {
         final Path file = write("");

@@ -44,6 +44,7 @@ public final class HazelcastConfigFactory {
         config.setProperty("hazelcast.shutdownhook.enabled", "true");
         config.setProperty("hazelcast.shutdownhook.policy", "GRACEFUL");
         config.setProperty("hazelcast.graceful.shutdown.max.wait", Integer.toString(settings.gracefulShutdownMaxWaitSeconds()));
+        config.setProperty("hazelcast.partition.max.parallel.migrations", Integer.toString(settings.maxParallelMigrations()));
 
         final NetworkConfig network = config.getNetworkConfig();
         network.setPort(settings.port()).setPortAutoIncrement(false);

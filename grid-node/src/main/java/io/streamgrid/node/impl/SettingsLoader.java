@@ -134,6 +134,7 @@ public final class SettingsLoader {
                 tree.bool("split-brain-protection.enabled"),
                 tree.integer("split-brain-protection.minimum-cluster-size"),
                 tree.integer("shutdown.graceful-max-wait-seconds"),
+                tree.integer("migration.max-parallel-migrations"),
                 tree.bool("jet.enabled"),
                 tree.integer("jet.cooperative-thread-count"),
                 tree.bool("health-check.enabled"),
