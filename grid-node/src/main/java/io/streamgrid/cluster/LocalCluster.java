@@ -40,7 +40,7 @@ public final class LocalCluster implements AutoCloseable {
     /** Where the shared JVM flags are packed in the grid-node jar (from etc/jvm.options). */
     public static final String JVM_OPTIONS_RESOURCE = "streamgrid/jvm.options";
     /** The flags of long-lived members only (etc/member-jvm.options), packed beside them. */
-    public static final String MEMBER_JVM_OPTIONS_RESOURCE = "streamgrid/member-jvm.options";
+    private static final String MEMBER_JVM_OPTIONS_RESOURCE = "streamgrid/member-jvm.options";
     static final String HOST = "127.0.0.1";
     private static final String MAIN_CLASS = "io.streamgrid.cli.StreamGridCli";
     /** Marks a member JVM's command line: {@code -Dstreamgrid.member=<cluster>:<port>}. */
@@ -48,6 +48,8 @@ public final class LocalCluster implements AutoCloseable {
 
     private final Builder spec;
     private final Path jvmOptionsFile;
+    /** etc/member-jvm.options in the work directory, for {@linkplain Builder#longLivedMembers() long-lived} members; else null. */
+    private final Path memberJvmOptionsFile;
     private final List<MemberProcess> members = new CopyOnWriteArrayList<>();
     private final List<HazelcastInstance> clients = new CopyOnWriteArrayList<>();
     private final Thread shutdownHook;
@@ -58,6 +60,8 @@ public final class LocalCluster implements AutoCloseable {
     private LocalCluster(final Builder spec) {
         this.spec = spec;
         this.jvmOptionsFile = writeJvmOptions(spec.workDir);
+        this.memberJvmOptionsFile = spec.longLived
+                ? copyResource(MEMBER_JVM_OPTIONS_RESOURCE, spec.workDir.resolve("member-jvm.options")) : null;
         this.shutdownHook = spec.detached ? null : new Thread(this::killAll, "local-cluster-cleanup");
         if (shutdownHook != null) {
             Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -308,10 +312,9 @@ public final class LocalCluster implements AutoCloseable {
         final Path logFile = spec.workDir.resolve("member-" + index + ".log");
         final List<String> command = cliCommand(jvmOptionsFile, spec.memberHeap, spec.classPath,
                 MEMBER_MARKER + spec.clusterName + ":" + port, List.of("node"));
-        if (spec.longLived) {
+        if (memberJvmOptionsFile != null) {
             // After jvm.options: its flags come second and win where both set one.
-            command.add(command.indexOf("@" + jvmOptionsFile) + 1, "@" + copyResource(MEMBER_JVM_OPTIONS_RESOURCE,
-                    spec.workDir.resolve("member-jvm.options")));
+            command.add(command.indexOf("@" + jvmOptionsFile) + 1, "@" + memberJvmOptionsFile);
         }
         command.add("--cluster-name=" + spec.clusterName);
         command.add("--host=" + HOST);

@@ -75,7 +75,8 @@ import java.util.logging.Logger;
  */
 final class ContinuousSubscription implements Subscription {
     private static final Logger LOG = Logger.getLogger(ContinuousSubscription.class.getName());
-    private static final int MAX_BATCH = 512;
+    /** Most changes one journal read returns (shared reads too: {@link MapFeed}). */
+    static final int MAX_BATCH = 512;
     private static final Object ABSENT = new Object();
 
     private final HazelcastInstance client;
@@ -136,7 +137,6 @@ final class ContinuousSubscription implements Subscription {
      * @param mirror where the subscription keeps its result, empty: a HashMap when only the delivery
      *               thread reads it, a ConcurrentHashMap when other threads read it too (a view)
      */
-    @SuppressWarnings("unchecked")
     ContinuousSubscription(final HazelcastInstance client, final MapFeed feed, final String mapName, final Where where,
                            final DeltaListener listener, final SubscriptionOptions options, final Map<Object, Object> mirror) {
         if (!mirror.isEmpty()) {
@@ -146,7 +146,7 @@ final class ContinuousSubscription implements Subscription {
         this.client = client;
         this.feed = feed;
         this.map = client.getMap(mapName);
-        this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;
+        this.journal = feed.journal();
         this.where = where;
         this.filter = new ChangeFilter(where);
         this.listener = listener;
@@ -222,7 +222,7 @@ final class ContinuousSubscription implements Subscription {
         try {
             final long[] tails = catchUp(allPartitions(), true, "start");
             started.complete(null);
-            feed.join(this, where, tails);
+            feed.join(this, tails);
             while (!closed) {
                 if (feedFailure != null) {
                     throw feedFailure;
@@ -583,7 +583,7 @@ final class ContinuousSubscription implements Subscription {
         if (closed || !client.getLifecycleService().isRunning()) {
             return;
         }
-        final Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        final Throwable cause = causeOf(error);
         if (isTransient(cause)) {
             CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> read(partition, chain, sequence));
         } else {
@@ -610,6 +610,11 @@ final class ContinuousSubscription implements Subscription {
             }
         }
         return false;
+    }
+
+    /** What made a journal read fail: the cause a {@link java.util.concurrent.CompletionException} wraps, else the error itself. */
+    static Throwable causeOf(final Throwable error) {
+        return error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     static boolean isTransient(final Throwable cause) {

@@ -5,14 +5,12 @@ import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.ringbuffer.ReadResultSet;
 import io.streamgrid.cq.ChangeFilter;
-import io.streamgrid.cq.Where;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -48,13 +46,11 @@ import java.util.concurrent.TimeUnit;
  * never waits.
  */
 final class MapFeed {
-    private static final int MAX_BATCH = 512;
-
     private final HazelcastInstance client;
     private final EventJournalReader<EventJournalMapEvent<Object, Object>> journal;
     private final Part[] parts;
-    /** The subscriptions reading through this feed and their predicates (guarded by this). */
-    private final Map<ContinuousSubscription, Where> members = new LinkedHashMap<>();
+    /** The subscriptions reading through this feed (guarded by this). */
+    private final Set<ContinuousSubscription> members = new LinkedHashSet<>();
     /** The union of the members' predicates; null without members. */
     private volatile ChangeFilter union;
 
@@ -88,14 +84,19 @@ final class MapFeed {
         }
     }
 
+    /** The journal this feed reads, for a subscription's own reads (its snapshot, its catching up). */
+    EventJournalReader<EventJournalMapEvent<Object, Object>> journal() {
+        return journal;
+    }
+
     /**
      * Adds {@code subscription} and attaches it to every partition after {@code tails[p]}: from then
      * on it is offered every change after its snapshot that its predicate passes.
      */
-    void join(final ContinuousSubscription subscription, final Where where, final long[] tails) {
+    void join(final ContinuousSubscription subscription, final long[] tails) {
         synchronized (this) {
-            members.put(subscription, where);
-            union = ChangeFilter.anyOf(members.values());
+            members.add(subscription);
+            union = unionOfMembers();
         }
         for (int p = 0; p < parts.length; p++) {
             attach(subscription, p, tails[p]);
@@ -105,10 +106,10 @@ final class MapFeed {
     /** Removes {@code subscription} from every partition and from the union. */
     void leave(final ContinuousSubscription subscription) {
         synchronized (this) {
-            if (members.remove(subscription) == null) {
+            if (!members.remove(subscription)) {
                 return;
             }
-            union = members.isEmpty() ? null : ChangeFilter.anyOf(members.values());
+            union = members.isEmpty() ? null : unionOfMembers();
         }
         for (final Part part : parts) {
             synchronized (part) {
@@ -131,7 +132,7 @@ final class MapFeed {
                 return;
             }
             synchronized (this) {
-                if (!members.containsKey(subscription)) {
+                if (!members.contains(subscription)) {
                     return; // it has left (closed while it attached): nothing to read for it
                 }
             }
@@ -145,12 +146,9 @@ final class MapFeed {
         }
     }
 
-    /** Whether {@code subscription} is handed {@code partition}'s changes (for tests and assertions). */
-    boolean isAttached(final ContinuousSubscription subscription, final int partition) {
-        final Part part = parts[partition];
-        synchronized (part) {
-            return part.attached.contains(subscription);
-        }
+    /** Under this feed's lock. */
+    private ChangeFilter unionOfMembers() {
+        return ChangeFilter.anyOf(members.stream().map(ContinuousSubscription::where).toList());
     }
 
     /** Under the part's lock. */
@@ -161,7 +159,7 @@ final class MapFeed {
         final long sequence = part.sequence;
         final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
         try {
-            reading = journal.readFromEventJournal(sequence, 1, MAX_BATCH, part.partition, part.filter, null);
+            reading = journal.readFromEventJournal(sequence, 1, ContinuousSubscription.MAX_BATCH, part.partition, part.filter, null);
         } catch (final RuntimeException e) {
             onFailure(part, generation, e);
             return;
@@ -214,7 +212,7 @@ final class MapFeed {
         if (!client.getLifecycleService().isRunning()) {
             return;
         }
-        final Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        final Throwable cause = ContinuousSubscription.causeOf(error);
         if (ContinuousSubscription.isTransient(cause)) {
             CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> {
                 synchronized (part) {

@@ -104,29 +104,27 @@ public final class CqFanOutBench implements Benchmark {
 
     private BenchResult result(final BenchContext context, final List<Phase> phases, final Phase idle,
                                final Duration warmUp, final Duration measured) {
-        final double idleCores = idle.memberCores;
         final List<Measurement> measurements = new ArrayList<>();
         final List<LatencyProfile> latencies = new ArrayList<>();
         for (final Phase phase : phases) {
             latencies.add(phase.latency);
             measurements.add(Measurement.of(phase.kind.label + ", " + phase.subscribers,
                     phase.kind == Kind.LISTENERS_ONE_CLIENT ? "reference" : "ours",
-                    "member CPU per subscriber, % of a core", 100 * perSubscriber(phase, idleCores)));
+                    "member CPU per subscriber, % of a core", 100 * memberCostPerSubscriber(phase, idle)));
         }
         for (final Phase phase : phases) {
             measurements.add(Measurement.of(phase.kind.label + ", " + phase.subscribers,
                     phase.kind == Kind.LISTENERS_ONE_CLIENT ? "reference" : "ours",
-                    "client CPU per subscriber, % of a core", 100 * (phase.clientCores - idle.clientCores) / phase.subscribers));
+                    "client CPU per subscriber, % of a core", 100 * clientCostPerSubscriber(phase, idle)));
         }
         final Phase ours100 = find(phases, Kind.OURS_ONE_CLIENT, 100);
         final Phase listeners100 = find(phases, Kind.LISTENERS_ONE_CLIENT, 100);
         final Phase ours1 = find(phases, Kind.OURS_ONE_CLIENT, 1);
         final long lost = phases.stream().filter(p -> p.kind != Kind.LISTENERS_ONE_CLIENT).mapToLong(p -> p.latency.lost()).sum();
-        final double oursCpu = perSubscriber(ours100, idleCores);
-        final double listenerCpu = perSubscriber(listeners100, idleCores);
-        final double oursBoth = (ours100.memberCores + ours100.clientCores - idleCores - idle.clientCores) / ours100.subscribers;
-        final double listenerBoth = (listeners100.memberCores + listeners100.clientCores - idleCores - idle.clientCores)
-                / listeners100.subscribers;
+        final double oursCpu = memberCostPerSubscriber(ours100, idle);
+        final double listenerCpu = memberCostPerSubscriber(listeners100, idle);
+        final double oursBoth = oursCpu + clientCostPerSubscriber(ours100, idle);
+        final double listenerBoth = listenerCpu + clientCostPerSubscriber(listeners100, idle);
         return new BenchResult(name(), title(), String.format(Locale.ROOT,
                 "2 member processes (1 GB heap each, state map with sync backup and event journal), writing and listening "
                         + "clients in the benchmark JVM, all on 2 cores. setAsync at %,d writes/s over %,d keys; subscriber i "
@@ -137,7 +135,7 @@ public final class CqFanOutBench implements Benchmark {
                         + "listening: %.2f cores) / subscribers. Client CPU alike, of the benchmark JVM (the writer, and the "
                         + "subscribers' clients; nobody listening: %.2f cores). On 2 shared cores a phase's two figures "
                         + "trade against each other: CPU one process takes the other does not get.", RATE, CqWorkload.KEYS,
-                        COUNTS, MAX_CLIENTS, warmUp.toSeconds(), measured.toSeconds(), idleCores, idle.clientCores),
+                        COUNTS, MAX_CLIENTS, warmUp.toSeconds(), measured.toSeconds(), idle.memberCores, idle.clientCores),
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), measurements, latencies,
                 List.of(Ratio.of("StreamGrid / entry listeners, member CPU per subscriber at 100", oursCpu, listenerCpu,
                                 "below 1: a subscription costs the members less than a listener"),
@@ -158,8 +156,14 @@ public final class CqFanOutBench implements Benchmark {
                                 + "subscriber of the phase."));
     }
 
-    private static double perSubscriber(final Phase phase, final double idleCores) {
-        return (phase.memberCores - idleCores) / phase.subscribers;
+    /** Cores the members used beyond nobody listening, per subscriber of {@code phase}. */
+    private static double memberCostPerSubscriber(final Phase phase, final Phase idle) {
+        return (phase.memberCores - idle.memberCores) / phase.subscribers;
+    }
+
+    /** Cores the benchmark JVM used beyond nobody listening, per subscriber of {@code phase}. */
+    private static double clientCostPerSubscriber(final Phase phase, final Phase idle) {
+        return (phase.clientCores - idle.clientCores) / phase.subscribers;
     }
 
     private static Phase find(final List<Phase> phases, final Kind kind, final int subscribers) {
@@ -198,12 +202,12 @@ public final class CqFanOutBench implements Benchmark {
             deliveries.forEach(d -> d.firstMeasured = firstMeasured[0]);
             context.progress(label + ": measuring " + measured.toSeconds() + " s");
             final long cpuBefore = CqWorkload.memberCpuNanos(cluster);
-            final long clientCpuBefore = ownCpuNanos();
+            final long clientCpuBefore = CqWorkload.ownCpuNanos();
             final long start = System.nanoTime();
             OpenLoop.run(RATE, measured, write, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
             final double elapsed = System.nanoTime() - start;
             final double cores = (CqWorkload.memberCpuNanos(cluster) - cpuBefore) / elapsed;
-            final double clientCores = (ownCpuNanos() - clientCpuBefore) / elapsed;
+            final double clientCores = (CqWorkload.ownCpuNanos() - clientCpuBefore) / elapsed;
             final long deadline = System.nanoTime() + Duration.ofSeconds(DRAIN_SECONDS).toNanos();
             while (!allArrived(deliveries, expectedByCount) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
@@ -225,12 +229,6 @@ public final class CqFanOutBench implements Benchmark {
         } finally {
             writes.destroy();
         }
-    }
-
-    /** CPU time this JVM (the writer and every subscriber's client) has used so far, in nanoseconds. */
-    private static long ownCpuNanos() {
-        return ProcessHandle.current().info().totalCpuDuration()
-                .orElseThrow(() -> new IllegalStateException("no CPU time for the benchmark JVM")).toNanos();
     }
 
     private static boolean allArrived(final List<CqWorkload.Deliveries> deliveries, final BitSet[] expectedByCount) {

@@ -16,6 +16,7 @@ import org.HdrHistogram.SynchronizedHistogram;
 
 import java.util.BitSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
@@ -116,10 +117,18 @@ final class CqWorkload {
     static long memberCpuNanos(final LocalCluster cluster) {
         long total = 0;
         for (final MemberProcess member : cluster.members()) {
-            total += ProcessHandle.of(member.pid()).flatMap(handle -> handle.info().totalCpuDuration())
-                    .orElseThrow(() -> new IllegalStateException("no CPU time for member " + member + " (pid " + member.pid() + ")"))
-                    .toNanos();
+            total += cpuNanos(ProcessHandle.of(member.pid()), "member " + member + " (pid " + member.pid() + ")");
         }
         return total;
+    }
+
+    /** CPU time this JVM (the benchmark: its writers and listening clients) has used so far, in nanoseconds. */
+    static long ownCpuNanos() {
+        return cpuNanos(Optional.of(ProcessHandle.current()), "the benchmark JVM");
+    }
+
+    private static long cpuNanos(final Optional<ProcessHandle> process, final String what) {
+        return process.flatMap(handle -> handle.info().totalCpuDuration())
+                .orElseThrow(() -> new IllegalStateException("no CPU time for " + what)).toNanos();
     }
 }
