@@ -155,6 +155,29 @@ public final class LocalCluster implements AutoCloseable {
         return written;
     }
 
+    /**
+     * Stops the whole cluster as {@code streamgrid cluster stop} does: SIGTERM to every member at
+     * once (each shuts down gracefully, writing what it must first), then waits for all to exit.
+     * Returns how long that took.
+     *
+     * @throws IllegalStateException if a member does not exit within the graceful wait
+     */
+    public Duration stopAll() {
+        final long start = System.nanoTime();
+        spec.progress.accept("stopping all " + members.size() + " members (SIGTERM)");
+        members.forEach(MemberProcess::terminate);
+        for (final MemberProcess member : List.copyOf(members)) {
+            if (!member.terminateAndWait(spec.gracefulStopTimeout)) {
+                throw new IllegalStateException(member + " did not exit within " + spec.gracefulStopTimeout
+                        + " of SIGTERM; see " + member.logFile());
+            }
+            members.remove(member);
+        }
+        final Duration took = Duration.ofNanos(System.nanoTime() - start);
+        spec.progress.accept("all members stopped after " + took.toMillis() + " ms");
+        return took;
+    }
+
     /** SIGKILL: the member dies at once, without migrating anything. Returns once the process is gone. */
     public void kill(final MemberProcess member) {
         requireMember(member);

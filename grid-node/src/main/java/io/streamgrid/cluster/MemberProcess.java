@@ -68,6 +68,11 @@ public final class MemberProcess {
     }
 
     /** SIGTERM, which makes the member shut down gracefully; false if still alive after the wait. */
+    /** SIGTERM without waiting. */
+    void terminate() {
+        process.destroy();
+    }
+
     boolean terminateAndWait(final Duration wait) {
         process.destroy();
         return waitForExit(wait);

@@ -1,11 +1,13 @@
 package io.streamgrid.node;
 
+import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.jobs.ingest.LocalFileSystemCheck;
 import com.hazelcast.core.LifecycleEvent;
 import io.streamgrid.node.impl.HazelcastConfigFactory;
 import io.streamgrid.node.impl.MetricsEndpoint;
+import io.streamgrid.node.impl.StatePersistence;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,13 +29,16 @@ public final class GridNode implements AutoCloseable {
     /** Null when metrics are off or their port could not be bound. */
     private final MetricsEndpoint metrics;
 
-    private GridNode(final HazelcastInstance hazelcast, final MetricsEndpoint metrics) {
+    private GridNode(final HazelcastInstance hazelcast, final MetricsEndpoint metrics, final StatePersistence persistence) {
         this.hazelcast = hazelcast;
         this.metrics = metrics;
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
                 if (metrics != null) {
                     metrics.close();
+                }
+                if (persistence != null) {
+                    persistence.close();
                 }
                 shutDown.countDown();
             }
@@ -76,8 +81,10 @@ public final class GridNode implements AutoCloseable {
                 throw new ConfigException(e.getMessage(), e);
             }
         }
-        final HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigFactory.memberConfig(settings));
-        final GridNode node = new GridNode(instance, startMetrics(instance, settings));
+        final Config config = HazelcastConfigFactory.memberConfig(settings);
+        final HazelcastInstance instance = Hazelcast.newHazelcastInstance(config);
+        final GridNode node = new GridNode(instance, startMetrics(instance, settings),
+                StatePersistence.start(instance, config, settings.persistence()));
         if (settings.allowCodeUpload()) {
             LOG.warning("jobs.allow-code-upload is true: any client that can reach " + settings.address()
                     + " can send code that runs on every member of cluster " + settings.clusterName());

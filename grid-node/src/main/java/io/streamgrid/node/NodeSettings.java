@@ -43,7 +43,8 @@ public record NodeSettings(
         int sideMapMaxEntriesPerMember,
         Map<String, Integer> stateTtlSecondsByMap,
         boolean allowCodeUpload,
-        List<EventSchema> schemas) {
+        List<EventSchema> schemas,
+        PersistenceSettings persistence) {
 
     /** Hazelcast's partition count; the event journal needs at least one slot per partition. */
     public static final int PARTITION_COUNT = 271;
@@ -86,6 +87,7 @@ public record NodeSettings(
         checkRange(sideMapMaxEntriesPerMember, 0, Integer.MAX_VALUE, "side-maps.max-entries-per-member");
         stateTtlSecondsByMap = Map.copyOf(stateTtlSecondsByMap);
         schemas = List.copyOf(schemas);
+        Objects.requireNonNull(persistence, "persistence");
         stateTtlSecondsByMap.forEach((map, ttl) -> checkRange(ttl, 0, Integer.MAX_VALUE, "state-ttl-seconds of " + map));
     }
 

@@ -163,6 +163,51 @@ class NodeSettingsTest {
                 .hasMessageContaining("migration.max-parallel-migrations is 0");
     }
 
+    /** Off by default; on, the persisted patterns get the Cassandra map store with the chosen mode and nothing else does. */
+    @Test
+    void when_persistenceIsOn_then_persistedStateMapsGetTheMapStoreAsConfigured() throws IOException {
+        final NodeSettings defaults = NodeSettings.load(Optional.empty(), NodeSettings.Overrides.none());
+        assertThat(defaults.persistence().enabled()).isFalse();
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(defaults).getMapConfig("state.x")
+                .getMapStoreConfig().isEnabled()).isFalse();
+
+        final NodeSettings behind = NodeSettings.load(Optional.of(write("persistence:\n  enabled: true\n  write-delay-seconds: 3\n")),
+                NodeSettings.Overrides.none());
+        final com.hazelcast.config.MapStoreConfig store = io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(behind)
+                .getMapConfig("state.positions").getMapStoreConfig();
+        assertThat(store.isEnabled()).isTrue();
+        assertThat(store.getWriteDelaySeconds()).isEqualTo(3);
+        assertThat(store.isWriteCoalescing()).isTrue();
+        assertThat(store.getInitialLoadMode()).isEqualTo(com.hazelcast.config.MapStoreConfig.InitialLoadMode.EAGER);
+
+        final NodeSettings through = NodeSettings.load(Optional.of(write("persistence:\n  enabled: true\n  maps: [state.positions*]\n"
+                + "  write-mode: write-through\n  initial-load: lazy\n")), NodeSettings.Overrides.none());
+        final com.hazelcast.config.Config config = io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(through);
+        assertThat(config.getMapConfig("state.positions.desk1").getMapStoreConfig().getWriteDelaySeconds()).isZero();
+        assertThat(config.getMapConfig("state.positions.desk1").getMapStoreConfig().getInitialLoadMode())
+                .isEqualTo(com.hazelcast.config.MapStoreConfig.InitialLoadMode.LAZY);
+        assertThat(config.getMapConfig("state.alerts").getMapStoreConfig().isEnabled()).isFalse();
+    }
+
+    @Test
+    void when_persistenceSettingIsInvalid_then_errorNamesItAndWhatIsAllowed() throws IOException {
+        final Path mode = write("persistence:\n  write-mode: sometimes\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(mode), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("persistence.write-mode is 'sometimes': choose one of write-through, write-behind");
+        final Path map = write("persistence:\n  maps: [late.*]\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(map), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'late.*' is not a state map name or pattern");
+        final Path delay = write("persistence:\n  write-delay-seconds: 0\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(delay), NodeSettings.Overrides.none()))
+                .hasMessageContaining("persistence.write-delay-seconds is 0")
+                .hasMessageContaining("write-through");
+        final Path table = write("persistence:\n  table: State-Entries\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(table), NodeSettings.Overrides.none()))
+                .hasMessageContaining("persistence.table is 'State-Entries'");
+    }
+
     @Test
     void when_emptyFile_then_defaultsApply() throws IOException {
         final Path file = write("");

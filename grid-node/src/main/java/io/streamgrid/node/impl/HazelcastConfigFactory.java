@@ -6,6 +6,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.RestApiConfig;
@@ -13,6 +14,7 @@ import com.hazelcast.config.RestEndpointGroup;
 import com.hazelcast.config.SplitBrainProtectionConfig;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
+import io.streamgrid.node.PersistenceSettings;
 
 /** Turns {@link NodeSettings} into a Hazelcast member {@link Config}. */
 public final class HazelcastConfigFactory {
@@ -23,6 +25,31 @@ public final class HazelcastConfigFactory {
     static final String STATE_SPLIT_BRAIN_PROTECTION = "state-maps-minimum-size";
 
     private HazelcastConfigFactory() {
+    }
+
+    /** The map store of persisted maps; their shared {@link StateTable} goes into the config's user context. */
+    private static MapStoreConfig mapStoreConfig(final Config config, final NodeSettings settings) {
+        final PersistenceSettings persistence = settings.persistence();
+        final StateTable table = new StateTable(persistence, settings.stateTtlSecondsByMap());
+        config.getUserContext().put(StateTable.USER_CONTEXT_KEY, table);
+        final boolean behind = persistence.writeMode() == PersistenceSettings.WriteMode.WRITE_BEHIND;
+        return new MapStoreConfig().setEnabled(true)
+                .setFactoryImplementation(CassandraMapStore.factory(table))
+                .setWriteDelaySeconds(behind ? persistence.writeDelaySeconds() : 0)
+                .setWriteBatchSize(persistence.writeBatchSize())
+                .setWriteCoalescing(true)
+                .setInitialLoadMode(persistence.initialLoad() == PersistenceSettings.InitialLoad.EAGER
+                        ? MapStoreConfig.InitialLoadMode.EAGER : MapStoreConfig.InitialLoadMode.LAZY);
+    }
+
+    /** Whether {@code name} matches {@code pattern}: equal, or equal around the pattern's one {@code *}. */
+    static boolean matches(final String pattern, final String name) {
+        final int star = pattern.indexOf('*');
+        if (star < 0) {
+            return pattern.equals(name);
+        }
+        return name.length() >= pattern.length() - 1 && name.startsWith(pattern.substring(0, star))
+                && name.endsWith(pattern.substring(star + 1));
     }
 
     @SuppressWarnings("deprecation") // RestApiConfig: the member-port health endpoint is still the CE way in 5.7
@@ -71,9 +98,24 @@ public final class HazelcastConfigFactory {
             stateMaps.setSplitBrainProtectionName(STATE_SPLIT_BRAIN_PROTECTION);
         }
         config.addMapConfig(stateMaps);
+        final PersistenceSettings persistence = settings.persistence();
+        final MapStoreConfig store = persistence.enabled() ? mapStoreConfig(config, settings) : null;
+        if (store != null) {
+            // A pattern's own config is the state maps' plus the store; the most specific name wins.
+            for (final String pattern : persistence.maps()) {
+                final MapConfig persisted = pattern.equals(STATE_MAP_PATTERN) ? stateMaps : new MapConfig(stateMaps).setName(pattern);
+                persisted.setMapStoreConfig(store);
+                config.addMapConfig(persisted);
+            }
+        }
         // A job's state maps with a TTL: the same settings plus expiry (an exact name beats the pattern).
-        settings.stateTtlSecondsByMap().forEach((name, ttl) ->
-                config.addMapConfig(new MapConfig(stateMaps).setName(name).setTimeToLiveSeconds(ttl)));
+        settings.stateTtlSecondsByMap().forEach((name, ttl) -> {
+            final MapConfig expiring = new MapConfig(stateMaps).setName(name).setTimeToLiveSeconds(ttl);
+            if (store != null && persistence.maps().stream().anyMatch(pattern -> matches(pattern, name))) {
+                expiring.setMapStoreConfig(store);
+            }
+            config.addMapConfig(expiring);
+        });
 
         // Expiry must keep up with the write rate, or a TTL bounds nothing: by default Hazelcast's
         // background task visits a few partitions every 5 s and scans 10 % of each, and entries of

@@ -3,6 +3,7 @@ package io.streamgrid.node.impl;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
+import io.streamgrid.node.PersistenceSettings;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -147,7 +148,31 @@ public final class SettingsLoader {
                 tree.integer("side-maps.max-entries-per-member"),
                 stateTtls(tree),
                 tree.bool("jobs.allow-code-upload"),
-                SchemaSettings.parse(tree.mapping("schemas")));
+                SchemaSettings.parse(tree.mapping("schemas")),
+                persistence(tree));
+    }
+
+    /** The {@code persistence} section, with the Cassandra cluster of the {@code cassandra} section. */
+    static PersistenceSettings persistence(final ConfigTree tree) {
+        final List<String> maps = tree.list("persistence.maps").stream().map(String::valueOf).toList();
+        return new PersistenceSettings(tree.bool("persistence.enabled"), maps,
+                choice(tree, "persistence.write-mode", PersistenceSettings.WriteMode.class),
+                tree.integer("persistence.write-delay-seconds"), tree.integer("persistence.write-batch-size"),
+                choice(tree, "persistence.initial-load", PersistenceSettings.InitialLoad.class),
+                JobCatalog.cassandraTarget(tree), tree.string("persistence.table"));
+    }
+
+    /** The constant of {@code type} written in lower case with dashes at {@code path}, e.g. write-behind. */
+    private static <E extends Enum<E>> E choice(final ConfigTree tree, final String path, final Class<E> type) {
+        final String text = tree.string(path);
+        for (final E constant : type.getEnumConstants()) {
+            if (constant.name().replace('_', '-').equalsIgnoreCase(text)) {
+                return constant;
+            }
+        }
+        final List<String> names = java.util.Arrays.stream(type.getEnumConstants())
+                .map(c -> c.name().replace('_', '-').toLowerCase(java.util.Locale.ROOT)).toList();
+        throw new ConfigException(path + " is '" + text + "': choose one of " + String.join(", ", names));
     }
 
     /** {@code jobs.<name>.state-ttl-seconds} of each named job, for each state map it writes; 0 (keep) left out. */

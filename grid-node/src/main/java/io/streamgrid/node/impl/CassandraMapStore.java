@@ -1,0 +1,84 @@
+package io.streamgrid.node.impl;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.MapLoader;
+import com.hazelcast.map.MapLoaderLifecycleSupport;
+import com.hazelcast.map.MapStore;
+import com.hazelcast.map.MapStoreFactory;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Keeps one persisted state map in the member's {@link StateTable}: Hazelcast calls it to write
+ * changes (through or behind, as configured) and to load entries back after a restart. Values are
+ * handed back in serialized form, so the member never needs a user's value class. Failures are
+ * thrown to Hazelcast: a write-behind batch stays queued and is tried again, a write-through write
+ * fails its caller.
+ */
+final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLifecycleSupport {
+    private final StateTable table;
+    private String map;
+
+    private CassandraMapStore(final StateTable table) {
+        this.table = table;
+    }
+
+    /** Makes the store of each persisted map; all share {@code table}. */
+    static MapStoreFactory<Object, Object> factory(final StateTable table) {
+        return new MapStoreFactory<>() {
+            @Override
+            public MapLoader<Object, Object> newMapStore(final String mapName, final Properties properties) {
+                return new CassandraMapStore(table);
+            }
+        };
+    }
+
+    @Override
+    public void init(final HazelcastInstance hazelcast, final Properties properties, final String mapName) {
+        table.open(hazelcast);
+        map = mapName;
+    }
+
+    @Override
+    public void destroy() {
+        // the table is the member's, closed when the member stops
+    }
+
+    @Override
+    public void store(final Object key, final Object value) {
+        table.write(map, Map.of(key, value));
+    }
+
+    @Override
+    public void storeAll(final Map<Object, Object> entries) {
+        table.write(map, entries);
+    }
+
+    @Override
+    public void delete(final Object key) {
+        table.delete(map, List.of(key));
+    }
+
+    @Override
+    public void deleteAll(final Collection<Object> keys) {
+        table.delete(map, keys);
+    }
+
+    @Override
+    public Object load(final Object key) {
+        return table.read(map, key);
+    }
+
+    @Override
+    public Map<Object, Object> loadAll(final Collection<Object> keys) {
+        return table.readAll(map, keys);
+    }
+
+    @Override
+    public Iterable<Object> loadAllKeys() {
+        return table.keys(map);
+    }
+}

@@ -1,0 +1,307 @@
+package io.streamgrid.node.impl;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.instance.impl.HazelcastInstanceImpl;
+import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.internal.serialization.impl.HeapData;
+import com.hazelcast.internal.serialization.impl.compact.Schema;
+import com.hazelcast.internal.serialization.impl.compact.schema.MemberSchemaService;
+import com.hazelcast.spi.impl.NodeEngine;
+import io.streamgrid.node.PersistenceSettings;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
+
+/**
+ * A member's side of the Cassandra table that holds the persisted state maps, shared by the
+ * member's {@link CassandraMapStore}s. Rows are {@code (map, bucket, key) -> value}, where bucket is
+ * the key's Hazelcast partition, so that a partition's keys load with one query per batch; keys and
+ * values are kept in Hazelcast's serialized form (Compact for records), so any value type works
+ * without CQL of its own. Compact values need their schemas to be read again: every schema the
+ * member knows is written to {@code <table>_schemas} before a value that may use it, and put back
+ * into the member's schema registry when it opens. {@code <table>_maps} lists the maps that hold
+ * rows, for the eager load at start.
+ *
+ * <p>Thread-safe. Opened once, by the first map store or by the member's start, whichever comes
+ * first; every method blocks until Cassandra answers and throws when it does not (Hazelcast then
+ * retries a write-behind batch later, or fails the caller's operation in write-through mode).
+ */
+final class StateTable implements AutoCloseable {
+    /** Key of the member's instance in Hazelcast's user context. */
+    static final String USER_CONTEXT_KEY = "streamgrid.state-table";
+    private static final Logger LOG = Logger.getLogger(StateTable.class.getName());
+    /** Requests in flight per batch: enough to keep a node busy, few enough not to overload it. */
+    private static final int IN_FLIGHT = 64;
+    /** Keys per IN query of a load: every key of one query is in one Cassandra partition. */
+    private static final int KEYS_PER_QUERY = 100;
+    private static final int PAGE_SIZE = 5_000;
+    private static final long PROGRESS_EVERY = 100_000;
+
+    private final PersistenceSettings settings;
+    private final Map<String, Integer> ttlSecondsByMap;
+    private final Set<Long> schemasWritten = ConcurrentHashMap.newKeySet();
+    private final Set<String> mapsRegistered = ConcurrentHashMap.newKeySet();
+    private final Map<String, AtomicLong> loadedByMap = new ConcurrentHashMap<>();
+    private volatile Opened opened;
+
+    /** What {@link #open} makes: the session, its statements and the member's services. */
+    private record Opened(CqlSession session, SerializationService serialization, NodeEngine nodeEngine,
+                          MemberSchemaService schemas, PreparedStatement insert, PreparedStatement delete,
+                          PreparedStatement selectOne, PreparedStatement selectIn, PreparedStatement selectKeys,
+                          PreparedStatement insertMap, PreparedStatement insertSchema) {
+    }
+
+    /** {@code ttlSecondsByMap}: maps whose entries expire; their rows get the same time to live. */
+    StateTable(final PersistenceSettings settings, final Map<String, Integer> ttlSecondsByMap) {
+        this.settings = settings;
+        this.ttlSecondsByMap = Map.copyOf(ttlSecondsByMap);
+    }
+
+    /**
+     * Connects (waiting while Cassandra is unreachable), creates the keyspace and tables when
+     * missing and puts every stored Compact schema into the member's registry. Idempotent.
+     */
+    synchronized void open(final HazelcastInstance hazelcast) {
+        if (opened != null) {
+            return;
+        }
+        final NodeEngine nodeEngine = nodeEngine(hazelcast);
+        final String table = settings.cassandra().keyspace() + "." + settings.table();
+        LOG.info(() -> "state persistence: connecting to Cassandra " + settings.cassandra().contactPoints() + ", table " + table);
+        final CqlSession session = settings.cassandra().connectForWrites();
+        try {
+            session.execute("CREATE KEYSPACE IF NOT EXISTS " + settings.cassandra().keyspace()
+                    + " WITH replication = " + settings.cassandra().replication());
+            session.execute("CREATE TABLE IF NOT EXISTS " + table
+                    + " (map text, bucket int, key blob, value blob, PRIMARY KEY ((map, bucket), key))");
+            session.execute("CREATE TABLE IF NOT EXISTS " + table + "_maps (map text PRIMARY KEY)");
+            session.execute("CREATE TABLE IF NOT EXISTS " + table + "_schemas (id bigint PRIMARY KEY, definition blob)");
+            final MemberSchemaService schemas = nodeEngine.getSchemaService();
+            final Opened ready = new Opened(session, nodeEngine.getSerializationService(), nodeEngine, schemas,
+                    session.prepare("INSERT INTO " + table + " (map, bucket, key, value) VALUES (?, ?, ?, ?) USING TTL ?"),
+                    session.prepare("DELETE FROM " + table + " WHERE map = ? AND bucket = ? AND key = ?"),
+                    session.prepare("SELECT value FROM " + table + " WHERE map = ? AND bucket = ? AND key = ?"),
+                    session.prepare("SELECT key, value FROM " + table + " WHERE map = ? AND bucket = ? AND key IN ?"),
+                    session.prepare("SELECT key FROM " + table + " WHERE map = ? AND bucket = ?"),
+                    session.prepare("INSERT INTO " + table + "_maps (map) VALUES (?)"),
+                    session.prepare("INSERT INTO " + table + "_schemas (id, definition) VALUES (?, ?)"));
+            int restored = 0;
+            for (final Row row : session.execute("SELECT id, definition FROM " + table + "_schemas")) {
+                final Schema schema = ready.serialization().toObject(new HeapData(bytes(row.getByteBuffer("definition"))));
+                schemas.putLocal(schema);
+                schemasWritten.add(row.getLong("id"));
+                restored++;
+            }
+            final int count = restored;
+            LOG.info(() -> "state persistence: " + count + " Compact schemas restored from " + table + "_schemas");
+            opened = ready;
+        } catch (final RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    /** The names of the maps that have rows in the table (registered when they were first written). */
+    List<String> persistedMaps() {
+        final List<String> maps = new ArrayList<>();
+        for (final Row row : opened().session().execute("SELECT map FROM " + settings.cassandra().keyspace() + "."
+                + settings.table() + "_maps")) {
+            maps.add(row.getString("map"));
+        }
+        return maps;
+    }
+
+    /** Writes {@code entries} (keys and values as Hazelcast hands them to a map store) of {@code map}. */
+    void write(final String map, final Map<?, ?> entries) {
+        final Opened o = opened();
+        register(o, map);
+        writeNewSchemas(o);
+        final int ttl = ttlSecondsByMap.getOrDefault(map, 0);
+        final List<BoundStatement> inserts = new ArrayList<>(entries.size());
+        for (final Map.Entry<?, ?> entry : entries.entrySet()) {
+            final Data key = toData(o, entry.getKey());
+            inserts.add(o.insert().bind(map, bucket(o, key), ByteBuffer.wrap(key.toByteArray()),
+                    ByteBuffer.wrap(toData(o, entry.getValue()).toByteArray()), ttl));
+        }
+        // A value's schema may have arrived after the check above, while its value was serialised.
+        writeNewSchemas(o);
+        runAll(o, inserts);
+    }
+
+    void delete(final String map, final Collection<?> keys) {
+        final Opened o = opened();
+        final List<BoundStatement> deletes = new ArrayList<>(keys.size());
+        for (final Object key : keys) {
+            final Data data = toData(o, key);
+            deletes.add(o.delete().bind(map, bucket(o, data), ByteBuffer.wrap(data.toByteArray())));
+        }
+        runAll(o, deletes);
+    }
+
+    /** The stored value of {@code key} in serialized form, or null. */
+    Data read(final String map, final Object key) {
+        final Opened o = opened();
+        final Data data = toData(o, key);
+        final Row row = o.session().execute(o.selectOne().bind(map, bucket(o, data), ByteBuffer.wrap(data.toByteArray()))).one();
+        return row == null ? null : new HeapData(bytes(row.getByteBuffer("value")));
+    }
+
+    /** The stored values of those of {@code keys} that have one, keyed by the keys as given. */
+    Map<Object, Object> readAll(final String map, final Collection<?> keys) {
+        final Opened o = opened();
+        final Map<Integer, Map<ByteBuffer, Object>> keysByBucket = new HashMap<>();
+        for (final Object key : keys) {
+            final Data data = toData(o, key);
+            keysByBucket.computeIfAbsent(bucket(o, data), b -> new HashMap<>()).put(ByteBuffer.wrap(data.toByteArray()), key);
+        }
+        final List<BoundStatement> queries = new ArrayList<>();
+        keysByBucket.forEach((bucket, byBytes) -> {
+            final List<ByteBuffer> all = new ArrayList<>(byBytes.keySet());
+            for (int from = 0; from < all.size(); from += KEYS_PER_QUERY) {
+                queries.add(o.selectIn().bind(map, bucket, all.subList(from, Math.min(all.size(), from + KEYS_PER_QUERY))));
+            }
+        });
+        final Map<Object, Object> found = new ConcurrentHashMap<>();
+        runAll(o, queries, (statement, rows) -> {
+            final Map<ByteBuffer, Object> byBytes = keysByBucket.get(statement.getInt(1));
+            for (final Row row : rows.currentPage()) {
+                found.put(byBytes.get(row.getByteBuffer("key")), new HeapData(bytes(row.getByteBuffer("value"))));
+            }
+            if (rows.hasMorePages()) {
+                throw new IllegalStateException("bug: more than one page for " + KEYS_PER_QUERY + " keys");
+            }
+        });
+        final long total = loadedByMap.computeIfAbsent(map, m -> new AtomicLong()).addAndGet(found.size());
+        if (total / PROGRESS_EVERY != (total - found.size()) / PROGRESS_EVERY) {
+            LOG.info(() -> "state persistence: " + map + ": " + total + " entries loaded on this member so far");
+        }
+        return found;
+    }
+
+    /** Every stored key of {@code map}, in serialized form, bucket after bucket. */
+    List<Object> keys(final String map) {
+        final Opened o = opened();
+        final long started = System.nanoTime();
+        final List<Object> keys = new ArrayList<>();
+        final int buckets = o.nodeEngine().getPartitionService().getPartitionCount();
+        for (int bucket = 0; bucket < buckets; bucket++) {
+            for (final Row row : o.session().execute(o.selectKeys().bind(map, bucket).setPageSize(PAGE_SIZE))) {
+                keys.add(new HeapData(bytes(row.getByteBuffer("key"))));
+            }
+        }
+        LOG.info(() -> String.format("state persistence: %s: %d keys listed in %.1f s; loading their values",
+                map, keys.size(), (System.nanoTime() - started) / 1e9));
+        return keys;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (opened != null) {
+            opened.session().close();
+            opened = null;
+        }
+    }
+
+    private Opened opened() {
+        final Opened o = opened;
+        if (o == null) {
+            throw new IllegalStateException("state persistence is not open (the member is stopping or has not started)");
+        }
+        return o;
+    }
+
+    private void register(final Opened o, final String map) {
+        if (!mapsRegistered.contains(map)) {
+            o.session().execute(o.insertMap().bind(map));
+            mapsRegistered.add(map);
+        }
+    }
+
+    /** Writes the member's Compact schemas not written yet: a value is never stored before its schema. */
+    private void writeNewSchemas(final Opened o) {
+        final List<Schema> fresh = new ArrayList<>();
+        for (final Schema schema : o.schemas().getAllSchemas()) {
+            if (!schemasWritten.contains(schema.getSchemaId())) {
+                fresh.add(schema);
+            }
+        }
+        if (fresh.isEmpty()) {
+            return;
+        }
+        final List<BoundStatement> inserts = new ArrayList<>();
+        for (final Schema schema : fresh) {
+            inserts.add(o.insertSchema().bind(schema.getSchemaId(), ByteBuffer.wrap(o.serialization().toData(schema).toByteArray())));
+        }
+        runAll(o, inserts);
+        fresh.forEach(schema -> schemasWritten.add(schema.getSchemaId()));
+    }
+
+    private static Data toData(final Opened o, final Object value) {
+        return value instanceof Data data ? data : o.serialization().toData(value);
+    }
+
+    /** The key's partition: the bucket of its row. */
+    private static int bucket(final Opened o, final Data key) {
+        return o.nodeEngine().getPartitionService().getPartitionId(key);
+    }
+
+    private static void runAll(final Opened o, final List<BoundStatement> statements) {
+        runAll(o, statements, (statement, rows) -> { });
+    }
+
+    private interface RowsHandler {
+        void accept(BoundStatement statement, AsyncResultSet rows);
+    }
+
+    /** Runs {@code statements} with at most {@link #IN_FLIGHT} at a time; throws the first failure after all ended. */
+    private static void runAll(final Opened o, final List<BoundStatement> statements, final RowsHandler handler) {
+        final Semaphore permits = new Semaphore(IN_FLIGHT);
+        final List<CompletableFuture<Void>> all = new ArrayList<>(statements.size());
+        try {
+            for (final BoundStatement statement : statements) {
+                permits.acquire();
+                final CompletionStage<AsyncResultSet> sent = o.session().executeAsync(statement);
+                all.add(sent.thenAccept(rows -> handler.accept(statement, rows))
+                        .whenComplete((ignored, failure) -> permits.release()).toCompletableFuture());
+            }
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing to Cassandra", e);
+        } catch (final CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+    }
+
+    private static byte[] bytes(final ByteBuffer buffer) {
+        final byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+
+    private static NodeEngine nodeEngine(final HazelcastInstance hazelcast) {
+        if (hazelcast instanceof HazelcastInstanceProxy proxy) {
+            return proxy.getOriginal().node.getNodeEngine();
+        }
+        return ((HazelcastInstanceImpl) hazelcast).node.getNodeEngine();
+    }
+}

@@ -1,0 +1,272 @@
+package io.streamgrid.cluster;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
+import com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder;
+import io.streamgrid.sink.CassandraServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Design: members started from a configuration with persistence on write a real Cassandra server
+ * (a child JVM); the test stops or kills every member, starts a new cluster from the same
+ * configuration and compares what an independent client reads there with the test's own record of
+ * what was written (the oracle). Values are Compact records of a type no JVM has a class for
+ * ({@link GenericRecord}s), so they come back only if their schema came back with them; a second
+ * map has such records as keys, so deletes and reads by a re-serialised key are checked too.
+ */
+class StatePersistenceTest {
+    /** Entries of the main map: 20,000 in the default run, 1,000,000 in the soak profile's (-Dstreamgrid.test.persistedEntries). */
+    private static final int ENTRIES = Integer.getInteger("streamgrid.test.persistedEntries", 20_000);
+    private static final String ACCOUNT_TYPE = "streamgrid.test.Account";
+    private static final String KEY_TYPE = "streamgrid.test.AccountKey";
+    private static CassandraServer cassandra;
+
+    @BeforeAll
+    static void startCassandra() {
+        final Path dir = Path.of(System.getProperty("streamgrid.test.workDir", "target/test-work"), "cassandra-" + UUID.randomUUID());
+        cassandra = CassandraServer.start(dir, line -> System.out.println("[cassandra] " + line));
+    }
+
+    @AfterAll
+    static void stopCassandra() {
+        if (cassandra != null) {
+            cassandra.close();
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.MINUTES) // the soak profile's million entries; the default run takes about a minute
+    void when_wholeClusterStopsAndStartsAgain_then_everyEntryOfAUserTypeIsBack(final TestInfo test) throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        final Path config = writeConfig(workDir, "restart", "write-behind");
+        final String clusterName = "sg-persist-" + UUID.randomUUID().toString().substring(0, 8);
+        final Map<String, GenericRecord> expected = new HashMap<>();
+        final Map<GenericRecord, Long> expectedByRecordKey = new HashMap<>();
+        try (LocalCluster cluster = cluster(workDir.resolve("before"), clusterName, config)) {
+            final HazelcastInstance client = cluster.newClient();
+            final IMap<String, GenericRecord> accounts = client.getMap("state.accounts");
+            final Map<String, GenericRecord> batch = new HashMap<>();
+            for (int i = 0; i < ENTRIES; i++) {
+                batch.put("acct-" + i, account(i, 1));
+                if (batch.size() == 1_000) {
+                    accounts.putAll(batch);
+                    expected.putAll(batch);
+                    batch.clear();
+                    if ((i + 1) % 100_000 == 0) {
+                        System.out.println("put " + (i + 1) + " of " + ENTRIES + " accounts");
+                    }
+                }
+            }
+            accounts.putAll(batch);
+            expected.putAll(batch);
+            // Later changes: every 10th entry updated, every 20th removed.
+            for (int i = 0; i < ENTRIES; i += 10) {
+                accounts.set("acct-" + i, account(i, 2));
+                expected.put("acct-" + i, account(i, 2));
+            }
+            for (int i = 5; i < ENTRIES; i += 20) {
+                accounts.delete("acct-" + i);
+                expected.remove("acct-" + i);
+            }
+            final IMap<GenericRecord, Long> byKey = client.getMap("state.byRecordKey");
+            for (int i = 0; i < 1_000; i++) {
+                byKey.set(recordKey(i), (long) i);
+                expectedByRecordKey.put(recordKey(i), (long) i);
+            }
+            for (int i = 0; i < 1_000; i += 3) {
+                byKey.delete(recordKey(i));
+                expectedByRecordKey.remove(recordKey(i));
+            }
+            System.out.println("written: " + expected.size() + " accounts, " + expectedByRecordKey.size() + " record-keyed entries");
+            cluster.stopAll(); // at once, right after the writes: the pending write-behind changes must be written on the way out
+        }
+
+        try (LocalCluster cluster = cluster(workDir.resolve("after"), clusterName, config)) {
+            final HazelcastInstance reader = cluster.newClient();
+            final Comparison accounts = compare(reader.getMap("state.accounts"), expected);
+            System.out.println("state.accounts after a full restart: " + accounts);
+            final Comparison byKey = compare(reader.getMap("state.byRecordKey"), expectedByRecordKey);
+            System.out.println("state.byRecordKey after a full restart: " + byKey);
+            assertThat(accounts.isExact()).as(accounts.toString()).isTrue();
+            assertThat(byKey.isExact()).as(byKey.toString()).isTrue();
+        }
+    }
+
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void when_everyMemberIsKilledMidWrites_then_everyAcknowledgedWriteThroughIsBack(final TestInfo test) throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        final Path config = writeConfig(workDir, "killed", "write-through");
+        final String clusterName = "sg-persist-" + UUID.randomUUID().toString().substring(0, 8);
+        final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
+        final Set<String> unknown = ConcurrentHashMap.newKeySet();
+        try (LocalCluster cluster = cluster(workDir.resolve("before"), clusterName, config)) {
+            final HazelcastInstance client = cluster.newClient();
+            final IMap<String, Long> counters = client.getMap("state.counters");
+            final AtomicBoolean writing = new AtomicBoolean(true);
+            final List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                final int writer = w;
+                final Thread thread = new Thread(() -> {
+                    for (long i = 0; writing.get(); i++) {
+                        final String key = "w" + writer + "-" + i;
+                        unknown.add(key);
+                        try {
+                            counters.set(key, i);
+                        } catch (final RuntimeException e) {
+                            return; // members gone: this write's outcome stays unknown
+                        }
+                        acknowledged.put(key, i);
+                        unknown.remove(key);
+                    }
+                }, "writer-" + w);
+                thread.start();
+                writers.add(thread);
+            }
+            while (acknowledged.size() < 5_000) {
+                Thread.sleep(50);
+            }
+            for (final MemberProcess member : cluster.members()) {
+                cluster.kill(member);
+            }
+            System.out.println("killed every member with " + acknowledged.size() + " writes acknowledged, " + unknown.size() + " in flight");
+            writing.set(false);
+            client.shutdown(); // fails the writes still waiting
+            for (final Thread thread : writers) {
+                thread.join(60_000);
+            }
+        }
+
+        try (LocalCluster cluster = cluster(workDir.resolve("after"), clusterName, config)) {
+            final IMap<String, Long> counters = cluster.newClient().getMap("state.counters");
+            final Comparison comparison = compare(counters, acknowledged, unknown);
+            System.out.println("state.counters after every member was killed: " + comparison);
+            assertThat(comparison.isExact()).as(comparison.toString()).isTrue();
+        }
+    }
+
+    /** What a map held against the oracle; {@code extra}: keys the oracle does not have (written twice, or deleted but back). */
+    private record Comparison(int expected, int found, int lost, int changed, int extra, int inFlightFound) {
+        boolean isExact() {
+            return lost == 0 && changed == 0 && extra == 0 && found == expected;
+        }
+
+        @Override
+        public String toString() {
+            return expected + " expected, " + found + " found, " + lost + " lost, " + changed + " changed, " + extra
+                    + " extra (duplicated or deleted but back)" + (inFlightFound > 0 ? "; " + inFlightFound + " in-flight writes found" : "");
+        }
+    }
+
+    private static <K, V> Comparison compare(final IMap<K, V> map, final Map<K, V> expected) {
+        return compare(map, expected, Set.of());
+    }
+
+    /**
+     * Reads {@code map} whole and compares it with {@code expected}; keys in {@code mayExist} may or
+     * may not be there. Keys and values are compared by their {@link #canonical} text: a record read
+     * back is another implementation of {@link GenericRecord} than the one written.
+     */
+    private static <K, V> Comparison compare(final IMap<K, V> map, final Map<K, V> expected, final Set<K> mayExist) {
+        final Map<String, String> actual = new HashMap<>();
+        final List<K> keys = new ArrayList<>(map.keySet());
+        for (int from = 0; from < keys.size(); from += 1_000) {
+            map.getAll(new HashSet<>(keys.subList(from, Math.min(keys.size(), from + 1_000))))
+                    .forEach((key, value) -> actual.put(canonical(key), canonical(value)));
+        }
+        final Set<String> inFlightKeys = new HashSet<>();
+        mayExist.forEach(key -> inFlightKeys.add(canonical(key)));
+        final Set<String> expectedKeys = new HashSet<>();
+        int found = 0;
+        int lost = 0;
+        int changed = 0;
+        for (final Map.Entry<K, V> entry : expected.entrySet()) {
+            final String key = canonical(entry.getKey());
+            expectedKeys.add(key);
+            final String value = actual.get(key);
+            if (value == null) {
+                lost++;
+            } else if (value.equals(canonical(entry.getValue()))) {
+                found++;
+            } else {
+                changed++;
+            }
+        }
+        int extra = 0;
+        int inFlight = 0;
+        for (final String key : actual.keySet()) {
+            if (!expectedKeys.contains(key)) {
+                if (inFlightKeys.contains(key)) {
+                    inFlight++;
+                } else {
+                    extra++;
+                }
+            }
+        }
+        return new Comparison(expected.size(), found, lost, changed, extra, inFlight);
+    }
+
+    /** A key or value as text: a record by its type's fields, anything else by toString. */
+    private static String canonical(final Object value) {
+        if (value instanceof GenericRecord record) {
+            if (record.getFieldKind("owner") != com.hazelcast.nio.serialization.FieldKind.NOT_AVAILABLE) {
+                return "account(" + record.getString("owner") + "," + record.getInt64("balanceCents") + "," + record.getInt32("version") + ")";
+            }
+            return "key(" + record.getString("desk") + "," + record.getInt32("number") + ")";
+        }
+        return String.valueOf(value);
+    }
+
+    private static LocalCluster cluster(final Path workDir, final String clusterName, final Path config) {
+        return LocalCluster.builder().members(2).memberHeap("1g").workDir(workDir).clusterName(clusterName)
+                .configFile(config).start();
+    }
+
+    private static Path writeConfig(final Path workDir, final String keyspace, final String writeMode) throws Exception {
+        Files.createDirectories(workDir);
+        final Path file = workDir.resolve("streamgrid.yaml");
+        Files.writeString(file, String.join("\n",
+                "cassandra:",
+                "  contact-points: [127.0.0.1:" + cassandra.nativePort() + "]",
+                "  keyspace: " + keyspace,
+                "  consistency-level: ONE",
+                "persistence:",
+                "  enabled: true",
+                "  write-mode: " + writeMode,
+                "  write-delay-seconds: 5",
+                ""));
+        return file;
+    }
+
+    private static GenericRecord account(final int i, final int version) {
+        return GenericRecordBuilder.compact(ACCOUNT_TYPE)
+                .setString("owner", "owner-" + i)
+                .setInt64("balanceCents", i * 100L + version)
+                .setInt32("version", version)
+                .build();
+    }
+
+    private static GenericRecord recordKey(final int i) {
+        return GenericRecordBuilder.compact(KEY_TYPE).setString("desk", "desk-" + (i % 7)).setInt32("number", i).build();
+    }
+}
