@@ -98,6 +98,7 @@ class StatePersistenceTest {
                 expectedByRecordKey.remove(recordKey(i));
             }
             System.out.println("written: " + expected.size() + " accounts, " + expectedByRecordKey.size() + " record-keyed entries");
+            client.shutdown();
             cluster.stopAll(); // at once, right after the writes: the pending write-behind changes must be written on the way out
         }
 
