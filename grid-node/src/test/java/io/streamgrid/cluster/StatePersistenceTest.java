@@ -1,5 +1,6 @@
 package io.streamgrid.cluster;
 
+import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
@@ -32,7 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * configuration and compares what an independent client reads there with the test's own record of
  * what was written (the oracle). Values are Compact records of a type no JVM has a class for
  * ({@link GenericRecord}s), so they come back only if their schema came back with them; a second
- * map has such records as keys, so deletes and reads by a re-serialised key are checked too.
+ * map has such records as keys, so deletes and reads by a re-serialised key are checked too. With
+ * write-behind, Cassandra is also stopped for a while: the changes made meanwhile must reach it once
+ * it is back (counted in Cassandra itself), and changes made just before the stop must be written
+ * on the way out.
  */
 class StatePersistenceTest {
     /** Entries of the main map: 20,000 in the default run, 1,000,000 in the soak profile's (-Dstreamgrid.test.persistedEntries). */
@@ -56,7 +60,7 @@ class StatePersistenceTest {
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.MINUTES) // the soak profile's million entries; the default run takes about a minute
-    void when_wholeClusterStopsAndStartsAgain_then_everyEntryOfAUserTypeIsBack(final TestInfo test) throws Exception {
+    void when_cassandraWasDownAndThenTheWholeClusterStops_then_everyChangeOfAUserTypeIsBack(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         final Path config = writeConfig(workDir, "restart", "write-behind");
         final String clusterName = "sg-persist-" + UUID.randomUUID().toString().substring(0, 8);
@@ -79,7 +83,10 @@ class StatePersistenceTest {
             }
             accounts.putAll(batch);
             expected.putAll(batch);
-            // Later changes: every 10th entry updated, every 20th removed.
+            awaitRows("restart", ENTRIES, "every account written behind");
+
+            // Cassandra stops; the changes made meanwhile must wait in the members and arrive once it is back.
+            cassandra.stop();
             for (int i = 0; i < ENTRIES; i += 10) {
                 accounts.set("acct-" + i, account(i, 2));
                 expected.put("acct-" + i, account(i, 2));
@@ -97,9 +104,22 @@ class StatePersistenceTest {
                 byKey.delete(recordKey(i));
                 expectedByRecordKey.remove(recordKey(i));
             }
+            Thread.sleep(4_000); // past the write delay: the members' writes fail meanwhile
+            cassandra.start();
+            awaitRows("restart", expected.size() + expectedByRecordKey.size(), "the changes made while Cassandra was down");
+
+            // Last changes, then the whole cluster stops at once, within the write delay: written on the way out.
+            for (int i = 1; i < ENTRIES; i += 100) {
+                accounts.set("acct-" + i, account(i, 3));
+                expected.put("acct-" + i, account(i, 3));
+            }
+            for (int i = 2; i < ENTRIES; i += 100) {
+                accounts.delete("acct-" + i);
+                expected.remove("acct-" + i);
+            }
             System.out.println("written: " + expected.size() + " accounts, " + expectedByRecordKey.size() + " record-keyed entries");
             client.shutdown();
-            cluster.stopAll(); // at once, right after the writes: the pending write-behind changes must be written on the way out
+            cluster.stopAll();
         }
 
         try (LocalCluster cluster = cluster(workDir.resolve("after"), clusterName, config)) {
@@ -238,6 +258,26 @@ class StatePersistenceTest {
         return String.valueOf(value);
     }
 
+    /** Waits until the keyspace's state table holds {@code rows} rows (read with the test's own session). */
+    private static void awaitRows(final String keyspace, final long rows, final String what) throws InterruptedException {
+        final long start = System.nanoTime();
+        final long deadline = start + TimeUnit.MINUTES.toNanos(3);
+        long found = -1;
+        while (System.nanoTime() < deadline) {
+            try (CqlSession session = cassandra.newSession()) {
+                found = session.execute("SELECT count(*) FROM " + keyspace + ".state_entries").one().getLong(0);
+            } catch (final RuntimeException e) {
+                found = -1; // Cassandra still starting
+            }
+            if (found == rows) {
+                System.out.printf("Cassandra holds %d rows (%s) after %.1f s%n", rows, what, (System.nanoTime() - start) / 1e9);
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError(what + ": " + rows + " rows expected in Cassandra, " + found + " found after 3 minutes");
+    }
+
     private static LocalCluster cluster(final Path workDir, final String clusterName, final Path config) {
         return LocalCluster.builder().members(2).memberHeap("1g").workDir(workDir).clusterName(clusterName)
                 .configFile(config).start();
@@ -254,7 +294,7 @@ class StatePersistenceTest {
                 "persistence:",
                 "  enabled: true",
                 "  write-mode: " + writeMode,
-                "  write-delay-seconds: 5",
+                "  write-delay-seconds: 2",
                 ""));
         return file;
     }

@@ -68,6 +68,9 @@ public record CassandraTarget(List<String> contactPoints, String localDatacenter
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, consistencyLevel.toUpperCase(Locale.ROOT))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
                 .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, forWrites)
+                // A node back from a restart is used within 5 s, not after up to a minute (the driver's
+                // default backoff): writers waiting for it (the sink's commits, persisted state maps) stall less.
+                .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(5))
                 // Closing waits for the event loops to stay quiet this long (driver default 2 s): every
                 // request has been answered when we close, and a job's end waited for it (measured: 2.0 s).
                 .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
