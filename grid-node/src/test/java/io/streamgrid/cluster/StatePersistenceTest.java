@@ -39,8 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * on the way out.
  */
 class StatePersistenceTest {
-    /** Entries of the main map: 20,000 in the default run, 1,000,000 in the soak profile's (-Dstreamgrid.test.persistedEntries). */
-    private static final int ENTRIES = Integer.getInteger("streamgrid.test.persistedEntries", 20_000);
+    /** Entries of the main map: 10,000 in the default run, 1,000,000 in the soak profile's (-Dstreamgrid.test.persistedEntries). */
+    private static final int ENTRIES = Integer.getInteger("streamgrid.test.persistedEntries", 10_000);
     private static final String ACCOUNT_TYPE = "streamgrid.test.Account";
     private static final String KEY_TYPE = "streamgrid.test.AccountKey";
     private static CassandraServer cassandra;
@@ -104,7 +104,7 @@ class StatePersistenceTest {
                 byKey.delete(recordKey(i));
                 expectedByRecordKey.remove(recordKey(i));
             }
-            Thread.sleep(4_000); // past the write delay: the members' writes fail meanwhile
+            Thread.sleep(3_000); // past the write delay (2 s): the members' writes fail meanwhile
             cassandra.start();
             awaitRows("restart", expected.size() + expectedByRecordKey.size(), "the changes made while Cassandra was down");
 
@@ -263,17 +263,25 @@ class StatePersistenceTest {
         final long start = System.nanoTime();
         final long deadline = start + TimeUnit.MINUTES.toNanos(3);
         long found = -1;
-        while (System.nanoTime() < deadline) {
-            try (CqlSession session = cassandra.newSession()) {
-                found = session.execute("SELECT count(*) FROM " + keyspace + ".state_entries").one().getLong(0);
-            } catch (final RuntimeException e) {
-                found = -1; // Cassandra still starting
+        CqlSession session = null;
+        try {
+            while (System.nanoTime() < deadline) {
+                try {
+                    session = session == null ? cassandra.newSession() : session;
+                    found = session.execute("SELECT count(*) FROM " + keyspace + ".state_entries").one().getLong(0);
+                } catch (final RuntimeException e) {
+                    found = -1; // Cassandra still starting
+                }
+                if (found == rows) {
+                    System.out.printf("Cassandra holds %d rows (%s) after %.1f s%n", rows, what, (System.nanoTime() - start) / 1e9);
+                    return;
+                }
+                Thread.sleep(250);
             }
-            if (found == rows) {
-                System.out.printf("Cassandra holds %d rows (%s) after %.1f s%n", rows, what, (System.nanoTime() - start) / 1e9);
-                return;
+        } finally {
+            if (session != null) {
+                session.close();
             }
-            Thread.sleep(500);
         }
         throw new AssertionError(what + ": " + rows + " rows expected in Cassandra, " + found + " found after 3 minutes");
     }

@@ -20,9 +20,12 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -205,20 +208,47 @@ final class StateTable implements AutoCloseable {
         return found;
     }
 
-    /** Every stored key of {@code map}, in serialized form, bucket after bucket. */
-    List<Object> keys(final String map) {
+    /**
+     * Every stored key of {@code map}, in serialized form, bucket after bucket, read as it is
+     * iterated (a page at a time), so that listing a large map never holds all its keys. Hazelcast
+     * iterates it once, on one member, and hands the keys to the partitions' owners in batches.
+     */
+    Iterable<Object> keys(final String map) {
         final Opened o = opened();
-        final long started = System.nanoTime();
-        final List<Object> keys = new ArrayList<>();
         final int buckets = o.nodeEngine().getPartitionService().getPartitionCount();
-        for (int bucket = 0; bucket < buckets; bucket++) {
-            for (final Row row : o.session().execute(o.selectKeys().bind(map, bucket).setPageSize(PAGE_SIZE))) {
-                keys.add(new HeapData(bytes(row.getByteBuffer("key"))));
+        return () -> new Iterator<>() {
+            private final long started = System.nanoTime();
+            private int bucket = -1;
+            private Iterator<Row> rows = Collections.emptyIterator();
+            private long listed;
+            private boolean reported;
+
+            @Override
+            public boolean hasNext() {
+                while (!rows.hasNext()) {
+                    if (bucket == buckets - 1) {
+                        if (!reported) {
+                            reported = true;
+                            LOG.info(() -> String.format("state persistence: %s: %d keys listed in %.1f s", map, listed,
+                                    (System.nanoTime() - started) / 1e9));
+                        }
+                        return false;
+                    }
+                    bucket++;
+                    rows = o.session().execute(o.selectKeys().bind(map, bucket).setPageSize(PAGE_SIZE)).iterator();
+                }
+                return true;
             }
-        }
-        LOG.info(() -> String.format("state persistence: %s: %d keys listed in %.1f s; loading their values",
-                map, keys.size(), (System.nanoTime() - started) / 1e9));
-        return keys;
+
+            @Override
+            public Object next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                listed++;
+                return new HeapData(bytes(rows.next().getByteBuffer("key")));
+            }
+        };
     }
 
     @Override
