@@ -167,7 +167,7 @@ public final class LocalCluster implements AutoCloseable {
         spec.progress.accept("stopping all " + members.size() + " members (SIGTERM)");
         members.forEach(MemberProcess::terminate);
         for (final MemberProcess member : List.copyOf(members)) {
-            if (!member.terminateAndWait(spec.gracefulStopTimeout)) {
+            if (!member.waitForExit(spec.gracefulStopTimeout)) {
                 throw new IllegalStateException(member + " did not exit within " + spec.gracefulStopTimeout
                         + " of SIGTERM; see " + member.logFile());
             }

@@ -74,11 +74,12 @@ public final class MemberProcess {
     }
 
     boolean terminateAndWait(final Duration wait) {
-        process.destroy();
+        terminate();
         return waitForExit(wait);
     }
 
-    private boolean waitForExit(final Duration wait) {
+    /** Whether the process exited within {@code wait}. */
+    boolean waitForExit(final Duration wait) {
         try {
             return process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (final InterruptedException e) {

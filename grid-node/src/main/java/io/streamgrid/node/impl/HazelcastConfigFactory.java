@@ -42,16 +42,6 @@ public final class HazelcastConfigFactory {
                         ? MapStoreConfig.InitialLoadMode.EAGER : MapStoreConfig.InitialLoadMode.LAZY);
     }
 
-    /** Whether {@code name} matches {@code pattern}: equal, or equal around the pattern's one {@code *}. */
-    static boolean matches(final String pattern, final String name) {
-        final int star = pattern.indexOf('*');
-        if (star < 0) {
-            return pattern.equals(name);
-        }
-        return name.length() >= pattern.length() - 1 && name.startsWith(pattern.substring(0, star))
-                && name.endsWith(pattern.substring(star + 1));
-    }
-
     @SuppressWarnings("deprecation") // RestApiConfig: the member-port health endpoint is still the CE way in 5.7
     public static Config memberConfig(final NodeSettings settings) {
         final Config config = new Config();
@@ -111,7 +101,7 @@ public final class HazelcastConfigFactory {
         // A job's state maps with a TTL: the same settings plus expiry (an exact name beats the pattern).
         settings.stateTtlSecondsByMap().forEach((name, ttl) -> {
             final MapConfig expiring = new MapConfig(stateMaps).setName(name).setTimeToLiveSeconds(ttl);
-            if (store != null && persistence.maps().stream().anyMatch(pattern -> matches(pattern, name))) {
+            if (store != null && config.getConfigPatternMatcher().matches(persistence.maps(), name) != null) {
                 expiring.setMapStoreConfig(store);
             }
             config.addMapConfig(expiring);

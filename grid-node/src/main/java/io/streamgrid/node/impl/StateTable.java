@@ -63,6 +63,8 @@ final class StateTable implements AutoCloseable {
     private static final long PROGRESS_EVERY = 100_000;
 
     private final PersistenceSettings settings;
+    /** keyspace.table */
+    private final String table;
     private final Map<String, Integer> ttlSecondsByMap;
     private final Set<Long> schemasWritten = ConcurrentHashMap.newKeySet();
     private final Set<String> mapsRegistered = ConcurrentHashMap.newKeySet();
@@ -70,16 +72,23 @@ final class StateTable implements AutoCloseable {
     private volatile Opened opened;
 
     /** What {@link #open} makes: the session, its statements and the member's services. */
-    private record Opened(CqlSession session, SerializationService serialization, NodeEngine nodeEngine,
-                          MemberSchemaService schemas, PreparedStatement insert, PreparedStatement delete,
+    private record Opened(CqlSession session, NodeEngine nodeEngine, PreparedStatement insert, PreparedStatement delete,
                           PreparedStatement selectOne, PreparedStatement selectIn, PreparedStatement selectRange,
-                          PreparedStatement selectKeys,
-                          PreparedStatement insertMap, PreparedStatement insertSchema) {
+                          PreparedStatement selectKeys, PreparedStatement selectMaps, PreparedStatement insertMap,
+                          PreparedStatement insertSchema) {
+        SerializationService serialization() {
+            return nodeEngine.getSerializationService();
+        }
+
+        MemberSchemaService schemas() {
+            return nodeEngine.getSchemaService();
+        }
     }
 
     /** {@code ttlSecondsByMap}: maps whose entries expire; their rows get the same time to live. */
     StateTable(final PersistenceSettings settings, final Map<String, Integer> ttlSecondsByMap) {
         this.settings = settings;
+        this.table = settings.cassandra().keyspace() + "." + settings.table();
         this.ttlSecondsByMap = Map.copyOf(ttlSecondsByMap);
     }
 
@@ -92,7 +101,6 @@ final class StateTable implements AutoCloseable {
             return;
         }
         final NodeEngine nodeEngine = nodeEngine(hazelcast);
-        final String table = settings.cassandra().keyspace() + "." + settings.table();
         LOG.info(() -> "state persistence: connecting to Cassandra " + settings.cassandra().contactPoints() + ", table " + table);
         final CqlSession session = settings.cassandra().connectForWrites();
         try {
@@ -102,20 +110,20 @@ final class StateTable implements AutoCloseable {
                     + " (map text, bucket int, key blob, value blob, PRIMARY KEY ((map, bucket), key))");
             session.execute("CREATE TABLE IF NOT EXISTS " + table + "_maps (map text PRIMARY KEY)");
             session.execute("CREATE TABLE IF NOT EXISTS " + table + "_schemas (id bigint PRIMARY KEY, definition blob)");
-            final MemberSchemaService schemas = nodeEngine.getSchemaService();
-            final Opened ready = new Opened(session, nodeEngine.getSerializationService(), nodeEngine, schemas,
+            final Opened ready = new Opened(session, nodeEngine,
                     session.prepare("INSERT INTO " + table + " (map, bucket, key, value) VALUES (?, ?, ?, ?) USING TTL ?"),
                     session.prepare("DELETE FROM " + table + " WHERE map = ? AND bucket = ? AND key = ?"),
                     session.prepare("SELECT value FROM " + table + " WHERE map = ? AND bucket = ? AND key = ?"),
                     session.prepare("SELECT key, value FROM " + table + " WHERE map = ? AND bucket = ? AND key IN ?"),
                     session.prepare("SELECT key, value FROM " + table + " WHERE map = ? AND bucket = ? AND key >= ? AND key <= ?"),
                     session.prepare("SELECT key FROM " + table + " WHERE map = ? AND bucket = ?"),
+                    session.prepare("SELECT map FROM " + table + "_maps"),
                     session.prepare("INSERT INTO " + table + "_maps (map) VALUES (?)"),
                     session.prepare("INSERT INTO " + table + "_schemas (id, definition) VALUES (?, ?)"));
             int restored = 0;
             for (final Row row : session.execute("SELECT id, definition FROM " + table + "_schemas")) {
                 final Schema schema = ready.serialization().toObject(new HeapData(bytes(row.getByteBuffer("definition"))));
-                schemas.putLocal(schema);
+                ready.schemas().putLocal(schema);
                 schemasWritten.add(row.getLong("id"));
                 restored++;
             }
@@ -131,8 +139,8 @@ final class StateTable implements AutoCloseable {
     /** The names of the maps that have rows in the table (registered when they were first written). */
     List<String> persistedMaps() {
         final List<String> maps = new ArrayList<>();
-        for (final Row row : opened().session().execute("SELECT map FROM " + settings.cassandra().keyspace() + "."
-                + settings.table() + "_maps")) {
+        final Opened o = opened();
+        for (final Row row : o.session().execute(o.selectMaps().bind())) {
             maps.add(row.getString("map"));
         }
         return maps;
@@ -142,7 +150,6 @@ final class StateTable implements AutoCloseable {
     void write(final String map, final Map<?, ?> entries) {
         final Opened o = opened();
         register(o, map);
-        writeNewSchemas(o);
         final int ttl = ttlSecondsByMap.getOrDefault(map, 0);
         final List<BoundStatement> inserts = new ArrayList<>(entries.size());
         for (final Map.Entry<?, ?> entry : entries.entrySet()) {
@@ -150,7 +157,7 @@ final class StateTable implements AutoCloseable {
             inserts.add(o.insert().bind(map, bucket(o, key), ByteBuffer.wrap(key.toByteArray()),
                     ByteBuffer.wrap(toData(o, entry.getValue()).toByteArray()), ttl));
         }
-        // A value's schema may have arrived after the check above, while its value was serialised.
+        // After serialising: that is when a value's schema reaches the member's registry.
         writeNewSchemas(o);
         runAll(o, inserts);
     }
@@ -183,15 +190,19 @@ final class StateTable implements AutoCloseable {
         }
         final List<BoundStatement> queries = new ArrayList<>();
         keysByBucket.forEach((bucket, byBytes) -> {
-            final List<ByteBuffer> all = new ArrayList<>(byBytes.keySet());
-            if (all.size() > KEYS_PER_QUERY) {
+            if (byBytes.size() > KEYS_PER_QUERY) {
                 // Many keys of one partition (the initial load asks for a partition's keys, up to 1,000 at
-                // a time): one range scan reads them in key order, far cheaper for Cassandra than as
-                // many lookups; rows between them that were not asked for are skipped.
-                all.sort(StateTable::compareUnsigned);
-                queries.add(o.selectRange().bind(map, bucket, all.get(0), all.get(all.size() - 1)).setPageSize(PAGE_SIZE));
+                // a time): one range scan from the first to the last of them reads them in key order,
+                // far cheaper for Cassandra than as many lookups; rows not asked for are skipped.
+                ByteBuffer first = null;
+                ByteBuffer last = null;
+                for (final ByteBuffer key : byBytes.keySet()) {
+                    first = first == null || compareUnsigned(key, first) < 0 ? key : first;
+                    last = last == null || compareUnsigned(key, last) > 0 ? key : last;
+                }
+                queries.add(o.selectRange().bind(map, bucket, first, last).setPageSize(PAGE_SIZE));
             } else {
-                queries.add(o.selectIn().bind(map, bucket, all));
+                queries.add(o.selectIn().bind(map, bucket, new ArrayList<>(byBytes.keySet())));
             }
         });
         final Map<Object, Object> found = new ConcurrentHashMap<>();
@@ -335,9 +346,9 @@ final class StateTable implements AutoCloseable {
         return page.hasMorePages() ? page.fetchNextPage().thenCompose(next -> drain(next, onRow)) : CompletableFuture.completedFuture(null);
     }
 
-    /** Cassandra's order of blobs: bytes compared unsigned, a prefix first. */
+    /** Cassandra's order of blobs (bytes compared unsigned, a prefix first), of buffers wrapping whole arrays. */
     private static int compareUnsigned(final ByteBuffer a, final ByteBuffer b) {
-        return Arrays.compareUnsigned(bytes(a), bytes(b));
+        return Arrays.compareUnsigned(a.array(), b.array());
     }
 
     private static byte[] bytes(final ByteBuffer buffer) {
