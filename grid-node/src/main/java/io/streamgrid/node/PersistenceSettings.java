@@ -21,9 +21,15 @@ import java.util.regex.Pattern;
  * @param initialLoad       when the entries come back after a restart
  * @param cassandra         the Cassandra cluster and keyspace (the {@code cassandra} section)
  * @param table             the table in that keyspace holding every persisted map's entries
+ * @param jobs              true: Jet's jobs survive too — their records, resources and snapshots are
+ *                          written to the same table, write-through, and a cluster started again
+ *                          resumes every job from its last completed snapshot without resubmission;
+ *                          a snapshot completes only once the write-behind changes of persisted maps
+ *                          that the job wrote before it are in Cassandra (see {@code StateWriterP})
  */
 public record PersistenceSettings(boolean enabled, List<String> maps, WriteMode writeMode, int writeDelaySeconds,
-                                  int writeBatchSize, InitialLoad initialLoad, CassandraTarget cassandra, String table) {
+                                  int writeBatchSize, InitialLoad initialLoad, CassandraTarget cassandra, String table,
+                                  boolean jobs) {
 
     private static final Pattern CQL_NAME = Pattern.compile("[a-z][a-z0-9_]{0,47}");
 
@@ -55,6 +61,10 @@ public record PersistenceSettings(boolean enabled, List<String> maps, WriteMode 
         Objects.requireNonNull(writeMode, "writeMode");
         Objects.requireNonNull(initialLoad, "initialLoad");
         Objects.requireNonNull(cassandra, "cassandra");
+        if (jobs && !enabled) {
+            throw new ConfigException("persistence.jobs is true but persistence.enabled is false: jobs survive a restart of the"
+                    + " whole cluster only together with their state maps; set persistence.enabled: true");
+        }
         if (enabled && maps.isEmpty()) {
             throw new ConfigException("persistence.maps is empty: list the state maps to persist, e.g. [\"state.*\"]");
         }

@@ -189,6 +189,35 @@ class NodeSettingsTest {
         assertThat(config.getMapConfig("state.alerts").getMapStoreConfig().isEnabled()).isFalse();
     }
 
+    /** Jet's job maps get a write-through, eagerly loaded store only with persistence.jobs, and keep Jet's own settings. */
+    @Test
+    void when_jobsArePersisted_then_jetsJobMapsGetAWriteThroughStoreAndJetsOwnSettings() throws IOException {
+        final NodeSettings stateOnly = NodeSettings.load(Optional.of(write("persistence:\n  enabled: true\n")), NodeSettings.Overrides.none());
+        assertThat(stateOnly.persistence().jobs()).isFalse();
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(stateOnly).getMapConfig("__jet.records")
+                .getMapStoreConfig().isEnabled()).isFalse();
+
+        final NodeSettings jobs = NodeSettings.load(Optional.of(write("persistence:\n  enabled: true\n  jobs: true\n")),
+                NodeSettings.Overrides.none());
+        final com.hazelcast.config.Config config = io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(jobs);
+        for (final String name : List.of("__jet.records", "__jet.executionRecords", "__jet.snapshot.0e5c-1a2b-0000-0001.1",
+                "__jet.resources.0e5c-1a2b-0000-0001")) {
+            final com.hazelcast.config.MapConfig map = config.getMapConfig(name);
+            assertThat(map.getMapStoreConfig().isEnabled()).as(name).isTrue();
+            assertThat(map.getMapStoreConfig().getWriteDelaySeconds()).as(name).isZero();
+            assertThat(map.getMapStoreConfig().getInitialLoadMode()).as(name).isEqualTo(com.hazelcast.config.MapStoreConfig.InitialLoadMode.EAGER);
+            assertThat(map.getBackupCount()).as(name).isEqualTo(config.getJetConfig().getBackupCount());
+            assertThat(map.getMergePolicyConfig().getPolicy()).as(name).endsWith("DiscardMergePolicy");
+        }
+        // Finished jobs' results and metrics stay Jet's, in memory.
+        assertThat(config.getMapConfig("__jet.results").getMapStoreConfig().isEnabled()).isFalse();
+
+        final Path noState = write("persistence:\n  jobs: true\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(noState), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("persistence.jobs is true but persistence.enabled is false");
+    }
+
     @Test
     void when_persistenceSettingIsInvalid_then_errorNamesItAndWhatIsAllowed() throws IOException {
         final Path mode = write("persistence:\n  write-mode: sometimes\n");

@@ -20,6 +20,7 @@ import java.util.Properties;
  */
 final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLifecycleSupport {
     private final StateTable table;
+    private HazelcastInstance hazelcast;
     private String map;
 
     private CassandraMapStore(final StateTable table) {
@@ -39,12 +40,21 @@ final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLife
     @Override
     public void init(final HazelcastInstance hazelcast, final Properties properties, final String mapName) {
         table.open(hazelcast);
+        this.hazelcast = hazelcast;
         map = mapName;
     }
 
+    /**
+     * Hazelcast calls this when the map is destroyed ({@code IMap.destroy()}, Jet dropping a finished
+     * job's snapshots) and when the member stops. A destroyed map's rows are deleted, or the next
+     * start would load it again; a stopping member keeps them (the table itself is the member's,
+     * closed after it stopped).
+     */
     @Override
     public void destroy() {
-        // the table is the member's, closed when the member stops
+        if (hazelcast != null && hazelcast.getLifecycleService().isRunning()) {
+            table.deleteMap(map);
+        }
     }
 
     @Override

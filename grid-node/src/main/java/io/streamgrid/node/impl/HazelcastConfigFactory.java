@@ -12,6 +12,7 @@ import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.RestApiConfig;
 import com.hazelcast.config.RestEndpointGroup;
 import com.hazelcast.config.SplitBrainProtectionConfig;
+import com.hazelcast.spi.merge.DiscardMergePolicy;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
 import io.streamgrid.node.PersistenceSettings;
@@ -27,11 +28,16 @@ public final class HazelcastConfigFactory {
     private HazelcastConfigFactory() {
     }
 
+    /**
+     * Jet's own maps that make a job resume where it was (Hazelcast 5.7's {@code JobRepository}): job
+     * records (the DAG and config), execution records (the last completed snapshot and which of
+     * the job's two snapshot maps holds it), snapshot data, uploaded resources. Jet's master finds
+     * jobs by scanning the records, so a cluster that loads these maps resumes the jobs by itself.
+     */
+    static final List<String> JET_JOB_MAPS = List.of("__jet.records", "__jet.executionRecords", "__jet.snapshot.*", "__jet.resources.*");
+
     /** The map store of persisted maps; their shared {@link StateTable} goes into the config's user context. */
-    private static MapStoreConfig mapStoreConfig(final Config config, final NodeSettings settings) {
-        final PersistenceSettings persistence = settings.persistence();
-        final StateTable table = new StateTable(persistence, settings.stateTtlSecondsByMap());
-        config.getUserContext().put(StateTable.USER_CONTEXT_KEY, table);
+    private static MapStoreConfig mapStoreConfig(final StateTable table, final PersistenceSettings persistence) {
         final boolean behind = persistence.writeMode() == PersistenceSettings.WriteMode.WRITE_BEHIND;
         return new MapStoreConfig().setEnabled(true)
                 .setFactoryImplementation(CassandraMapStore.factory(table))
@@ -40,6 +46,26 @@ public final class HazelcastConfigFactory {
                 .setWriteCoalescing(true)
                 .setInitialLoadMode(persistence.initialLoad() == PersistenceSettings.InitialLoad.EAGER
                         ? MapStoreConfig.InitialLoadMode.EAGER : MapStoreConfig.InitialLoadMode.LAZY);
+    }
+
+    /**
+     * Jet's job maps through the same table, write-through (Jet acknowledges a snapshot's data before
+     * its execution record names it, so Cassandra's copy keeps that order) and loaded eagerly (Jet
+     * clears a snapshot map before reusing it; only loaded entries are cleared in Cassandra too).
+     * Otherwise Jet's own settings of its maps, which a more specific name would replace: backups as
+     * Jet's, statistics on, and a merge after a split brain that keeps what the cluster has.
+     */
+    private static void persistJetJobMaps(final Config config, final StateTable table) {
+        final MapStoreConfig store = new MapStoreConfig().setEnabled(true)
+                .setFactoryImplementation(CassandraMapStore.factory(table))
+                .setWriteDelaySeconds(0)
+                .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER);
+        for (final String name : JET_JOB_MAPS) {
+            final MapConfig jobMap = new MapConfig(name).setBackupCount(config.getJetConfig().getBackupCount())
+                    .setStatisticsEnabled(true).setMapStoreConfig(store);
+            jobMap.getMergePolicyConfig().setPolicy(DiscardMergePolicy.class.getName());
+            config.addMapConfig(jobMap);
+        }
     }
 
     @SuppressWarnings("deprecation") // RestApiConfig: the member-port health endpoint is still the CE way in 5.7
@@ -89,7 +115,11 @@ public final class HazelcastConfigFactory {
         }
         config.addMapConfig(stateMaps);
         final PersistenceSettings persistence = settings.persistence();
-        final MapStoreConfig store = persistence.enabled() ? mapStoreConfig(config, settings) : null;
+        final StateTable table = persistence.enabled() ? new StateTable(persistence, settings.stateTtlSecondsByMap()) : null;
+        if (table != null) {
+            config.getUserContext().put(StateTable.USER_CONTEXT_KEY, table);
+        }
+        final MapStoreConfig store = table != null ? mapStoreConfig(table, persistence) : null;
         if (store != null) {
             // A pattern's own config is the state maps' plus the store; the most specific name wins.
             for (final String pattern : persistence.maps()) {
@@ -131,6 +161,9 @@ public final class HazelcastConfigFactory {
         config.getJetConfig().setResourceUploadEnabled(settings.allowCodeUpload());
         if (settings.jetCooperativeThreadCount() > 0) {
             config.getJetConfig().setCooperativeThreadCount(settings.jetCooperativeThreadCount());
+        }
+        if (persistence.jobs()) {
+            persistJetJobMaps(config, table);
         }
         return config;
     }

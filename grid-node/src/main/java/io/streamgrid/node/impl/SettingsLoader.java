@@ -159,7 +159,8 @@ public final class SettingsLoader {
                 choice(tree, "persistence.write-mode", PersistenceSettings.WriteMode.class),
                 tree.integer("persistence.write-delay-seconds"), tree.integer("persistence.write-batch-size"),
                 choice(tree, "persistence.initial-load", PersistenceSettings.InitialLoad.class),
-                JobCatalog.cassandraTarget(tree), tree.string("persistence.table"));
+                JobCatalog.cassandraTarget(tree), tree.string("persistence.table"),
+                tree.bool("persistence.jobs"));
     }
 
     /** The constant of {@code type} written in lower case with dashes at {@code path}, e.g. write-behind. */

@@ -75,7 +75,7 @@ final class StateTable implements AutoCloseable {
     private record Opened(CqlSession session, NodeEngine nodeEngine, PreparedStatement insert, PreparedStatement delete,
                           PreparedStatement selectOne, PreparedStatement selectIn, PreparedStatement selectRange,
                           PreparedStatement selectKeys, PreparedStatement selectMaps, PreparedStatement insertMap,
-                          PreparedStatement insertSchema) {
+                          PreparedStatement insertSchema, PreparedStatement deleteBucket, PreparedStatement deleteMap) {
         SerializationService serialization() {
             return nodeEngine.getSerializationService();
         }
@@ -119,7 +119,9 @@ final class StateTable implements AutoCloseable {
                     session.prepare("SELECT key FROM " + table + " WHERE map = ? AND bucket = ?"),
                     session.prepare("SELECT map FROM " + table + "_maps"),
                     session.prepare("INSERT INTO " + table + "_maps (map) VALUES (?)"),
-                    session.prepare("INSERT INTO " + table + "_schemas (id, definition) VALUES (?, ?)"));
+                    session.prepare("INSERT INTO " + table + "_schemas (id, definition) VALUES (?, ?)"),
+                    session.prepare("DELETE FROM " + table + " WHERE map = ? AND bucket = ?"),
+                    session.prepare("DELETE FROM " + table + "_maps WHERE map = ?"));
             int restored = 0;
             for (final Row row : session.execute("SELECT id, definition FROM " + table + "_schemas")) {
                 final Schema schema = ready.serialization().toObject(new HeapData(bytes(row.getByteBuffer("definition"))));
@@ -170,6 +172,23 @@ final class StateTable implements AutoCloseable {
             deletes.add(o.delete().bind(map, bucket(o, data), ByteBuffer.wrap(data.toByteArray())));
         }
         runAll(o, deletes);
+    }
+
+    /**
+     * Deletes every row of {@code map} and its name from {@code <table>_maps}: a destroyed map does
+     * not come back at the next start. Idempotent (every member of the cluster calls it).
+     */
+    void deleteMap(final String map) {
+        final Opened o = opened();
+        final int buckets = o.nodeEngine().getPartitionService().getPartitionCount();
+        final List<BoundStatement> deletes = new ArrayList<>(buckets + 1);
+        for (int bucket = 0; bucket < buckets; bucket++) {
+            deletes.add(o.deleteBucket().bind(map, bucket));
+        }
+        runAll(o, deletes);
+        mapsRegistered.remove(map);
+        o.session().execute(o.deleteMap().bind(map));
+        loadedByMap.remove(map);
     }
 
     /** The stored value of {@code key} in serialized form, or null. */

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.core.AbstractProcessor;
 import com.hazelcast.jet.core.Inbox;
@@ -7,8 +8,10 @@ import com.hazelcast.map.IMap;
 import io.streamgrid.jobs.pipeline.Replay;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The sink of windowed jobs: writes {@link StateUpdate}s to their maps. Each inbox is coalesced per
@@ -17,12 +20,24 @@ import java.util.Map;
  * Blocking, hence non-cooperative. At-least-once into maps whose writes are idempotent puts of
  * deterministic values: a replay after restore rewrites the same values. A {@link Replay}'s writer
  * writes each map's replay counterpart instead.
+ *
+ * <p>When the cluster keeps durable snapshots (Jet's snapshot maps have a map store: grid-node's
+ * {@code persistence.jobs}), a snapshot also waits until the maps written since the previous one
+ * that are persisted write-behind have stored those writes: a cluster that is killed whole and
+ * resumes the job from that snapshot then finds in Cassandra every result written before it (the
+ * job rewrites only what comes after).
  */
 final class StateWriterP extends AbstractProcessor {
     private static final Object REMOVE = new Object();
+    /** A name of Jet's snapshot maps ({@code __jet.snapshot.<job>.<0|1>}), to look up their config. */
+    private static final String SNAPSHOT_MAP_PROBE = "__jet.snapshot.probe.0";
     private final Map<String, Map<Object, Object>> batchByMap = new LinkedHashMap<>();
+    /** Maps written since the last snapshot that keep their writes behind in a map store. */
+    private final Set<String> writtenBehind = new HashSet<>();
+    private final Map<String, Boolean> behindByMap = new HashMap<>();
     private final Replay replay;
     private HazelcastInstance hazelcast;
+    private boolean durableSnapshots;
 
     /** {@code replay}: null for the live job. */
     StateWriterP(final Replay replay) {
@@ -32,6 +47,7 @@ final class StateWriterP extends AbstractProcessor {
     @Override
     protected void init(final Context context) {
         hazelcast = context.hazelcastInstance();
+        durableSnapshots = hazelcast.getConfig().findMapConfig(SNAPSHOT_MAP_PROBE).getMapStoreConfig().isEnabled();
     }
 
     @Override
@@ -53,6 +69,9 @@ final class StateWriterP extends AbstractProcessor {
     private void flush() {
         for (final Map.Entry<String, Map<Object, Object>> batch : batchByMap.entrySet()) {
             final IMap<Object, Object> map = hazelcast.getMap(replay == null ? batch.getKey() : replay.mapName(batch.getKey()));
+            if (durableSnapshots && isWrittenBehind(map.getName())) {
+                writtenBehind.add(map.getName());
+            }
             final Map<Object, Object> puts = new HashMap<>();
             for (final Map.Entry<Object, Object> entry : batch.getValue().entrySet()) {
                 if (entry.getValue() == REMOVE) {
@@ -68,9 +87,20 @@ final class StateWriterP extends AbstractProcessor {
         batchByMap.clear();
     }
 
+    private boolean isWrittenBehind(final String map) {
+        return behindByMap.computeIfAbsent(map, name -> {
+            final MapStoreConfig store = hazelcast.getConfig().findMapConfig(name).getMapStoreConfig();
+            return store.isEnabled() && store.getWriteDelaySeconds() > 0;
+        });
+    }
+
     @Override
     public boolean saveToSnapshot() {
         flush(); // nothing is pending between inboxes; kept for clarity of the contract
+        for (final String map : writtenBehind) {
+            hazelcast.getMap(map).flush(); // returns once every partition has stored its queued writes
+        }
+        writtenBehind.clear();
         return true;
     }
 }
