@@ -1,14 +1,18 @@
 package io.streamgrid.jobs;
 
+import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.core.metrics.Measurement;
+import com.hazelcast.jet.impl.JobExecutionRecord;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.pipeline.JobMetricNames;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
@@ -75,7 +79,7 @@ class DurableJobsTest {
         final Path ingestDir = workDir.resolve("ingest");
         final Path config = writeConfig(workDir);
         final String clusterName = "sg-durable-" + UUID.randomUUID().toString().substring(0, 8);
-        final long seconds = Math.max(20, EVENTS / 10_000);
+        final long seconds = Math.max(30, EVENTS / 10_000);
         final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 77, EVENTS, 1_000).withRate(500)
                 .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000).withHotKeys(0.05, 60_000);
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
@@ -97,13 +101,27 @@ class DurableJobsTest {
                 writer.start();
                 writer.awaitAppended(EVENTS * 2 / 5);
                 await().atMost(Duration.ofMinutes(1)).until(() -> !client.getMap(job.stateMap()).isEmpty());
+                // Kill once a snapshot has completed after the job wrote windows, and not the first two: the
+                // new cluster must resume from it (a restart from the log's beginning would also end equal
+                // to the oracle), from a snapshot map Jet cleared and wrote again (the two alternate).
+                final long snapshotBefore = lastSnapshotId(client, jobId);
+                await().atMost(Duration.ofMinutes(2)).until(() -> lastSnapshotId(client, jobId) > Math.max(1, snapshotBefore));
                 windowsBefore = client.getMap(job.stateMap()).size();
+                final JobExecutionRecord atKill = client.<Long, JobExecutionRecord>getMap("__jet.executionRecords").get(jobId);
+                System.out.println("execution record at the kill: " + atKill);
                 for (final MemberProcess member : cluster.members()) {
                     cluster.kill(member);
                 }
                 System.out.println("killed every member at " + writer.appended.get() + " events appended, "
-                        + windowsBefore + " windows in memory");
+                        + windowsBefore + " windows in memory, the last completed snapshot " + atKill.snapshotId());
                 client.shutdown();
+                // Cassandra holds exactly that snapshot in its map: its chunks and its validation record,
+                // nothing left of the snapshot the map held two snapshots ago.
+                final String snapshotMap = "__jet.snapshot." + running.getIdString() + "." + atKill.dataMapIndex();
+                final long rows = rowsOf(snapshotMap);
+                System.out.println(snapshotMap + ": " + rows + " rows in Cassandra, snapshot " + atKill.snapshotId() + " has "
+                        + atKill.snapshotStats().numChunks() + " chunks and a validation record");
+                assertThat(rows).as("rows of " + snapshotMap).isEqualTo(atKill.snapshotStats().numChunks() + 1);
             }
 
             final long launched = System.nanoTime();
@@ -119,6 +137,9 @@ class DurableJobsTest {
                         resumed.get().getIdString(), (System.nanoTime() - launched) / 1e9);
                 assertThat(client.getJet().getJobs()).as("jobs on the new cluster: only the one resumed, none resubmitted")
                         .extracting(Job::getId).containsExactly(jobId);
+                final long restored = await().atMost(Duration.ofMinutes(1)).until(
+                        () -> sum(resumed.get(), JobMetricNames.RESTORED_PARTITIONS), count -> count == PARTITIONS);
+                System.out.println("the resumed job restored " + restored + " log partitions from its snapshot");
                 writer.finish();
                 log.appendEndOfStream();
 
@@ -141,6 +162,22 @@ class DurableJobsTest {
                 resumed.get().cancel();
             }
         }
+    }
+
+    private static long rowsOf(final String map) {
+        try (CqlSession session = cassandra.newSession()) {
+            return session.execute("SELECT count(*) FROM durable.state_entries WHERE map = ? ALLOW FILTERING", map).one().getLong(0);
+        }
+    }
+
+    /** The id of the job's last completed snapshot (-1: none yet), from Jet's execution record. */
+    private static long lastSnapshotId(final HazelcastInstance client, final long jobId) {
+        final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap("__jet.executionRecords").get(jobId);
+        return record == null ? -1 : record.snapshotId();
+    }
+
+    private static long sum(final Job job, final String metric) {
+        return job.getMetrics().get(metric).stream().mapToLong(Measurement::value).sum();
     }
 
     private static Map<String, Long> awaitWindows(final HazelcastInstance client, final IpTrafficJob job,
@@ -175,6 +212,9 @@ class DurableJobsTest {
                 "persistence:",
                 "  enabled: true",
                 "  jobs: true",
+                // Longer than the 3 s between window ends here: window results are always waiting to be
+                // written behind when the members are killed, and only the flush before each snapshot saves them.
+                "  write-delay-seconds: 5",
                 ""));
         return file;
     }

@@ -17,6 +17,7 @@ import com.hazelcast.spi.impl.NodeEngine;
 import io.streamgrid.node.PersistenceSettings;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -61,6 +62,8 @@ final class StateTable implements AutoCloseable {
     private static final int KEYS_PER_QUERY = 100;
     private static final int PAGE_SIZE = 5_000;
     private static final long PROGRESS_EVERY = 100_000;
+    /** Buckets whose keys are asked for ahead while a map's keys are listed. */
+    private static final int BUCKETS_AHEAD = 8;
 
     private final PersistenceSettings settings;
     /** keyspace.table */
@@ -74,7 +77,7 @@ final class StateTable implements AutoCloseable {
     /** What {@link #open} makes: the session, its statements and the member's services. */
     private record Opened(CqlSession session, NodeEngine nodeEngine, PreparedStatement insert, PreparedStatement delete,
                           PreparedStatement selectOne, PreparedStatement selectIn, PreparedStatement selectRange,
-                          PreparedStatement selectKeys, PreparedStatement selectMaps, PreparedStatement insertMap,
+                          PreparedStatement selectKeys, PreparedStatement selectMaps, PreparedStatement selectMap, PreparedStatement insertMap,
                           PreparedStatement insertSchema, PreparedStatement deleteBucket, PreparedStatement deleteMap) {
         SerializationService serialization() {
             return nodeEngine.getSerializationService();
@@ -118,6 +121,7 @@ final class StateTable implements AutoCloseable {
                     session.prepare("SELECT key, value FROM " + table + " WHERE map = ? AND bucket = ? AND key >= ? AND key <= ?"),
                     session.prepare("SELECT key FROM " + table + " WHERE map = ? AND bucket = ?"),
                     session.prepare("SELECT map FROM " + table + "_maps"),
+                    session.prepare("SELECT map FROM " + table + "_maps WHERE map = ?"),
                     session.prepare("INSERT INTO " + table + "_maps (map) VALUES (?)"),
                     session.prepare("INSERT INTO " + table + "_schemas (id, definition) VALUES (?, ?)"),
                     session.prepare("DELETE FROM " + table + " WHERE map = ? AND bucket = ?"),
@@ -240,15 +244,22 @@ final class StateTable implements AutoCloseable {
 
     /**
      * Every stored key of {@code map}, in serialized form, bucket after bucket, read as it is
-     * iterated (a page at a time), so that listing a large map never holds all its keys. Hazelcast
-     * iterates it once, on one member, and hands the keys to the partitions' owners in batches.
+     * iterated (a page at a time, the next buckets' first pages asked for ahead), so that listing a
+     * large map never holds all its keys. Hazelcast iterates it once, on one member, and hands the
+     * keys to the partitions' owners in batches. A map never written (not in {@code <table>_maps})
+     * has no keys and costs one lookup, not a query per bucket: Jet loads every new snapshot map.
      */
     Iterable<Object> keys(final String map) {
         final Opened o = opened();
+        if (!mapsRegistered.contains(map) && o.session().execute(o.selectMap().bind(map)).one() == null) {
+            return List.of();
+        }
         final int buckets = o.nodeEngine().getPartitionService().getPartitionCount();
         return () -> new Iterator<>() {
             private final long started = System.nanoTime();
-            private int bucket = -1;
+            private final ArrayDeque<CompletionStage<AsyncResultSet>> ahead = new ArrayDeque<>();
+            private int nextBucket;
+            private AsyncResultSet page;
             private Iterator<Row> rows = Collections.emptyIterator();
             private long listed;
             private boolean reported;
@@ -256,16 +267,23 @@ final class StateTable implements AutoCloseable {
             @Override
             public boolean hasNext() {
                 while (!rows.hasNext()) {
-                    if (bucket == buckets - 1) {
-                        if (!reported) {
-                            reported = true;
-                            LOG.info(() -> String.format("state persistence: %s: %d keys listed in %.1f s", map, listed,
-                                    (System.nanoTime() - started) / 1e9));
+                    if (page != null && page.hasMorePages()) {
+                        page = await(page.fetchNextPage());
+                    } else {
+                        while (ahead.size() < BUCKETS_AHEAD && nextBucket < buckets) {
+                            ahead.add(o.session().executeAsync(o.selectKeys().bind(map, nextBucket++).setPageSize(PAGE_SIZE)));
                         }
-                        return false;
+                        if (ahead.isEmpty()) {
+                            if (!reported) {
+                                reported = true;
+                                LOG.info(() -> String.format("state persistence: %s: %d keys listed in %.1f s", map, listed,
+                                        (System.nanoTime() - started) / 1e9));
+                            }
+                            return false;
+                        }
+                        page = await(ahead.poll());
                     }
-                    bucket++;
-                    rows = o.session().execute(o.selectKeys().bind(map, bucket).setPageSize(PAGE_SIZE)).iterator();
+                    rows = page.currentPage().iterator();
                 }
                 return true;
             }
@@ -279,6 +297,14 @@ final class StateTable implements AutoCloseable {
                 return new HeapData(bytes(rows.next().getByteBuffer("key")));
             }
         };
+    }
+
+    private static AsyncResultSet await(final CompletionStage<AsyncResultSet> page) {
+        try {
+            return page.toCompletableFuture().join();
+        } catch (final CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
     }
 
     @Override
