@@ -6,6 +6,7 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.metrics.Measurement;
 import com.hazelcast.jet.impl.JobExecutionRecord;
+import com.hazelcast.jet.Util;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
@@ -74,7 +75,7 @@ class DurableJobsTest {
 
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
-    void when_everyMemberIsKilledMidStream_then_aNewClusterResumesTheJobAndWindowsEqualTheOracle(final TestInfo test) throws Exception {
+    void when_cassandraStopsMidCheckpointsAndEveryMemberIsKilled_then_aNewClusterResumesTheJobFromTheLastCompleteOne(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         final Path ingestDir = workDir.resolve("ingest");
         final Path config = writeConfig(workDir);
@@ -93,6 +94,7 @@ class DurableJobsTest {
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, seconds);
             final long jobId;
             final int windowsBefore;
+            final JobExecutionRecord atKill;
             try (LocalCluster cluster = cluster(workDir.resolve("before"), clusterName, config)) {
                 final HazelcastInstance client = cluster.newClient();
                 final Job running = WindowedJobs.submit(client.getJet(), job,
@@ -101,28 +103,38 @@ class DurableJobsTest {
                 writer.start();
                 writer.awaitAppended(EVENTS * 2 / 5);
                 await().atMost(Duration.ofMinutes(1)).until(() -> !client.getMap(job.stateMap()).isEmpty());
-                // Kill once a snapshot has completed after the job wrote windows, and not the first two: the
-                // new cluster must resume from it (a restart from the log's beginning would also end equal
-                // to the oracle), from a snapshot map Jet cleared and wrote again (the two alternate).
+                // Once a snapshot has completed after the job wrote windows, and not the first two (the new
+                // cluster must resume from a snapshot map Jet cleared and wrote again; the two alternate),
+                // Cassandra stops while snapshots are being written (one every 500 ms, each ~0.3 s), and
+                // every member is killed while it is down: the last snapshot completed before must be the
+                // one the new cluster resumes from (a restart from the log's beginning would also end
+                // equal to the oracle, so the test checks which snapshot was restored).
                 final long snapshotBefore = lastSnapshotId(client, jobId);
                 await().atMost(Duration.ofMinutes(2)).until(() -> lastSnapshotId(client, jobId) > Math.max(1, snapshotBefore));
+                cassandra.stop();
+                final long snapshotAtStop = lastSnapshotId(client, jobId);
+                Thread.sleep(4_000);
                 windowsBefore = client.getMap(job.stateMap()).size();
-                final JobExecutionRecord atKill = client.<Long, JobExecutionRecord>getMap("__jet.executionRecords").get(jobId);
+                atKill = client.<Long, JobExecutionRecord>getMap("__jet.executionRecords").get(jobId);
                 System.out.println("execution record at the kill: " + atKill);
                 for (final MemberProcess member : cluster.members()) {
                     cluster.kill(member);
                 }
-                System.out.println("killed every member at " + writer.appended.get() + " events appended, "
-                        + windowsBefore + " windows in memory, the last completed snapshot " + atKill.snapshotId());
+                System.out.println("Cassandra stopped at snapshot " + snapshotAtStop + "; 4 s later every member killed at "
+                        + writer.appended.get() + " events appended, " + windowsBefore + " windows in memory, the last completed snapshot "
+                        + atKill.snapshotId());
+                assertThat(atKill.snapshotId()).as("snapshots completed while Cassandra was down (the one being written may)")
+                        .isBetween(snapshotAtStop, snapshotAtStop + 1);
                 client.shutdown();
-                // Cassandra holds exactly that snapshot in its map: its chunks and its validation record,
-                // nothing left of the snapshot the map held two snapshots ago.
-                final String snapshotMap = "__jet.snapshot." + running.getIdString() + "." + atKill.dataMapIndex();
-                final long rows = rowsOf(snapshotMap);
-                System.out.println(snapshotMap + ": " + rows + " rows in Cassandra, snapshot " + atKill.snapshotId() + " has "
-                        + atKill.snapshotStats().numChunks() + " chunks and a validation record");
-                assertThat(rows).as("rows of " + snapshotMap).isEqualTo(atKill.snapshotStats().numChunks() + 1);
             }
+            cassandra.start();
+            // Cassandra holds exactly that snapshot in its map: its chunks and its validation record,
+            // nothing left of the snapshot the map held two snapshots ago.
+            final String snapshotMap = "__jet.snapshot." + Util.idToString(jobId) + "." + atKill.dataMapIndex();
+            final long rows = rowsOf(snapshotMap);
+            System.out.println(snapshotMap + ": " + rows + " rows in Cassandra, snapshot " + atKill.snapshotId() + " has "
+                    + atKill.snapshotStats().numChunks() + " chunks and a validation record");
+            assertThat(rows).as("rows of " + snapshotMap).isEqualTo(atKill.snapshotStats().numChunks() + 1);
 
             final long launched = System.nanoTime();
             try (LocalCluster cluster = cluster(workDir.resolve("after"), clusterName, config)) {
@@ -139,7 +151,12 @@ class DurableJobsTest {
                         .extracting(Job::getId).containsExactly(jobId);
                 final long restored = await().atMost(Duration.ofMinutes(1)).until(
                         () -> sum(resumed.get(), JobMetricNames.RESTORED_PARTITIONS), count -> count == PARTITIONS);
-                System.out.println("the resumed job restored " + restored + " log partitions from its snapshot");
+                final String restoreLine = "from snapshot " + atKill.snapshotId() + ",";
+                assertThat(cluster.members().stream().anyMatch(member -> logHas(member, restoreLine)))
+                        .as("a member's log says the job was restored " + restoreLine).isTrue();
+                System.out.println("the resumed job restored " + restored + " log partitions " + restoreLine);
+                // Checkpoints go on now that Cassandra is back.
+                await().atMost(Duration.ofMinutes(1)).until(() -> lastSnapshotId(client, jobId) > atKill.snapshotId());
                 writer.finish();
                 log.appendEndOfStream();
 
@@ -161,6 +178,14 @@ class DurableJobsTest {
                 assertThat(alerts).isEqualTo(expectedAlerts);
                 resumed.get().cancel();
             }
+        }
+    }
+
+    private static boolean logHas(final MemberProcess member, final String text) {
+        try {
+            return Files.readString(member.logFile()).contains(text);
+        } catch (final java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
