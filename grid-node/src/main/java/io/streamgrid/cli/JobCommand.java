@@ -37,19 +37,27 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import com.hazelcast.jet.impl.JobExecutionRecord;
+import com.hazelcast.jet.impl.SnapshotValidationRecord;
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-/** {@code streamgrid job}: submit (built-in jobs or your own jar), replay, list, cancel, restart and resume jobs. */
+/** {@code streamgrid job}: submit (built-in jobs or your own jar), replay, list, cancel, restart and resume jobs, list their checkpoints. */
 @Command(name = "job", mixinStandardHelpOptions = true,
-        description = "Submit (a built-in job or your own from a jar), replay, list, cancel, restart and resume Jet jobs.",
+        description = "Submit (a built-in job or your own from a jar), replay, list, cancel, restart and resume Jet jobs; list a job's checkpoints.",
         subcommands = {JobCommand.Submit.class, JobCommand.ReplayJob.class, JobCommand.ListJobs.class, JobCommand.Cancel.class,
-                JobCommand.Restart.class, JobCommand.Resume.class})
+                JobCommand.Restart.class, JobCommand.Resume.class, JobCommand.Checkpoints.class})
 final class JobCommand {
+    /** Jet's map of execution records (Hazelcast 5.7's {@code JobRepository}): a job's last snapshot and where it is. */
+    private static final String JOB_EXECUTION_RECORDS = "__jet.executionRecords";
+    /** Jet's snapshot data maps: {@code __jet.snapshot.<job id>.<0|1>}, used in turn. */
+    private static final String SNAPSHOT_MAPS = "__jet.snapshot.";
     /** How often a followed replay's metrics are looked at; Jet collects them every few seconds. */
     private static final long REPLAY_POLL_MS = 500;
 
@@ -406,6 +414,8 @@ final class JobCommand {
     abstract static class OnNamedJob extends ConnectedCommand implements Callable<Integer> {
         @Parameters(paramLabel = "NAME", description = "The job.")
         String name;
+        /** The client, while {@link #act} runs. */
+        HazelcastInstance hazelcast;
 
         /** Acts on {@code job}; returns the line to print. @throws ConfigException when the job is not in a state for it */
         abstract String act(Job job);
@@ -417,6 +427,7 @@ final class JobCommand {
                 if (job == null) {
                     throw new ConfigException("no job named '" + name + "' in the cluster: see 'streamgrid job list'");
                 }
+                hazelcast = client;
                 spec.commandLine().getOut().println(act(job));
                 return 0;
             });
@@ -463,6 +474,48 @@ final class JobCommand {
             final String cause = suspensionCause(job);
             job.resume();
             return "resumed " + name + " (id " + job.getIdString() + ") from its last snapshot; it was suspended because: " + cause;
+        }
+    }
+
+    @Command(name = "checkpoints", mixinStandardHelpOptions = true,
+            description = {"List a job's checkpoints (Jet snapshots): the last completed one, which a restart of the job "
+                    + "or of the whole cluster resumes from; the one before it while it is kept (until the next completes); "
+                    + "one in progress; the last failure. Durable (in Cassandra, surviving the whole cluster) when the "
+                    + "configuration's persistence.jobs is true, else in member memory only."})
+    static final class Checkpoints extends OnNamedJob {
+        @Override
+        String act(final Job job) {
+            final HazelcastInstance client = hazelcast;
+            final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JOB_EXECUTION_RECORDS).get(job.getId());
+            final boolean durable = options.tree().bool("persistence.jobs");
+            final StringBuilder out = new StringBuilder("job " + name + " (id " + job.getIdString() + "), " + job.getStatus()
+                    + ", snapshots every " + job.getConfig().getSnapshotIntervalMillis() + " ms; checkpoints "
+                    + (durable ? "durable: in Cassandra (persistence.jobs)" : "in member memory only (persistence.jobs is false)"));
+            if (record == null || record.snapshotId() < 0) {
+                out.append("\n  no checkpoint completed yet: a restart starts the job from the beginning of its logs");
+            } else {
+                final JobExecutionRecord.SnapshotStats last = record.snapshotStats();
+                out.append(String.format(Locale.ROOT, "%n  %-6s %-26s %9s %14s  %s", "ID", "COMPLETED", "TOOK", "BYTES", ""));
+                out.append(String.format(Locale.ROOT, "%n  %-6d %-26s %9s %,14d  the last completed: a restart resumes from it",
+                        record.snapshotId(), Instant.ofEpochMilli(last.endTime()), last.duration() + " ms", last.numBytes()));
+                final SnapshotValidationRecord previous = client.<Object, SnapshotValidationRecord>getMap(
+                        snapshotMap(job, 1 - record.dataMapIndex())).get(SnapshotValidationRecord.KEY);
+                if (previous != null && previous.snapshotId() < record.snapshotId()) {
+                    out.append(String.format(Locale.ROOT, "%n  %-6d %-26s %9s %,14d  the one before, kept until the next completes",
+                            previous.snapshotId(), "started " + Instant.ofEpochMilli(previous.creationTime()), "", previous.numBytes()));
+                }
+            }
+            if (record != null && record.ongoingSnapshotId() > record.snapshotId()) {
+                out.append("\n  " + record.ongoingSnapshotId() + " in progress");
+            }
+            if (record != null && record.lastSnapshotFailure() != null) {
+                out.append("\n  the last checkpoint that failed: " + record.lastSnapshotFailure().lines().findFirst().orElse(""));
+            }
+            return out.toString();
+        }
+
+        private static String snapshotMap(final Job job, final int index) {
+            return SNAPSHOT_MAPS + job.getIdString() + "." + index;
         }
     }
 }

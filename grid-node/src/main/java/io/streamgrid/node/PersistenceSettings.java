@@ -1,10 +1,12 @@
 package io.streamgrid.node;
 
+import io.streamgrid.node.impl.HazelcastConfigFactory;
 import io.streamgrid.sink.CassandraTarget;
 
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Which state maps survive a restart of the whole cluster, and how: each persisted map is written
@@ -13,7 +15,8 @@ import java.util.regex.Pattern;
  * @param enabled           false: state lives in member memory only (with its backups)
  * @param maps              map name patterns, each a name with at most one {@code *} (Hazelcast's
  *                          wildcard), e.g. {@code state.*}; every one must be a state map
- *                          ({@code state.} prefix)
+ *                          ({@code state.} prefix) or a jobs' side output ({@code late.},
+ *                          {@code rejected.}), whose rows expire with the map's time to live
  * @param writeMode         when a write reaches Cassandra
  * @param writeDelaySeconds write-behind only: a change is written this long after it was made
  *                          (later changes of the same key within the delay are written once)
@@ -32,6 +35,9 @@ public record PersistenceSettings(boolean enabled, List<String> maps, WriteMode 
                                   boolean jobs) {
 
     private static final Pattern CQL_NAME = Pattern.compile("[a-z][a-z0-9_]{0,47}");
+    /** The kinds of map that can be persisted: state maps and the jobs' side outputs (late events, rejected records). */
+    private static final List<String> PERSISTABLE = Stream.concat(Stream.of(HazelcastConfigFactory.STATE_MAP_PATTERN),
+            HazelcastConfigFactory.SIDE_MAP_PATTERNS.stream()).map(pattern -> pattern.substring(0, pattern.indexOf('.') + 1)).toList();
 
     /** When a change of a persisted map is written to Cassandra. */
     public enum WriteMode {
@@ -69,9 +75,9 @@ public record PersistenceSettings(boolean enabled, List<String> maps, WriteMode 
             throw new ConfigException("persistence.maps is empty: list the state maps to persist, e.g. [\"state.*\"]");
         }
         for (final String map : maps) {
-            if (!map.startsWith("state.") || map.indexOf('*') != map.lastIndexOf('*')) {
-                throw new ConfigException("persistence.maps: '" + map + "' is not a state map name or pattern: it must start with"
-                        + " 'state.' and have at most one '*', e.g. state.* or state.positions");
+            if (PERSISTABLE.stream().noneMatch(map::startsWith) || map.indexOf('*') != map.lastIndexOf('*')) {
+                throw new ConfigException("persistence.maps: '" + map + "' is not a state map or side output name or pattern: it"
+                        + " must start with one of " + PERSISTABLE + " and have at most one '*', e.g. state.*, state.positions or late.*");
             }
         }
         if (writeDelaySeconds < 1 || writeDelaySeconds > 3600) {

@@ -7,6 +7,7 @@ import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.metrics.Measurement;
 import com.hazelcast.jet.impl.JobExecutionRecord;
 import com.hazelcast.jet.Util;
+import io.streamgrid.cli.StreamGridCli;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
@@ -15,6 +16,7 @@ import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobMetricNames;
 import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.IpWindowCount;
@@ -29,11 +31,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -43,14 +48,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Design: three member processes with {@code persistence.jobs} on (and the state maps persisted
- * write-behind) run ip-traffic exactly-once over requests the test appends to the ingest log while
- * the job runs. Mid-stream every member is killed with SIGKILL at once; the log goes on growing. A
- * new cluster from the same configuration must find the job by itself (same job id, nobody
- * resubmits it), resume it from its last snapshot in Cassandra, and end with every window count
- * and every alert equal to the brute-force oracle's: none lost (state written before the snapshot
- * but not yet in Cassandra would be), none counted twice (events before the snapshot read again
- * would be).
+ * Design: three member processes with {@code persistence.jobs} on (and the state maps and side
+ * outputs persisted write-behind) run ip-traffic exactly-once over requests the test appends to the
+ * ingest log while the job runs. Mid-stream, after the job's third snapshot, Cassandra stops while
+ * snapshots are being written, and 4 s later every member is killed with SIGKILL at once; the log
+ * goes on growing. With Cassandra back, a new cluster from the same configuration must find the job
+ * by itself (same job id, nobody resubmits it), resume it from the last snapshot completed before
+ * Cassandra stopped (the coordinator's log names it; Cassandra holds exactly its chunks), go on
+ * taking snapshots, and end with every window count, late event and alert equal to the brute-force
+ * oracle's: none lost (state written before the snapshot but not yet in Cassandra would be), none
+ * counted twice (events before the snapshot read again would be).
  */
 class DurableJobsTest {
     /** Requests appended: 200,000 in the default run, 1,000,000 in the soak profile's (-Dstreamgrid.test.durableJobEvents). */
@@ -78,8 +85,8 @@ class DurableJobsTest {
     void when_cassandraStopsMidCheckpointsAndEveryMemberIsKilled_then_aNewClusterResumesTheJobFromTheLastCompleteOne(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         final Path ingestDir = workDir.resolve("ingest");
-        final Path config = writeConfig(workDir);
         final String clusterName = "sg-durable-" + UUID.randomUUID().toString().substring(0, 8);
+        final Path config = writeConfig(workDir, clusterName);
         final long seconds = Math.max(30, EVENTS / 10_000);
         final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 77, EVENTS, 1_000).withRate(500)
                 .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000).withHotKeys(0.05, 60_000);
@@ -157,6 +164,14 @@ class DurableJobsTest {
                 System.out.println("the resumed job restored " + restored + " log partitions " + restoreLine);
                 // Checkpoints go on now that Cassandra is back.
                 await().atMost(Duration.ofMinutes(1)).until(() -> lastSnapshotId(client, jobId) > atKill.snapshotId());
+                final StringWriter out = new StringWriter();
+                final StringWriter err = new StringWriter();
+                final int code = StreamGridCli.run(new String[] {"job", "checkpoints", job.name(), "--config", config.toString(),
+                        "--member=" + cluster.members().get(0).address()}, new PrintWriter(out, true), new PrintWriter(err, true));
+                System.out.println("streamgrid job checkpoints " + job.name() + ":\n" + out + err);
+                assertThat(code).as(err.toString()).isZero();
+                assertThat(out.toString()).contains("checkpoints durable: in Cassandra").containsPattern(
+                        "\\n  \\d+ +\\S+ +\\d+ ms +[\\d,]+  the last completed: a restart resumes from it");
                 writer.finish();
                 log.appendEndOfStream();
 
@@ -171,6 +186,10 @@ class DurableJobsTest {
                         + "); " + EVENTS + " events");
                 assertThat(windowsBefore).as("killed mid-stream").isBetween(1, expected.size() - 1);
                 assertThat(found).isEqualTo(expected);
+                final TreeSet<Long> late = client.<String, LateEvent>getMap(job.lateMap()).values().stream()
+                        .map(LateEvent::sequence).collect(Collectors.toCollection(TreeSet::new));
+                System.out.println("late side output: " + oracle.lateSequences().size() + " expected, " + late.size() + " found");
+                assertThat(late).as("late events (side output, persisted)").isEqualTo(new TreeSet<>(oracle.lateSequences()));
                 final Map<String, Long> alerts = client.<String, TrafficAlert>getMap(IpTrafficJob.ALERTS_MAP).entrySet().stream()
                         .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().count()));
                 System.out.println("alerts: " + JobTestSupport.diff(expectedAlerts, alerts));
@@ -226,10 +245,11 @@ class DurableJobsTest {
                 .configFile(config).start();
     }
 
-    private static Path writeConfig(final Path workDir) throws Exception {
+    private static Path writeConfig(final Path workDir, final String clusterName) throws Exception {
         Files.createDirectories(workDir);
         final Path file = workDir.resolve("streamgrid.yaml");
         Files.writeString(file, String.join("\n",
+                "cluster-name: " + clusterName,
                 "cassandra:",
                 "  contact-points: [127.0.0.1:" + cassandra.nativePort() + "]",
                 "  keyspace: durable",
@@ -237,6 +257,7 @@ class DurableJobsTest {
                 "persistence:",
                 "  enabled: true",
                 "  jobs: true",
+                "  maps: [\"state.*\", \"late.*\", \"rejected.*\"]",
                 // Longer than the 3 s between window ends here: window results are always waiting to be
                 // written behind when the members are killed, and only the flush before each snapshot saves them.
                 "  write-delay-seconds: 5",

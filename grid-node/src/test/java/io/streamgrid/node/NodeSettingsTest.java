@@ -187,6 +187,16 @@ class NodeSettingsTest {
         assertThat(config.getMapConfig("state.positions.desk1").getMapStoreConfig().getInitialLoadMode())
                 .isEqualTo(com.hazelcast.config.MapStoreConfig.InitialLoadMode.LAZY);
         assertThat(config.getMapConfig("state.alerts").getMapStoreConfig().isEnabled()).isFalse();
+
+        // Side outputs too, keeping their bounds (the rows expire with the map's time to live).
+        final NodeSettings side = NodeSettings.load(Optional.of(write("persistence:\n  enabled: true\n  maps: [state.*, late.*]\n")),
+                NodeSettings.Overrides.none());
+        final com.hazelcast.config.Config sideConfig = io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(side);
+        final com.hazelcast.config.MapConfig late = sideConfig.getMapConfig("late.ip-traffic");
+        assertThat(late.getMapStoreConfig().isEnabled()).isTrue();
+        assertThat(late.getTimeToLiveSeconds()).isEqualTo(side.sideMapTtlSeconds()).isPositive();
+        assertThat(late.getEventJournalConfig().isEnabled()).as("a side output is not a state map").isFalse();
+        assertThat(sideConfig.getMapConfig("rejected.ip-traffic").getMapStoreConfig().isEnabled()).isFalse();
     }
 
     /** Jet's job maps get a write-through, eagerly loaded store only with persistence.jobs, and keep Jet's own settings. */
@@ -224,10 +234,10 @@ class NodeSettingsTest {
         assertThatThrownBy(() -> NodeSettings.load(Optional.of(mode), NodeSettings.Overrides.none()))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("persistence.write-mode is 'sometimes': choose one of write-through, write-behind");
-        final Path map = write("persistence:\n  maps: [late.*]\n");
+        final Path map = write("persistence:\n  maps: [positions.*]\n");
         assertThatThrownBy(() -> NodeSettings.load(Optional.of(map), NodeSettings.Overrides.none()))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("'late.*' is not a state map name or pattern");
+                .hasMessageContaining("'positions.*' is not a state map or side output name or pattern");
         final Path delay = write("persistence:\n  write-delay-seconds: 0\n");
         assertThatThrownBy(() -> NodeSettings.load(Optional.of(delay), NodeSettings.Overrides.none()))
                 .hasMessageContaining("persistence.write-delay-seconds is 0")

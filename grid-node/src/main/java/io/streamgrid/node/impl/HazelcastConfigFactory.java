@@ -1,6 +1,8 @@
 package io.streamgrid.node.impl;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
@@ -35,6 +37,11 @@ public final class HazelcastConfigFactory {
      * jobs by scanning the records, so a cluster that loads these maps resumes the jobs by itself.
      */
     static final List<String> JET_JOB_MAPS = List.of("__jet.records", "__jet.executionRecords", "__jet.snapshot.*", "__jet.resources.*");
+
+    /** "state." of "state.*" or "state.positions": the kind of map a name or pattern is of. */
+    private static String prefixOf(final String mapNameOrPattern) {
+        return mapNameOrPattern.substring(0, mapNameOrPattern.indexOf('.') + 1);
+    }
 
     /** The map store of persisted maps; their shared {@link StateTable} goes into the config's user context. */
     private static MapStoreConfig mapStoreConfig(final StateTable table, final PersistenceSettings persistence) {
@@ -114,16 +121,32 @@ public final class HazelcastConfigFactory {
             stateMaps.setSplitBrainProtectionName(STATE_SPLIT_BRAIN_PROTECTION);
         }
         config.addMapConfig(stateMaps);
+        final Map<String, MapConfig> mapConfigByPrefix = new HashMap<>();
+        mapConfigByPrefix.put(prefixOf(STATE_MAP_PATTERN), stateMaps);
+
+        // Side outputs are bounded, so that a stream of late or bad input cannot fill the heap.
+        for (final String pattern : SIDE_MAP_PATTERNS) {
+            final MapConfig side = new MapConfig(pattern).setTimeToLiveSeconds(settings.sideMapTtlSeconds());
+            if (settings.sideMapMaxEntriesPerMember() > 0) {
+                side.getEvictionConfig().setEvictionPolicy(EvictionPolicy.LRU).setMaxSizePolicy(MaxSizePolicy.PER_NODE)
+                        .setSize(settings.sideMapMaxEntriesPerMember());
+            }
+            config.addMapConfig(side);
+            mapConfigByPrefix.put(prefixOf(pattern), side);
+        }
+
         final PersistenceSettings persistence = settings.persistence();
-        final StateTable table = persistence.enabled() ? new StateTable(persistence, settings.stateTtlSecondsByMap()) : null;
+        final StateTable table = persistence.enabled() ? new StateTable(persistence) : null;
         if (table != null) {
             config.getUserContext().put(StateTable.USER_CONTEXT_KEY, table);
         }
         final MapStoreConfig store = table != null ? mapStoreConfig(table, persistence) : null;
         if (store != null) {
-            // A pattern's own config is the state maps' plus the store; the most specific name wins.
+            // A pattern's own config is that of its kind of map (state or side output) plus the store;
+            // the most specific name wins.
             for (final String pattern : persistence.maps()) {
-                final MapConfig persisted = pattern.equals(STATE_MAP_PATTERN) ? stateMaps : new MapConfig(stateMaps).setName(pattern);
+                final MapConfig base = mapConfigByPrefix.get(prefixOf(pattern));
+                final MapConfig persisted = pattern.equals(base.getName()) ? base : new MapConfig(base).setName(pattern);
                 persisted.setMapStoreConfig(store);
                 config.addMapConfig(persisted);
             }
@@ -144,16 +167,6 @@ public final class HazelcastConfigFactory {
         // partition, every entry, every 5 s: a scan of the expirable maps only.
         config.setProperty("hazelcast.internal.map.expiration.cleanup.operation.count", Integer.toString(NodeSettings.PARTITION_COUNT));
         config.setProperty("hazelcast.internal.map.expiration.cleanup.percentage", "100");
-
-        // Side outputs are bounded, so that a stream of late or bad input cannot fill the heap.
-        for (final String pattern : SIDE_MAP_PATTERNS) {
-            final MapConfig side = new MapConfig(pattern).setTimeToLiveSeconds(settings.sideMapTtlSeconds());
-            if (settings.sideMapMaxEntriesPerMember() > 0) {
-                side.getEvictionConfig().setEvictionPolicy(EvictionPolicy.LRU).setMaxSizePolicy(MaxSizePolicy.PER_NODE)
-                        .setSize(settings.sideMapMaxEntriesPerMember());
-            }
-            config.addMapConfig(side);
-        }
 
         config.getJetConfig().setEnabled(settings.jetEnabled());
         // Job code from clients (jars, classes, files) only when asked for: with it, any client

@@ -68,7 +68,8 @@ final class StateTable implements AutoCloseable {
     private final PersistenceSettings settings;
     /** keyspace.table */
     private final String table;
-    private final Map<String, Integer> ttlSecondsByMap;
+    /** Each map's time to live, from its Hazelcast config (0: none), looked up once per map. */
+    private final Map<String, Integer> ttlSecondsByMap = new ConcurrentHashMap<>();
     private final Set<Long> schemasWritten = ConcurrentHashMap.newKeySet();
     private final Set<String> mapsRegistered = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicLong> loadedByMap = new ConcurrentHashMap<>();
@@ -88,11 +89,10 @@ final class StateTable implements AutoCloseable {
         }
     }
 
-    /** {@code ttlSecondsByMap}: maps whose entries expire; their rows get the same time to live. */
-    StateTable(final PersistenceSettings settings, final Map<String, Integer> ttlSecondsByMap) {
+    /** A map whose entries expire (its Hazelcast config has a time to live) writes its rows with the same time to live. */
+    StateTable(final PersistenceSettings settings) {
         this.settings = settings;
         this.table = settings.cassandra().keyspace() + "." + settings.table();
-        this.ttlSecondsByMap = Map.copyOf(ttlSecondsByMap);
     }
 
     /**
@@ -156,7 +156,9 @@ final class StateTable implements AutoCloseable {
     void write(final String map, final Map<?, ?> entries) {
         final Opened o = opened();
         register(o, map);
-        final int ttl = ttlSecondsByMap.getOrDefault(map, 0);
+        // Hazelcast's expiry never deletes from the store: without a row TTL an expired entry would
+        // stay in Cassandra for ever and come back at the next start.
+        final int ttl = ttlSecondsByMap.computeIfAbsent(map, name -> o.nodeEngine().getConfig().findMapConfig(name).getTimeToLiveSeconds());
         final List<BoundStatement> inserts = new ArrayList<>(entries.size());
         for (final Map.Entry<?, ?> entry : entries.entrySet()) {
             final Data key = toData(o, entry.getKey());
