@@ -15,6 +15,7 @@ import io.streamgrid.perf.bench.PointReadsBench;
 import io.streamgrid.perf.bench.RecommendationLatencyBench;
 import io.streamgrid.perf.bench.SlowSubscriberBench;
 import io.streamgrid.perf.bench.StateReloadBench;
+import io.streamgrid.perf.bench.DurableSnapshotsBench;
 import io.streamgrid.perf.bench.WindowingBench;
 
 import java.util.List;
@@ -26,7 +27,7 @@ final class Benchmarks {
 
     static List<Benchmark> all() {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
-                new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new StateReloadBench(), new KeyedBench(),
+                new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new StateReloadBench(), new DurableSnapshotsBench(), new KeyedBench(),
                 new PatternBench(), new LookupJoinBench(), new EnrichmentBench(),
                 new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench());
     }

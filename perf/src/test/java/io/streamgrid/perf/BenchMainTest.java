@@ -25,7 +25,7 @@ class BenchMainTest {
 
         assertThat(exit).isZero();
         assertThat(out.toString()).contains("windowing", "exactly-once", "point-reads", "cq-latency", "cq-fanout", "cq-slow-subscriber", "cassandra-sink",
-                "ingest", "migration", "state-reload");
+                "ingest", "migration", "state-reload", "durable-snapshots");
     }
 
     @Test

@@ -27,6 +27,11 @@ public final class EmbeddedGrid implements AutoCloseable {
     }
 
     public static EmbeddedGrid start(final Path dataDir) {
+        return start(dataDir, Optional.empty());
+    }
+
+    /** A member whose settings are {@code configFile} over the defaults (as {@code streamgrid node --config}). */
+    public static EmbeddedGrid start(final Path dataDir, final Optional<Path> configFile) {
         final int port = LocalCluster.freePort();
         final String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         final MemberAddress address = new MemberAddress("127.0.0.1", port);
@@ -34,7 +39,7 @@ public final class EmbeddedGrid implements AutoCloseable {
         do {
             metricsPort = LocalCluster.freePort();
         } while (metricsPort == port);
-        final NodeSettings settings = NodeSettings.load(Optional.empty(), new NodeSettings.Overrides(Optional.of(cluster),
+        final NodeSettings settings = NodeSettings.load(configFile, new NodeSettings.Overrides(Optional.of(cluster),
                 Optional.of(address.host()), Optional.of(port), Optional.of(List.of(address)), Optional.of(dataDir),
                 Optional.of(metricsPort)));
         return new EmbeddedGrid(GridNode.start(settings), ClientSettings.of(cluster, List.of(address.host() + ":" + port)));

@@ -65,7 +65,7 @@ public final class WindowingBench implements Benchmark {
     static final long EVENTS_PER_EVENT_SECOND = 1_000_000;
     static final long SENTINEL_KEY = 0xFFFF_FFFFL;
     private static final long BASE_TIME = 1_700_000_000_000L;
-    private static final long SNAPSHOT_INTERVAL_MS = 1_000;
+    static final long SNAPSHOT_INTERVAL_MS = 1_000;
     private static final java.util.concurrent.atomic.AtomicInteger JOB_IDS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final boolean exactlyOnceCost;
@@ -181,12 +181,12 @@ public final class WindowingBench implements Benchmark {
     }
 
     /** A job subject: how to submit it over a given log, where its results go, and the log it drains. */
-    private record JobSubject(String label, String role, Function<Path, Function<JetService, Job>> submit,
+    record JobSubject(String label, String role, Function<Path, Function<JetService, Job>> submit,
                               ResultTally tally, Backlog backlog) {
     }
 
     /** A generated log and its size; every event is counted in {@code size / slide} windows. */
-    private record Backlog(Path dir, int events) {
+    record Backlog(Path dir, int events) {
         long expectedTally() {
             return (long) events * (SIZE_MS / SLIDE_MS);
         }
@@ -203,7 +203,7 @@ public final class WindowingBench implements Benchmark {
      * emission. The writer appends each millisecond's events when that millisecond has come (open
      * loop at millisecond grain); if the job falls behind, the latency shows it.
      */
-    private static LatencyProfile liveLatency(final BenchContext context, final JetService jet, final JobSubject job,
+    static LatencyProfile liveLatency(final BenchContext context, final JetService jet, final JobSubject job,
                                               final double rate, final Duration warmUp, final Duration measured)
             throws InterruptedException {
         final Path dir = context.workDir().resolve("live-" + JOB_IDS.incrementAndGet());
@@ -330,7 +330,7 @@ public final class WindowingBench implements Benchmark {
     }
 
     /** Writes the backlog's events, and their keys and times into the arrays when given (the hand-written loop's input). */
-    private static void generate(final Backlog backlog, final long[] keys, final long[] timestamps) {
+    static void generate(final Backlog backlog, final long[] keys, final long[] timestamps) {
         final SplittableRandom random = new SplittableRandom(20_261_130L);
         final BuiltInEvents record = new BuiltInEvents();
         final int events = backlog.events();
@@ -354,7 +354,7 @@ public final class WindowingBench implements Benchmark {
         }
     }
 
-    private static Function<JetService, Job> ours(final Path logDir, final ProcessingGuarantee guarantee) {
+    static Function<JetService, Job> ours(final Path logDir, final ProcessingGuarantee guarantee) {
         final SlidingCountJob job = new SlidingCountJob(
                 new WindowPolicy(WindowDefinition.sliding(SIZE_MS, SLIDE_MS), 0, 0), SENTINEL_KEY);
         return jet -> jet.newJob(WindowedDag.of(job, logDir.toAbsolutePath().toString(), PARALLELISM),

@@ -1,0 +1,127 @@
+package io.streamgrid.perf.bench;
+
+import com.hazelcast.jet.JetService;
+import com.hazelcast.jet.config.ProcessingGuarantee;
+import io.streamgrid.perf.BenchContext;
+import io.streamgrid.perf.Benchmark;
+import io.streamgrid.perf.report.BenchResult;
+import io.streamgrid.perf.report.Environment;
+import io.streamgrid.perf.report.GoalCheck;
+import io.streamgrid.perf.report.LatencyProfile;
+import io.streamgrid.perf.report.Measurement;
+import io.streamgrid.perf.report.Ratio;
+import io.streamgrid.sink.CassandraServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What durable snapshots ({@code persistence.jobs}: every Jet snapshot written through to
+ * Cassandra) cost against snapshots kept in member memory only: the exactly-once benchmark's job
+ * (sliding-window count, 10 s window, 20 ms slide, 10,000 keys, a snapshot every second) on two
+ * embedded members in this JVM, one plain, one with persistence on and a Cassandra child JVM;
+ * each drains the same generated log, subjects alternating, then runs over a live log at one rate
+ * for both (half the lower maximum) for the result latency.
+ */
+public final class DurableSnapshotsBench implements Benchmark {
+    private static final String KEYSPACE = "bench_durable";
+
+    @Override
+    public String name() {
+        return "durable-snapshots";
+    }
+
+    @Override
+    public String title() {
+        return "durable snapshots: exactly-once sliding-window count with 1 s snapshots in Cassandra vs in member memory";
+    }
+
+    @Override
+    public BenchResult run(final BenchContext context) throws Exception {
+        final int runs = context.pick(2, 3);
+        final WindowingBench.Backlog backlog = new WindowingBench.Backlog(context.workDir().resolve("ingest-log"),
+                context.pick(20_000_000, 60_000_000));
+        context.progress("generating " + backlog.events() + " events over " + WindowingBench.KEYS + " keys into " + backlog.dir());
+        WindowingBench.generate(backlog, null, null);
+        final List<WindowingBench.JobSubject> jobs = List.of(
+                new WindowingBench.JobSubject("StreamGrid exactly-once, snapshots in member memory", "reference",
+                        dir -> WindowingBench.ours(dir, ProcessingGuarantee.EXACTLY_ONCE), ResultTally.STREAMGRID, backlog),
+                new WindowingBench.JobSubject("StreamGrid exactly-once, snapshots durable in Cassandra (persistence.jobs)", "ours",
+                        dir -> WindowingBench.ours(dir, ProcessingGuarantee.EXACTLY_ONCE), ResultTally.STREAMGRID, backlog));
+        final List<Measurement> measurements = new ArrayList<>();
+        final List<LatencyProfile> latencies = new ArrayList<>();
+        final double liveRate;
+        try (CassandraServer cassandra = CassandraServer.start(context.workDir().resolve("cassandra"), context::progress);
+             EmbeddedGrid inMemory = EmbeddedGrid.start(context.workDir().resolve("member-memory"));
+             EmbeddedGrid durable = EmbeddedGrid.start(context.workDir().resolve("member-durable"),
+                     Optional.of(writeConfig(context.workDir(), cassandra)))) {
+            final List<JetService> jets = List.of(inMemory.member().getJet(), durable.member().getJet());
+            final double[][] rates = new double[jobs.size()][runs];
+            for (int s = 0; s < jobs.size(); s++) {
+                final double rate = drain(context, jets.get(s), jobs.get(s));
+                context.progress(String.format(Locale.ROOT, "warm-up %s: %,.0f events/s", jobs.get(s).label(), rate));
+            }
+            for (int run = 0; run < runs; run++) {
+                for (int s = 0; s < jobs.size(); s++) {
+                    rates[s][run] = drain(context, jets.get(s), jobs.get(s));
+                    context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f events/s", run + 1, runs,
+                            jobs.get(s).label(), rates[s][run]));
+                }
+            }
+            for (int s = 0; s < jobs.size(); s++) {
+                measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "events/s", rates[s]));
+            }
+            liveRate = Math.floor(Math.min(measurements.get(0).median(), measurements.get(1).median()) / 2 / 1_000) * 1_000;
+            final Duration warmUp = context.pick(Duration.ofSeconds(5), Duration.ofSeconds(10));
+            final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(30));
+            for (int s = 0; s < jobs.size(); s++) {
+                latencies.add(WindowingBench.liveLatency(context, jets.get(s), jobs.get(s), liveRate, warmUp, measured));
+            }
+        }
+        context.emptyWorkDir();
+        final double memory = measurements.get(0).median();
+        final double cassandra = measurements.get(1).median();
+        final double cost = 1 - cassandra / memory;
+        return new BenchResult(name(), title(), String.format(Locale.ROOT, "%,d REQUEST events (the exactly-once "
+                        + "benchmark's generator), sliding window %d s, slide %d ms, %,d keys, a snapshot every %d ms, local "
+                        + "parallelism %d. Two embedded members in the benchmark JVM, each its own cluster: one with the "
+                        + "defaults, one with persistence.enabled and persistence.jobs (Jet's snapshot maps written "
+                        + "through to Cassandra %s, one node in a child JVM on loopback, RF 1, consistency ONE). One warm-up "
+                        + "run each, then %d runs, alternating; throughput = events / time from submission to the oracle's "
+                        + "total being tallied. Latency: each over a live log at %,.0f events/s (half the lower maximum), "
+                        + "every window result's time from its window's end to its emission.", backlog.events(),
+                        WindowingBench.SIZE_MS / 1000, WindowingBench.SLIDE_MS, WindowingBench.KEYS,
+                        WindowingBench.SNAPSHOT_INTERVAL_MS, WindowingBench.PARALLELISM,
+                        Environment.current().versions().get("cassandra-server"), runs, liveRate),
+                context.pick("quick", "full"), Instant.now().toString(), Environment.current(), measurements, latencies,
+                List.of(Ratio.of("durable / in-memory snapshots, events/s", cassandra, memory, "1 = durable snapshots cost "
+                                + "nothing more; the goal is ≥ 0.9"),
+                        Ratio.of("durable / in-memory snapshots, result latency p99", latencies.get(1).p99Us(),
+                                latencies.get(0).p99Us(), "1 = durable snapshots add no latency")),
+                List.of(GoalCheck.of("Durable snapshots cost ≤ 10 % more throughput than snapshots in memory", cost <= 0.10,
+                        String.format(Locale.ROOT, "costs %.1f%% (%,.0f → %,.0f events/s)", 100 * cost, memory, cassandra))),
+                List.of("Cassandra, both members and the benchmark's writer share 2 cores; the in-memory member's runs "
+                        + "have Cassandra idle beside them."));
+    }
+
+    private static double drain(final BenchContext context, final JetService jet, final WindowingBench.JobSubject job)
+            throws InterruptedException {
+        return Drain.drain(context, jet, job.submit().apply(job.backlog().dir()), job.backlog().events(),
+                job.backlog().expectedTally(), job.tally());
+    }
+
+    private static Path writeConfig(final Path workDir, final CassandraServer server) throws IOException {
+        Files.createDirectories(workDir);
+        final Path file = workDir.resolve("streamgrid-durable.yaml");
+        Files.writeString(file, String.join("\n", "cassandra:", "  contact-points: [127.0.0.1:" + server.nativePort() + "]",
+                "  keyspace: " + KEYSPACE, "  consistency-level: ONE", "persistence:", "  enabled: true", "  jobs: true", ""));
+        return file;
+    }
+}
