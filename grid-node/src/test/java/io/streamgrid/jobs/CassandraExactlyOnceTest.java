@@ -68,10 +68,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * Design of these tests: jobs on three member processes write to a real Cassandra server (a child
  * JVM) through the exactly-once sink, with snapshots every 200 ms, while the test breaks things —
- * kills a member, stops Cassandra between prepare and commit, restarts the job twenty times. The
+ * kills a member, stops Cassandra between prepare and commit, restarts the job ten times (twenty in the soak profile). The
  * tables are then compared with an independent oracle by {@link TableVerifier}.
  */
 class CassandraExactlyOnceTest {
+    /** Job restarts of the restart test: 10 in the default run, 20 in the soak profile's (-Dstreamgrid.test.sinkRestarts). */
+    private static final int RESTARTS = Integer.getInteger("streamgrid.test.sinkRestarts", 10);
     private static final int PARTITIONS = 6;
     private static final long DISORDER = 2_000;
     private static final long LATENESS = 30_000;
@@ -193,10 +195,10 @@ class CassandraExactlyOnceTest {
     }
 
     /**
-     * Design: a replayable source emits 60,000 sequence numbers; each becomes an upsert of key
-     * {@code seq % 500} with version {@code seq / 500} and a random tag drawn anew on every attempt,
-     * so a row written by an epoch that was later aborted would show a tag the final table does not
-     * have. The job is restarted 20 times at random moments with {@code Job.restart()} (Jet takes a
+     * Design: a replayable source emits 3,000 sequence numbers per restart; each becomes an upsert of
+     * key {@code seq % 500} with version {@code seq / 500} and a random tag drawn anew on every
+     * attempt, so a row written by an epoch that was later aborted would show a tag the final table
+     * does not have. The job is restarted {@link #RESTARTS} times at random moments with {@code Job.restart()} (Jet takes a
      * terminal snapshot first: prepared epochs commit, pending ones are replayed) while a reader
      * polls the table.
      *
@@ -211,9 +213,9 @@ class CassandraExactlyOnceTest {
      */
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
-    void when_jobRestartedTwentyTimes_then_exactRowsAndReaderNeverSeesUncommittedOrOlderValues(final TestInfo test) throws Exception {
+    void when_jobRestartedRepeatedly_then_exactRowsAndReaderNeverSeesUncommittedOrOlderValues(final TestInfo test) throws Exception {
         final int keys = 500;
-        final long total = 60_000;
+        final long total = 3_000L * RESTARTS;
         final CassandraTarget target = CassandraTarget.local(cassandra, "restarted");
         final TableSpec table = new TableSpec("restarted", "versions", List.of(new TableSpec.Column("k", CqlType.BIGINT),
                 new TableSpec.Column("version", CqlType.BIGINT), new TableSpec.Column("tag", CqlType.TEXT)), List.of("k"), List.of());
@@ -248,7 +250,7 @@ class CassandraExactlyOnceTest {
             final TableReader reader = new TableReader();
             reader.start();
             final SplittableRandom random = new SplittableRandom(20);
-            for (int i = 1; i <= 20; i++) {
+            for (int i = 1; i <= RESTARTS; i++) {
                 // Disrupt only after the job has committed something new since the last restart,
                 // then at a random moment within the next second.
                 final long progress = reader.progress.get();
@@ -258,7 +260,7 @@ class CassandraExactlyOnceTest {
                 job.restart();
             }
             final long readsDuringRestarts = reader.reads.get();
-            System.out.println("20 restarts done, reader saw " + readsDuringRestarts + " rows meanwhile");
+            System.out.println(RESTARTS + " restarts done, reader saw " + readsDuringRestarts + " rows meanwhile");
 
             final Map<List<Object>, List<Object>> expected = new HashMap<>();
             for (long k = 0; k < keys; k++) {

@@ -43,6 +43,15 @@ public final class StatePersistence implements AutoCloseable {
     private static void openAndLoad(final HazelcastInstance hazelcast, final StateTable table, final PersistenceSettings settings) {
         try {
             table.open(hazelcast);
+            if (settings.jobs()) {
+                // Jet's job and execution records first, whatever the initial-load setting: loading a map
+                // takes seconds even when it is empty, and Jet needs them before any job can start or resume.
+                for (final String map : HazelcastConfigFactory.JET_JOB_MAPS) {
+                    if (!map.contains("*")) {
+                        hazelcast.getMap(map).size();
+                    }
+                }
+            }
             if (settings.initialLoad() != PersistenceSettings.InitialLoad.EAGER) {
                 return;
             }
