@@ -1,5 +1,6 @@
 package io.streamgrid.cli;
 
+import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
@@ -54,10 +55,6 @@ import java.util.function.Supplier;
         subcommands = {JobCommand.Submit.class, JobCommand.ReplayJob.class, JobCommand.ListJobs.class, JobCommand.Cancel.class,
                 JobCommand.Restart.class, JobCommand.Resume.class, JobCommand.Checkpoints.class})
 final class JobCommand {
-    /** Jet's map of execution records (Hazelcast 5.7's {@code JobRepository}): a job's last snapshot and where it is. */
-    private static final String JOB_EXECUTION_RECORDS = "__jet.executionRecords";
-    /** Jet's snapshot data maps: {@code __jet.snapshot.<job id>.<0|1>}, used in turn. */
-    private static final String SNAPSHOT_MAPS = "__jet.snapshot.";
     /** How often a followed replay's metrics are looked at; Jet collects them every few seconds. */
     private static final long REPLAY_POLL_MS = 500;
 
@@ -486,7 +483,7 @@ final class JobCommand {
         @Override
         String act(final Job job) {
             final HazelcastInstance client = hazelcast;
-            final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JOB_EXECUTION_RECORDS).get(job.getId());
+            final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(job.getId());
             final boolean durable = options.tree().bool("persistence.jobs");
             final StringBuilder out = new StringBuilder("job " + name + " (id " + job.getIdString() + "), " + job.getStatus()
                     + ", snapshots every " + job.getConfig().getSnapshotIntervalMillis() + " ms; checkpoints "
@@ -515,7 +512,7 @@ final class JobCommand {
         }
 
         private static String snapshotMap(final Job job, final int index) {
-            return SNAPSHOT_MAPS + job.getIdString() + "." + index;
+            return JobRepository.snapshotDataMapName(job.getId(), index);
         }
     }
 }

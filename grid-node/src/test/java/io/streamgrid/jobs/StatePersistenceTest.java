@@ -3,10 +3,10 @@ package io.streamgrid.jobs;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
-import com.hazelcast.jet.Util;
 import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.metrics.Measurement;
 import com.hazelcast.jet.impl.JobExecutionRecord;
+import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder;
@@ -406,7 +406,7 @@ class StatePersistenceTest {
                 final long snapshotAtStop = lastSnapshotId(client, jobId);
                 Thread.sleep(4_000);
                 windowsBefore = client.getMap(job.stateMap()).size();
-                atKill = client.<Long, JobExecutionRecord>getMap("__jet.executionRecords").get(jobId);
+                atKill = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(jobId);
                 System.out.println("execution record at the kill: " + atKill);
                 for (final MemberProcess member : cluster.members()) {
                     cluster.kill(member);
@@ -421,7 +421,7 @@ class StatePersistenceTest {
             cassandra.start();
             // Cassandra holds exactly that snapshot in its map: its chunks and its validation record,
             // nothing left of the snapshot the map held two snapshots ago.
-            final String snapshotMap = "__jet.snapshot." + Util.idToString(jobId) + "." + atKill.dataMapIndex();
+            final String snapshotMap = JobRepository.snapshotDataMapName(jobId, atKill.dataMapIndex());
             final long rows = rowsOf(snapshotMap);
             System.out.println(snapshotMap + ": " + rows + " rows in Cassandra, snapshot " + atKill.snapshotId() + " has "
                     + atKill.snapshotStats().numChunks() + " chunks and a validation record");
@@ -500,7 +500,7 @@ class StatePersistenceTest {
 
     /** The id of the job's last completed snapshot (-1: none yet), from Jet's execution record. */
     private static long lastSnapshotId(final HazelcastInstance client, final long jobId) {
-        final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap("__jet.executionRecords").get(jobId);
+        final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(jobId);
         return record == null ? -1 : record.snapshotId();
     }
 

@@ -1,5 +1,6 @@
 package io.streamgrid.node.impl;
 
+import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.MapLoader;
 import com.hazelcast.map.MapLoaderLifecycleSupport;
@@ -77,9 +78,15 @@ final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLife
         table.delete(map, keys);
     }
 
+    /**
+     * Reads one key (Hazelcast's read-through: a get that misses memory, a put returning the old
+     * value). Not for Jet's snapshot maps: they are loaded whole before first use and never evict,
+     * so a key not in memory is not in Cassandra either, and Jet writes every chunk with a put that
+     * would otherwise read Cassandra first.
+     */
     @Override
     public Object load(final Object key) {
-        return table.read(map, key);
+        return map.startsWith(JobRepository.SNAPSHOT_DATA_MAP_PREFIX) ? null : table.read(map, key);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.streamgrid.node.impl;
 
+import com.hazelcast.jet.impl.JobRepository;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,8 @@ public final class HazelcastConfigFactory {
      * the job's two snapshot maps holds it), snapshot data, uploaded resources. Jet's master finds
      * jobs by scanning the records, so a cluster that loads these maps resumes the jobs by itself.
      */
-    static final List<String> JET_JOB_MAPS = List.of("__jet.records", "__jet.executionRecords", "__jet.snapshot.*", "__jet.resources.*");
+    static final List<String> JET_JOB_MAPS = List.of(JobRepository.JOB_RECORDS_MAP_NAME, JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME,
+            JobRepository.SNAPSHOT_DATA_MAP_PREFIX + "*", JobRepository.RESOURCES_MAP_NAME_PREFIX + "*");
 
     /** "state." of "state.*" or "state.positions": the kind of map a name or pattern is of. */
     private static String prefixOf(final String mapNameOrPattern) {

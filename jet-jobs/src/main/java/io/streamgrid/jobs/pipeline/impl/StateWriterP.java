@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.core.AbstractProcessor;
@@ -30,7 +31,7 @@ import java.util.Set;
 final class StateWriterP extends AbstractProcessor {
     private static final Object REMOVE = new Object();
     /** A name of Jet's snapshot maps ({@code __jet.snapshot.<job>.<0|1>}), to look up their config. */
-    private static final String SNAPSHOT_MAP_PROBE = "__jet.snapshot.probe.0";
+    private static final String SNAPSHOT_MAP_PROBE = JobRepository.snapshotDataMapName(0, 0);
     private final Map<String, Map<Object, Object>> batchByMap = new LinkedHashMap<>();
     /** Maps written since the last snapshot that keep their writes behind in a map store. */
     private final Set<String> writtenBehind = new HashSet<>();
