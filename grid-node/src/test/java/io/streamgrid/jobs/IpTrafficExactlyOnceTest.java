@@ -12,7 +12,6 @@ import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
-import io.streamgrid.jobs.usecase.IpWindowCount;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowOracle;
@@ -29,7 +28,6 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,14 +108,10 @@ class IpTrafficExactlyOnceTest {
             restarts.interrupt();
             log.appendEndOfStream();
 
-            final Map<String, Long> found = awaitWindows(client, job, expected, running);
-            final long lost = expected.keySet().stream().filter(k -> !found.containsKey(k)).count();
-            final long over = expected.entrySet().stream().filter(e -> found.getOrDefault(e.getKey(), 0L) > e.getValue()).count();
-            final long under = expected.entrySet().stream()
-                    .filter(e -> found.containsKey(e.getKey()) && found.get(e.getKey()) < e.getValue()).count();
-            final long extra = found.keySet().stream().filter(k -> !expected.containsKey(k)).count();
-            System.out.println(expected.size() + " windows expected, " + found.size() + " found, " + lost + " lost, "
-                    + over + " over-counted (" + under + " under-counted, " + extra + " unexpected); "
+            final Map<String, Long> found = Scenario.awaitWindows(client, job, expected, running);
+            final Scenario.WindowDiff diff = Scenario.WindowDiff.of(expected, found);
+            System.out.println(expected.size() + " windows expected, " + found.size() + " found, " + diff.lost() + " lost, "
+                    + diff.over() + " over-counted (" + diff.under() + " under-counted, " + diff.extra() + " unexpected); "
                     + EVENTS + " events, " + oracle.lateSequences().size() + " late");
             System.out.println("job left RUNNING " + restarts.restarts.get() + " times; " + windowsAtDisruption
                     + " windows were in the state map when the disruption ended");
@@ -134,24 +128,5 @@ class IpTrafficExactlyOnceTest {
             assertThat(alerts).isEqualTo(expectedAlerts);
             running.cancel();
         }
-    }
-
-
-
-
-    private static Map<String, Long> awaitWindows(final HazelcastInstance client, final IpTrafficJob job,
-                                                  final Map<String, Long> expected, final Job running) {
-        final AtomicReference<Map<String, Long>> last = new AtomicReference<>(Map.of());
-        try {
-            JobTestSupport.awaitEqual(expected, () -> {
-                final Map<String, Long> now = client.<String, IpWindowCount>getMap(job.stateMap()).entrySet().stream()
-                        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().count()));
-                last.set(now);
-                return now;
-            }, Duration.ofMinutes(4), running);
-        } catch (final AssertionError e) {
-            System.out.println("did not converge: " + e.getMessage());
-        }
-        return last.get();
     }
 }

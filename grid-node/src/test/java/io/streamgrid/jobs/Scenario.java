@@ -1,5 +1,7 @@
 package io.streamgrid.jobs;
 
+import java.util.stream.Collectors;
+import io.streamgrid.jobs.usecase.IpWindowCount;
 import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
@@ -93,6 +95,37 @@ final class Scenario {
             }
         });
         return alerts;
+    }
+
+    /**
+     * Waits (up to 4 minutes, failing fast if {@code running} fails) until {@code job}'s window
+     * counts equal {@code expected}; returns the counts last read, equal or not (the caller reports
+     * and asserts).
+     */
+    static Map<String, Long> awaitWindows(final HazelcastInstance client, final IpTrafficJob job,
+                                          final Map<String, Long> expected, final Job running) {
+        final AtomicReference<Map<String, Long>> last = new AtomicReference<>(Map.of());
+        try {
+            JobTestSupport.awaitEqual(expected, () -> {
+                final Map<String, Long> now = client.<String, IpWindowCount>getMap(job.stateMap()).entrySet().stream()
+                        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().count()));
+                last.set(now);
+                return now;
+            }, Duration.ofMinutes(4), running);
+        } catch (final AssertionError e) {
+            System.out.println("did not converge: " + e.getMessage());
+        }
+        return last.get();
+    }
+
+    /** Window counts found against the oracle's: windows missing, counted too high, too low, not expected. */
+    record WindowDiff(long lost, long over, long under, long extra) {
+        static WindowDiff of(final Map<String, Long> expected, final Map<String, Long> found) {
+            return new WindowDiff(expected.keySet().stream().filter(k -> !found.containsKey(k)).count(),
+                    expected.entrySet().stream().filter(e -> found.getOrDefault(e.getKey(), 0L) > e.getValue()).count(),
+                    expected.entrySet().stream().filter(e -> found.containsKey(e.getKey()) && found.get(e.getKey()) < e.getValue()).count(),
+                    found.keySet().stream().filter(k -> !expected.containsKey(k)).count());
+        }
     }
 
     /** A thread appending {@code spec}'s events over about {@code seconds}, counting into {@code appended}. */

@@ -22,7 +22,6 @@ import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
-import io.streamgrid.jobs.usecase.IpWindowCount;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowOracle;
@@ -459,15 +458,11 @@ class StatePersistenceTest {
                 writer.finish();
                 log.appendEndOfStream();
 
-                final Map<String, Long> found = awaitWindows(client, job, expected, resumed.get());
-                final long lost = expected.keySet().stream().filter(k -> !found.containsKey(k)).count();
-                final long over = expected.entrySet().stream().filter(e -> found.getOrDefault(e.getKey(), 0L) > e.getValue()).count();
-                final long under = expected.entrySet().stream()
-                        .filter(e -> found.containsKey(e.getKey()) && found.get(e.getKey()) < e.getValue()).count();
-                final long extra = found.keySet().stream().filter(k -> !expected.containsKey(k)).count();
-                System.out.println(expected.size() + " windows expected, " + found.size() + " found, " + lost + " lost, "
-                        + over + " duplicated (counted twice: " + over + ", under-counted: " + under + ", unexpected: " + extra
-                        + "); " + EVENTS + " events");
+                final Map<String, Long> found = Scenario.awaitWindows(client, job, expected, resumed.get());
+                final Scenario.WindowDiff diff = Scenario.WindowDiff.of(expected, found);
+                System.out.println(expected.size() + " windows expected, " + found.size() + " found, " + diff.lost() + " lost, "
+                        + diff.over() + " duplicated (counted twice: " + diff.over() + ", under-counted: " + diff.under()
+                        + ", unexpected: " + diff.extra() + "); " + EVENTS + " events");
                 assertThat(windowsBefore).as("killed mid-stream").isBetween(1, expected.size() - 1);
                 assertThat(found).isEqualTo(expected);
                 final TreeSet<Long> late = client.<String, LateEvent>getMap(job.lateMap()).values().stream()
@@ -508,21 +503,6 @@ class StatePersistenceTest {
         return job.getMetrics().get(metric).stream().mapToLong(Measurement::value).sum();
     }
 
-    private static Map<String, Long> awaitWindows(final HazelcastInstance client, final IpTrafficJob job,
-                                                  final Map<String, Long> expected, final Job running) {
-        final AtomicReference<Map<String, Long>> last = new AtomicReference<>(Map.of());
-        try {
-            JobTestSupport.awaitEqual(expected, () -> {
-                final Map<String, Long> now = client.<String, IpWindowCount>getMap(job.stateMap()).entrySet().stream()
-                        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().count()));
-                last.set(now);
-                return now;
-            }, Duration.ofMinutes(4), running);
-        } catch (final AssertionError e) {
-            System.out.println("did not converge: " + e.getMessage());
-        }
-        return last.get();
-    }
 
     private static LocalCluster threeMembers(final Path workDir, final String clusterName, final Path config) {
         return LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).clusterName(clusterName)
