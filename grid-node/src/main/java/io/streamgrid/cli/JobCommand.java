@@ -1,11 +1,13 @@
 package io.streamgrid.cli;
 
-import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.JobSuspensionCause;
+import com.hazelcast.jet.impl.JobExecutionRecord;
+import com.hazelcast.jet.impl.JobRepository;
+import com.hazelcast.jet.impl.SnapshotValidationRecord;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.streamgrid.jobs.ingest.Progress;
@@ -38,9 +40,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import com.hazelcast.jet.impl.JobExecutionRecord;
-import com.hazelcast.jet.impl.SnapshotValidationRecord;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -411,11 +410,9 @@ final class JobCommand {
     abstract static class OnNamedJob extends ConnectedCommand implements Callable<Integer> {
         @Parameters(paramLabel = "NAME", description = "The job.")
         String name;
-        /** The client, while {@link #act} runs. */
-        HazelcastInstance hazelcast;
 
-        /** Acts on {@code job}; returns the line to print. @throws ConfigException when the job is not in a state for it */
-        abstract String act(Job job);
+        /** Acts on {@code job} (through {@code client} where it needs more); returns what to print. @throws ConfigException when the job is not in a state for it */
+        abstract String act(Job job, HazelcastInstance client);
 
         @Override
         public Integer call() {
@@ -424,8 +421,7 @@ final class JobCommand {
                 if (job == null) {
                     throw new ConfigException("no job named '" + name + "' in the cluster: see 'streamgrid job list'");
                 }
-                hazelcast = client;
-                spec.commandLine().getOut().println(act(job));
+                spec.commandLine().getOut().println(act(job, client));
                 return 0;
             });
         }
@@ -435,7 +431,7 @@ final class JobCommand {
             description = "Cancel a job: it stops and its snapshots are deleted (its maps keep what it wrote).")
     static final class Cancel extends OnNamedJob {
         @Override
-        String act(final Job job) {
+        String act(final Job job, final HazelcastInstance client) {
             if (job.getStatus().isTerminal()) {
                 throw new ConfigException("job '" + name + "' is " + job.getStatus() + ": there is nothing to cancel");
             }
@@ -448,7 +444,7 @@ final class JobCommand {
             description = "Restart a running job from its last snapshot (exactly-once: nothing lost, nothing twice).")
     static final class Restart extends OnNamedJob {
         @Override
-        String act(final Job job) {
+        String act(final Job job, final HazelcastInstance client) {
             if (job.getStatus() != JobStatus.RUNNING) {
                 throw new ConfigException("job '" + name + "' is " + job.getStatus() + ", not RUNNING"
                         + (job.getStatus() == JobStatus.SUSPENDED ? ": resume it with 'streamgrid job resume " + name + "'" : ""));
@@ -463,7 +459,7 @@ final class JobCommand {
                     + "transaction that was decided but not committed).")
     static final class Resume extends OnNamedJob {
         @Override
-        String act(final Job job) {
+        String act(final Job job, final HazelcastInstance client) {
             final JobStatus status = job.getStatus();
             if (status != JobStatus.SUSPENDED) {
                 throw new ConfigException("job '" + name + "' is " + status + ", not SUSPENDED: only a suspended job can be resumed");
@@ -481,8 +477,7 @@ final class JobCommand {
                     + "configuration's persistence.jobs is true, else in member memory only."})
     static final class Checkpoints extends OnNamedJob {
         @Override
-        String act(final Job job) {
-            final HazelcastInstance client = hazelcast;
+        String act(final Job job, final HazelcastInstance client) {
             final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(job.getId());
             final boolean durable = options.tree().bool("persistence.jobs");
             final StringBuilder out = new StringBuilder("job " + name + " (id " + job.getIdString() + "), " + job.getStatus()
@@ -496,7 +491,7 @@ final class JobCommand {
                 out.append(String.format(Locale.ROOT, "%n  %-6d %-26s %9s %,14d  the last completed: a restart resumes from it",
                         record.snapshotId(), Instant.ofEpochMilli(last.endTime()), last.duration() + " ms", last.numBytes()));
                 final SnapshotValidationRecord previous = client.<Object, SnapshotValidationRecord>getMap(
-                        snapshotMap(job, 1 - record.dataMapIndex())).get(SnapshotValidationRecord.KEY);
+                        JobRepository.snapshotDataMapName(job.getId(), 1 - record.dataMapIndex())).get(SnapshotValidationRecord.KEY);
                 if (previous != null && previous.snapshotId() < record.snapshotId()) {
                     out.append(String.format(Locale.ROOT, "%n  %-6d %-26s %9s %,14d  the one before, kept until the next completes",
                             previous.snapshotId(), "started " + Instant.ofEpochMilli(previous.creationTime()), "", previous.numBytes()));
@@ -509,10 +504,6 @@ final class JobCommand {
                 out.append("\n  the last checkpoint that failed: " + record.lastSnapshotFailure().lines().findFirst().orElse(""));
             }
             return out.toString();
-        }
-
-        private static String snapshotMap(final Job job, final int index) {
-            return JobRepository.snapshotDataMapName(job.getId(), index);
         }
     }
 }

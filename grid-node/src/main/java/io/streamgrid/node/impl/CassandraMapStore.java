@@ -1,7 +1,7 @@
 package io.streamgrid.node.impl;
 
-import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.map.MapLoader;
 import com.hazelcast.map.MapLoaderLifecycleSupport;
 import com.hazelcast.map.MapStore;

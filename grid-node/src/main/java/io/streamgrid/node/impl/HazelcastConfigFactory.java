@@ -1,13 +1,8 @@
 package io.streamgrid.node.impl;
 
-import com.hazelcast.jet.impl.JobRepository;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.config.MaxSizePolicy;
@@ -15,10 +10,15 @@ import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.RestApiConfig;
 import com.hazelcast.config.RestEndpointGroup;
 import com.hazelcast.config.SplitBrainProtectionConfig;
+import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.spi.merge.DiscardMergePolicy;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
 import io.streamgrid.node.PersistenceSettings;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /** Turns {@link NodeSettings} into a Hazelcast member {@link Config}. */
 public final class HazelcastConfigFactory {

@@ -1,10 +1,10 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.core.AbstractProcessor;
 import com.hazelcast.jet.core.Inbox;
+import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.map.IMap;
 import io.streamgrid.jobs.pipeline.Replay;
 
