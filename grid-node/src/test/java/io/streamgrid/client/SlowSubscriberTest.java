@@ -3,6 +3,7 @@ package io.streamgrid.client;
 import com.hazelcast.map.IMap;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
 class SlowSubscriberTest {
     private static final String MAP = "state.slow";
 
+    @Tag("soak") // SubscriptionBackpressureTest proves the slow-listener mechanics in the default run; this 3-process run is soak only (30-minute budget)
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_subscriberIsSlow_then_itWaitsForItsListenerAndConverges(final TestInfo test) throws Exception {

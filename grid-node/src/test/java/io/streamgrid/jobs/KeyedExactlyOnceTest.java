@@ -13,6 +13,7 @@ import io.streamgrid.jobs.keyed.VisitStream;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import org.agrona.collections.Long2LongHashMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -53,6 +54,7 @@ class KeyedExactlyOnceTest {
         });
     }
 
+    @Tag("soak") // restores of keyed state are also proven by the member-kill test here; soak only, to keep the default run within 30 minutes
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void when_jobRestartedTenTimesAtRandomMoments_then_keyedStateEqualsOracle(final TestInfo test) throws Exception {
