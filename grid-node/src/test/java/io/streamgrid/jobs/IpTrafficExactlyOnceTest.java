@@ -14,7 +14,6 @@ import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
-import io.streamgrid.jobs.window.WindowOracle;
 import io.streamgrid.jobs.window.WindowPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -82,12 +81,9 @@ class IpTrafficExactlyOnceTest {
         final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 99, EVENTS, 1_000).withRate(2_000)
                 .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000).withHotKeys(0.05, 60_000);
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
-
-        final WindowOracle.Result oracle = Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS);
-        final Map<String, Long> expected = new HashMap<>();
-        oracle.windows().forEach((id, accepted) -> expected.put(IpTrafficJob.windowKey(id.key(), id.start()), (long) accepted.size()));
-        final Map<String, Long> expectedAlerts = Scenario.alerts(spec, PARTITIONS, 60_000, DISORDER, LATENESS,
-                job.alertFactor(), job.alertFloor(), job.baselineMinWindows());
+        final Scenario.IpTrafficExpected oracle = Scenario.IpTrafficExpected.of(spec, job, PARTITIONS);
+        final Map<String, Long> expected = oracle.windows();
+        final Map<String, Long> expectedAlerts = oracle.alerts();
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
              SchemaLog log = Scenario.requestLog(ingestDir, PARTITIONS)) {

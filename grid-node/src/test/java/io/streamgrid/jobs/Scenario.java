@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -95,6 +96,23 @@ final class Scenario {
             }
         });
         return alerts;
+    }
+
+    /**
+     * What ip-traffic with one-minute tumbling windows must end with over {@code spec}'s events in
+     * {@code partitions} log partitions: every window count by window key, every alert's count, and
+     * the sequences of the events too late for their window.
+     */
+    record IpTrafficExpected(Map<String, Long> windows, Map<String, Long> alerts, Set<Long> lateSequences) {
+        static IpTrafficExpected of(final GeneratorSpec spec, final IpTrafficJob job, final int partitions) {
+            final long disorder = job.policy().allowedDisorderMs();
+            final long lateness = job.policy().allowedLatenessMs();
+            final WindowOracle.Result oracle = Scenario.oracle(spec, partitions, 60_000, 60_000, disorder, lateness);
+            final Map<String, Long> windows = new HashMap<>();
+            oracle.windows().forEach((id, accepted) -> windows.put(IpTrafficJob.windowKey(id.key(), id.start()), (long) accepted.size()));
+            return new IpTrafficExpected(windows, Scenario.alerts(spec, partitions, 60_000, disorder, lateness, job.alertFactor(),
+                    job.alertFloor(), job.baselineMinWindows()), oracle.lateSequences());
+        }
     }
 
     /**

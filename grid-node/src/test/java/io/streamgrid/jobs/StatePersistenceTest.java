@@ -24,7 +24,6 @@ import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
-import io.streamgrid.jobs.window.WindowOracle;
 import io.streamgrid.jobs.window.WindowPolicy;
 import io.streamgrid.sink.CassandraServer;
 import org.junit.jupiter.api.AfterAll;
@@ -376,11 +375,9 @@ class StatePersistenceTest {
         final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 77, EVENTS, 1_000).withRate(500)
                 .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000).withHotKeys(0.05, 60_000);
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
-        final WindowOracle.Result oracle = Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS);
-        final Map<String, Long> expected = new HashMap<>();
-        oracle.windows().forEach((id, accepted) -> expected.put(IpTrafficJob.windowKey(id.key(), id.start()), (long) accepted.size()));
-        final Map<String, Long> expectedAlerts = Scenario.alerts(spec, PARTITIONS, 60_000, DISORDER, LATENESS,
-                job.alertFactor(), job.alertFloor(), job.baselineMinWindows());
+        final Scenario.IpTrafficExpected oracle = Scenario.IpTrafficExpected.of(spec, job, PARTITIONS);
+        final Map<String, Long> expected = oracle.windows();
+        final Map<String, Long> expectedAlerts = oracle.alerts();
 
         try (SchemaLog log = Scenario.requestLog(ingestDir, PARTITIONS)) {
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, seconds);
