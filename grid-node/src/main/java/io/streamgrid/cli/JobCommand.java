@@ -111,9 +111,11 @@ final class JobCommand {
             checkLogs(job, jobOptions);
             return withClient(client -> {
                 checkReplayTargets(client, job, replay);
-                final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output);
+                final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output,
+                        makeWay(client, jobOptions.jobConfig(job.name())));
                 final PrintWriter out = spec.commandLine().getOut();
-                out.println(submittedLine(job, submitted, jobOptions) + ", reading " + logDirectories(job, jobOptions));
+                out.println(submittedLine(job, submitted, jobOptions) + ", reading " + logDirectories(job, jobOptions)
+                        + restoredNote(submitted));
                 out.println(outputsLine(job, replay) + (output == null ? "" : "; exactly-once into Cassandra tables "
                         + (replay == null ? output : replay.output(output)).bindings().stream()
                         .map(b -> b.table().qualifiedName()).toList()));
@@ -167,14 +169,24 @@ final class JobCommand {
             checkLogs(job, jobOptions);
             return withClient(client -> {
                 checkReplayTargets(client, job, jobOptions.replay());
+                final JobConfig made = makeWay(client, config);
                 final Job submitted = around.apply(() -> job instanceof KeyedJob<?> keyed
-                        ? KeyedJobs.submit(client.getJet(), keyed, jobOptions, null, config)
-                        : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null, config));
+                        ? KeyedJobs.submit(client.getJet(), keyed, jobOptions, null, made)
+                        : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null, made));
                 final PrintWriter out = spec.commandLine().getOut();
-                out.println(submittedLine(job, submitted, jobOptions) + origin + ", reading " + logDirectories(job, jobOptions) + note);
+                out.println(submittedLine(job, submitted, jobOptions) + origin + ", reading " + logDirectories(job, jobOptions) + note
+                        + restoredNote(submitted));
                 out.println(outputsLine(job, jobOptions.replay()));
                 return followed(submitted, job, jobOptions);
             });
+        }
+
+        /**
+         * Makes way in the cluster for submitting {@code config}'s job and returns the config to submit
+         * it with; as it is here (a replay's own checks are {@link #checkReplayTargets}).
+         */
+        JobConfig makeWay(final HazelcastInstance client, final JobConfig config) {
+            return config;
         }
 
         /**
@@ -215,9 +227,29 @@ final class JobCommand {
                     + "(a class implementing io.streamgrid.jobs.keyed.StreamGridJob; the members need "
                     + "jobs.allow-code-upload: true)."})
     static final class Submit extends Submission {
+        @Option(names = "--from-checkpoint", paramLabel = "ID|last|none",
+                description = {"Replace the job of the same name still in the cluster (running or suspended; e.g. to run "
+                        + "new code): 'last' or a checkpoint ID it keeps ('streamgrid job checkpoints NAME') carries its state "
+                        + "over — the old job is suspended, the checkpoint copied and checked, the old job cancelled, and the "
+                        + "new one restores the copy and goes on from there; 'none' cancels the old job and starts over from "
+                        + "the beginning of the logs. Without it a job of the same name still in the cluster is refused."})
+        String fromCheckpoint;
+
+        private FromCheckpoint choice;
+
         @Override
         public Integer call() {
+            choice = fromCheckpoint == null ? null : FromCheckpoint.parse(fromCheckpoint);
             return submit(null);
+        }
+
+        @Override
+        JobConfig makeWay(final HazelcastInstance client, final JobConfig config) {
+            if (choice == null) {
+                FromCheckpoint.refuseIfPresent(client, config.getName());
+                return config;
+            }
+            return choice.prepare(client, config, spec.commandLine().getOut());
         }
     }
 
@@ -273,6 +305,11 @@ final class JobCommand {
         return (replay == null ? "submitted " + job.name() : "replaying " + job.name() + " " + replay.describe() + " as "
                 + submitted.getName()) + " (id " + submitted.getIdString() + "), exactly-once, snapshots every "
                 + options.snapshotIntervalMs() + " ms";
+    }
+
+    /** "; its state restored from the checkpoint copied" when the job starts from one ({@code --from-checkpoint}). */
+    private static String restoredNote(final Job submitted) {
+        return submitted.getConfig().getInitialSnapshotName() == null ? "" : "; its state restored from the checkpoint copied";
     }
 
     /** Where the job writes: its state maps and side maps (a replay's: suffixed). */
@@ -474,7 +511,8 @@ final class JobCommand {
             description = {"List a job's checkpoints (Jet snapshots): the last completed one, which a restart of the job "
                     + "or of the whole cluster resumes from; the one before it while it is kept (until the next completes); "
                     + "one in progress; the last failure. Durable (in Cassandra, surviving the whole cluster) when the "
-                    + "configuration's persistence.jobs is true, else in member memory only."})
+                    + "configuration's persistence.jobs is true, else in member memory only. 'streamgrid job submit "
+                    + "--from-checkpoint ID' starts a new submission of the job from one of them."})
     static final class Checkpoints extends OnNamedJob {
         @Override
         String act(final Job job, final HazelcastInstance client) {
@@ -490,12 +528,9 @@ final class JobCommand {
                 out.append(String.format(Locale.ROOT, "%n  %-6s %-26s %9s %14s  %s", "ID", "COMPLETED", "TOOK", "BYTES", ""));
                 out.append(String.format(Locale.ROOT, "%n  %-6d %-26s %9s %,14d  the last completed: a restart resumes from it",
                         record.snapshotId(), Instant.ofEpochMilli(last.endTime()), last.duration() + " ms", last.numBytes()));
-                final SnapshotValidationRecord previous = client.<Object, SnapshotValidationRecord>getMap(
-                        JobRepository.snapshotDataMapName(job.getId(), 1 - record.dataMapIndex())).get(SnapshotValidationRecord.KEY);
-                if (previous != null && previous.snapshotId() < record.snapshotId()) {
-                    out.append(String.format(Locale.ROOT, "%n  %-6d %-26s %9s %,14d  the one before, kept until the next completes",
-                            previous.snapshotId(), "started " + Instant.ofEpochMilli(previous.creationTime()), "", previous.numBytes()));
-                }
+                FromCheckpoint.previous(client, job, record).ifPresent(previous -> out.append(String.format(Locale.ROOT,
+                        "%n  %-6d %-26s %9s %,14d  the one before, kept until the next completes", previous.snapshotId(),
+                        "started " + Instant.ofEpochMilli(previous.creationTime()), "", previous.numBytes())));
             }
             if (record != null && record.ongoingSnapshotId() > record.snapshotId()) {
                 out.append("\n  " + record.ongoingSnapshotId() + " in progress");

@@ -53,6 +53,15 @@ public final class MemberProcess {
         return logFile;
     }
 
+    /** What the member has logged so far. @throws java.io.UncheckedIOException when the log cannot be read */
+    public String log() {
+        try {
+            return java.nio.file.Files.readString(logFile);
+        } catch (final java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }

@@ -194,6 +194,22 @@ class StreamGridCliTest {
     }
 
     @Test
+    void when_fromCheckpointIsNeitherAnIdNorLastNorNone_then_exit2BeforeConnecting() {
+        final CliRun word = run("job", "submit", "ip-traffic", "--from-checkpoint", "latest", "--member=127.0.0.1:1");
+        final CliRun negative = run("job", "submit", "ip-traffic", "--from-checkpoint", "-3", "--member=127.0.0.1:1");
+        final CliRun onReplay = run("job", "replay", "ip-traffic", "--into", "v2", "--from-checkpoint", "last",
+                "--member=127.0.0.1:1");
+
+        assertThat(word.code()).isEqualTo(2);
+        assertThat(word.errLines()).singleElement().asString()
+                .contains("--from-checkpoint latest: give a checkpoint id", "'last' or 'none'");
+        assertThat(negative.code()).isEqualTo(2);
+        assertThat(negative.errLines()).singleElement().asString().contains("--from-checkpoint -3: give a checkpoint id");
+        assertThat(onReplay.code()).as("a replay runs beside the live job and replaces nothing").isEqualTo(2);
+        assertThat(onReplay.err()).contains("Unknown options: '--from-checkpoint'");
+    }
+
+    @Test
     void when_cassandraOutputAskedForAJobWithoutTables_then_exit2() {
         final CliRun result = run("job", "submit", "user-sessions", "--cassandra");
 

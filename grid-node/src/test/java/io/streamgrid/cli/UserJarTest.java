@@ -1,6 +1,8 @@
 package io.streamgrid.cli;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
@@ -11,6 +13,8 @@ import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.BucketCounts;
 import io.streamgrid.jobs.keyed.VisitStream;
+import io.streamgrid.jobs.pipeline.JobMetricNames;
+import io.streamgrid.node.impl.JobFigures;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -153,9 +157,10 @@ class UserJarTest {
         return file;
     }
 
-    private Map<String, long[]> expectedTotals(final VisitStream stream) {
+    /** Visits and amount per user over the stream's first {@code visits}. */
+    private static Map<String, long[]> expectedTotals(final VisitStream stream, final int visits) {
         final Map<String, long[]> totals = new HashMap<>();
-        for (final VisitStream.Visit visit : stream.visits()) {
+        for (final VisitStream.Visit visit : stream.visits().subList(0, visits)) {
             final long[] total = totals.computeIfAbsent(visit.user(), u -> new long[2]);
             total[0]++;
             total[1] += visit.sequence() % 100; // the amount VisitStream writes
@@ -163,39 +168,86 @@ class UserJarTest {
         return totals;
     }
 
+    /**
+     * The jar's job through the CLI, then the same job submitted again as a user would to run new
+     * code: refused while the first is there, then {@code --from-checkpoint last} replaces it — the
+     * new job restores the first one's checkpoint (every log partition's position and every user's
+     * counts) and counts only the visits after it; {@code --from-checkpoint none} replaces it again
+     * starting over from the logs' beginning. The oracle: totals per user over the visits appended.
+     */
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    void when_jarSubmittedThroughCli_then_itsStateIsReadableByAClientWithoutTheClass() throws IOException {
+    void when_jarJobSubmittedAndReplacedFromItsCheckpoint_then_stateCarriesOverAndIsReadableWithoutTheClass() throws IOException {
         final String clusterName = "jar-" + System.nanoTime();
         final Path config = config(clusterName, true);
-        final VisitStream stream = new VisitStream(5, 5_000, 300, 4, 0, 1, 0);
+        final VisitStream stream = new VisitStream(5, 10_000, 300, 4, 0, 1, 0);
         try (LocalCluster cluster = LocalCluster.builder().members(2).clusterName(clusterName).configFile(config)
                 .workDir(workDir).start();
              SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(workDir.resolve("ingest"), "visit"), BucketCounts.VISIT, 4)) {
             stream.append(log, 0, 5_000);
             final String member = "--member=" + cluster.members().get(0).address();
+            final String[] job = {"--jar", jar.toString(), "--class", "com.acme.VisitTotals", "--config", config.toString(), member};
 
-            final CliRun submitted = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", "com.acme.VisitTotals",
-                    "--config", config.toString(), member);
+            final CliRun submitted = CliRun.of(concat(new String[] {"job", "submit"}, job));
             assertThat(submitted.code()).as(submitted.err()).isZero();
             assertThat(submitted.out()).contains("submitted visit-totals", "from acme-jobs.jar (com.acme.VisitTotals)");
-
-            final Map<String, long[]> expected = expectedTotals(stream);
             final HazelcastInstance client = cluster.newClient();
-            await().atMost(Duration.ofMinutes(2)).until(() -> client.getMap("state.visit-totals").size() == expected.size()
-                    && totalVisits(client) == 5_000);
-            for (final Map.Entry<Object, Object> entry : client.getMap("state.visit-totals").entrySet()) {
-                assertThat(entry.getValue()).as("the user's record, without its class").isInstanceOf(GenericRecord.class);
-                final GenericRecord total = (GenericRecord) entry.getValue();
-                final long[] want = expected.get((String) entry.getKey());
-                assertThat(new long[] {total.getInt64("visits"), total.getInt64("amount")}).as(entry.getKey().toString())
-                        .containsExactly(want);
-                assertThat(total.getString("user")).isEqualTo(entry.getKey());
+            awaitTotalsOf(client, stream, 5_000);
+            for (final Object value : client.getMap("state.visit-totals").values()) {
+                assertThat(value).as("the user's record, without its class").isInstanceOf(GenericRecord.class);
             }
             assertThat(CliRun.of("job", "list", "--config", config.toString(), member).out()).contains("visit-totals  RUNNING");
+
+            final CliRun twice = CliRun.of(concat(new String[] {"job", "submit"}, job));
+            assertThat(twice.code()).isEqualTo(2);
+            assertThat(twice.errLines()).singleElement().asString().contains("job 'visit-totals' is already RUNNING",
+                    "--from-checkpoint last");
+            final CliRun notKept = CliRun.of(concat(new String[] {"job", "submit", "--from-checkpoint", "999999"}, job));
+            assertThat(notKept.code()).isEqualTo(2);
+            assertThat(notKept.errLines()).singleElement().asString().contains("does not keep checkpoint 999999");
+            final Job first = client.getJet().getJob("visit-totals");
+            assertThat(first.getStatus()).as("the first job after two refused submissions").isEqualTo(JobStatus.RUNNING);
+
+            final CliRun replaced = CliRun.of(concat(new String[] {"job", "submit", "--from-checkpoint", "last"}, job));
+            assertThat(replaced.code()).as(replaced.err()).isZero();
+            System.out.print(replaced.out());
+            final Matcher copied = Pattern.compile("copied checkpoint (\\d+) of visit-totals").matcher(replaced.out());
+            assertThat(copied.find()).as(replaced.out()).isTrue();
+            final Job second = client.getJet().getJob("visit-totals");
+            assertThat(second.getId()).isNotEqualTo(first.getId());
+            stream.append(log, 5_000, 10_000);
+            awaitTotalsOf(client, stream, 10_000);
+            await("the replacing job restored all 4 log partitions").atMost(Duration.ofMinutes(1))
+                    .until(() -> JobFigures.total(second, JobMetricNames.RESTORED_PARTITIONS) == 4);
+            final String restoreLine = "from snapshot " + copied.group(1) + ", mapName = __jet.exportedSnapshot.visit-totals";
+            assertThat(cluster.members()).as("a member's log says " + restoreLine)
+                    .anyMatch(m -> m.log().contains(restoreLine));
+            assertThat(replaced.out()).contains("suspending visit-totals (id " + first.getIdString(),
+                    "cancelled visit-totals (id " + first.getIdString() + ") after copying checkpoint " + copied.group(1),
+                    "submitted visit-totals", "; its state restored from the checkpoint copied");
+            System.out.println("the replacing job restored checkpoint " + copied.group(1) + " (4 log partitions) and counted "
+                    + "the 5000 visits after it: totals equal the oracle's over 10000");
+
+            final CliRun startedOver = CliRun.of(concat(new String[] {"job", "submit", "--from-checkpoint", "none"}, job));
+            assertThat(startedOver.code()).as(startedOver.err()).isZero();
+            assertThat(startedOver.out()).contains("cancelled visit-totals (id " + second.getIdString()
+                    + "); the new job starts over from the beginning of its logs").doesNotContain("copied checkpoint");
+            final Job third = client.getJet().getJob("visit-totals");
+            await().atMost(Duration.ofMinutes(1)).until(() -> JobFigures.of(third) != null && JobFigures.of(third).eventsIn() == 10_000);
+            assertThat(JobFigures.total(third, JobMetricNames.RESTORED_PARTITIONS)).as("partitions restored when starting over")
+                    .isZero();
+            awaitTotalsOf(client, stream, 10_000);
             final CliRun cancelled = CliRun.of("job", "cancel", "visit-totals", "--config", config.toString(), member);
             assertThat(cancelled.code()).as(cancelled.err()).isZero();
         }
+    }
+
+    /** Waits until the visit-totals map holds the oracle's totals over the stream's first {@code visits}. */
+    private static void awaitTotalsOf(final HazelcastInstance client, final VisitStream stream, final int visits) {
+        final Map<String, List<Long>> expected = new HashMap<>();
+        expectedTotals(stream, visits).forEach((user, total) -> expected.put(user, List.of(total[0], total[1])));
+        await().atMost(Duration.ofMinutes(2)).until(() -> expected.equals(totals(client, "state.visit-totals")));
+        System.out.println(expected.size() + " users' totals over " + visits + " visits expected, all found equal");
     }
 
     /**
@@ -218,7 +270,7 @@ class UserJarTest {
             final CliRun submitted = CliRun.of(concat(new String[] {"job", "submit"}, job));
             assertThat(submitted.code()).as(submitted.err()).isZero();
             final Map<String, List<Long>> expected = new HashMap<>();
-            expectedTotals(stream).forEach((user, total) -> expected.put(user, List.of(total[0], total[1])));
+            expectedTotals(stream, 4_000).forEach((user, total) -> expected.put(user, List.of(total[0], total[1])));
             final HazelcastInstance client = cluster.newClient();
             await().atMost(Duration.ofMinutes(2)).until(() -> expected.equals(totals(client, "state.visit-totals")));
 
@@ -307,10 +359,6 @@ class UserJarTest {
             assertThat(found).isEqualTo(expected);
             System.out.println(expected.size() + " windows expected, " + found.size() + " found, all counts equal");
         }
-    }
-
-    private static long totalVisits(final HazelcastInstance client) {
-        return client.<String, GenericRecord>getMap("state.visit-totals").values().stream().mapToLong(r -> r.getInt64("visits")).sum();
     }
 
     @Test

@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
-import com.hazelcast.jet.core.metrics.Measurement;
 import com.hazelcast.jet.impl.JobExecutionRecord;
 import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.map.IMap;
@@ -25,6 +24,7 @@ import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
+import io.streamgrid.node.impl.JobFigures;
 import io.streamgrid.sink.CassandraServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -439,9 +439,9 @@ class StatePersistenceTest {
                 assertThat(client.getJet().getJobs()).as("jobs on the new cluster: only the one resumed, none resubmitted")
                         .extracting(Job::getId).containsExactly(jobId);
                 final long restored = await().atMost(Duration.ofMinutes(1)).until(
-                        () -> sum(resumed.get(), JobMetricNames.RESTORED_PARTITIONS), count -> count == PARTITIONS);
+                        () -> JobFigures.total(resumed.get(), JobMetricNames.RESTORED_PARTITIONS), count -> count == PARTITIONS);
                 final String restoreLine = "from snapshot " + atKill.snapshotId() + ",";
-                assertThat(cluster.members().stream().anyMatch(member -> logHas(member, restoreLine)))
+                assertThat(cluster.members().stream().anyMatch(member -> member.log().contains(restoreLine)))
                         .as("a member's log says the job was restored " + restoreLine).isTrue();
                 System.out.println("the resumed job restored " + restored + " log partitions " + restoreLine);
                 // Checkpoints go on now that Cassandra is back.
@@ -478,14 +478,6 @@ class StatePersistenceTest {
         }
     }
 
-    private static boolean logHas(final MemberProcess member, final String text) {
-        try {
-            return Files.readString(member.logFile()).contains(text);
-        } catch (final java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     private static long rowsOf(final String map) {
         try (CqlSession session = cassandra.newSession()) {
             return session.execute("SELECT count(*) FROM durable.state_entries WHERE map = ? ALLOW FILTERING", map).one().getLong(0);
@@ -496,10 +488,6 @@ class StatePersistenceTest {
     private static long lastSnapshotId(final HazelcastInstance client, final long jobId) {
         final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(jobId);
         return record == null ? -1 : record.snapshotId();
-    }
-
-    private static long sum(final Job job, final String metric) {
-        return job.getMetrics().get(metric).stream().mapToLong(Measurement::value).sum();
     }
 
 

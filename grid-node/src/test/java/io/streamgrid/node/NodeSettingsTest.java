@@ -211,7 +211,7 @@ class NodeSettingsTest {
                 NodeSettings.Overrides.none());
         final com.hazelcast.config.Config config = io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(jobs);
         for (final String name : List.of("__jet.records", "__jet.executionRecords", "__jet.snapshot.0e5c-1a2b-0000-0001.1",
-                "__jet.resources.0e5c-1a2b-0000-0001")) {
+                "__jet.exportedSnapshot.ip-traffic", "__jet.resources.0e5c-1a2b-0000-0001")) {
             final com.hazelcast.config.MapConfig map = config.getMapConfig(name);
             assertThat(map.getMapStoreConfig().isEnabled()).as(name).isTrue();
             assertThat(map.getMapStoreConfig().getWriteDelaySeconds()).as(name).isZero();

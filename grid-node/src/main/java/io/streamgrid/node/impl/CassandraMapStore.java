@@ -80,13 +80,14 @@ final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLife
 
     /**
      * Reads one key (Hazelcast's read-through: a get that misses memory, a put returning the old
-     * value). Not for Jet's snapshot maps: they are loaded whole before first use and never evict,
-     * so a key not in memory is not in Cassandra either, and Jet writes every chunk with a put that
-     * would otherwise read Cassandra first.
+     * value). Not for Jet's snapshot maps (a job's own, and the copies a job is started from): they
+     * are loaded whole before first use and never evict, so a key not in memory is not in Cassandra
+     * either, and Jet writes every chunk with a put that would otherwise read Cassandra first.
      */
     @Override
     public Object load(final Object key) {
-        return map.startsWith(JobRepository.SNAPSHOT_DATA_MAP_PREFIX) ? null : table.read(map, key);
+        return map.startsWith(JobRepository.SNAPSHOT_DATA_MAP_PREFIX) || map.startsWith(JobRepository.EXPORTED_SNAPSHOTS_PREFIX)
+                ? null : table.read(map, key);
     }
 
     @Override

@@ -34,11 +34,13 @@ public final class HazelcastConfigFactory {
     /**
      * Jet's own maps that make a job resume where it was (Hazelcast 5.7's {@code JobRepository}): job
      * records (the DAG and config), execution records (the last completed snapshot and which of
-     * the job's two snapshot maps holds it), snapshot data, uploaded resources. Jet's master finds
+     * the job's two snapshot maps holds it), snapshot data, the copies of snapshots a job is started
+     * from ({@code job submit --from-checkpoint}), uploaded resources. Jet's master finds
      * jobs by scanning the records, so a cluster that loads these maps resumes the jobs by itself.
      */
     static final List<String> JET_JOB_MAPS = List.of(JobRepository.JOB_RECORDS_MAP_NAME, JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME,
-            JobRepository.SNAPSHOT_DATA_MAP_PREFIX + "*", JobRepository.RESOURCES_MAP_NAME_PREFIX + "*");
+            JobRepository.SNAPSHOT_DATA_MAP_PREFIX + "*", JobRepository.EXPORTED_SNAPSHOTS_PREFIX + "*",
+            JobRepository.RESOURCES_MAP_NAME_PREFIX + "*");
 
     /** "state." of "state.*" or "state.positions": the kind of map a name or pattern is of. */
     private static String prefixOf(final String mapNameOrPattern) {

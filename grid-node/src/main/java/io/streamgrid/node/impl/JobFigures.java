@@ -36,6 +36,11 @@ public record JobFigures(long collectedAtMs, long eventsIn, long late, long reje
                 combined(metrics, JobMetricNames.RECORDS_BEHIND, Long::sum));
     }
 
+    /** The sum of {@code metric} over the job's processors as Jet last collected it; 0 before it has. */
+    public static long total(final Job job, final String metric) {
+        return combined(job.getMetrics(), metric, Long::sum);
+    }
+
     /** Events in per second from {@code earlier} to these figures; a count that went down (a restart) counts from 0. */
     public double eventsPerSecondSince(final JobFigures earlier) {
         final double seconds = (collectedAtMs - earlier.collectedAtMs) / 1000.0;
