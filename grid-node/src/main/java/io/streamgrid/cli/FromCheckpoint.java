@@ -102,10 +102,12 @@ final class FromCheckpoint {
         try {
             checkpoint = chosen(client, existing);
             copy(client, existing, checkpoint, name, out);
-        } catch (final ConfigException e) {
+        } catch (final RuntimeException e) {
             if (suspendedHere) {
                 existing.resume();
-                throw new ConfigException(e.getMessage() + "; job '" + name + "' was resumed as it was", e);
+                if (e instanceof ConfigException) {
+                    throw new ConfigException(e.getMessage() + "; job '" + name + "' was resumed as it was", e);
+                }
             }
             throw e;
         }

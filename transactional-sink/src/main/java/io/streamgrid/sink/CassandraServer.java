@@ -146,6 +146,14 @@ public final class CassandraServer implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    /** The server process's id. @throws IllegalStateException when it is not running */
+    public synchronized long pid() {
+        if (!isRunning()) {
+            throw new IllegalStateException("Cassandra is not running");
+        }
+        return process.pid();
+    }
+
     public InetSocketAddress contactPoint() {
         return new InetSocketAddress(HOST, nativePort);
     }

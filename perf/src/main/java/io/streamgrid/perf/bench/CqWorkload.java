@@ -127,6 +127,11 @@ final class CqWorkload {
         return cpuNanos(Optional.of(ProcessHandle.current()), "the benchmark JVM");
     }
 
+    /** CPU time the process {@code pid} has used so far, in nanoseconds. */
+    static long cpuNanos(final long pid, final String what) {
+        return cpuNanos(ProcessHandle.of(pid), what + " (pid " + pid + ")");
+    }
+
     private static long cpuNanos(final Optional<ProcessHandle> process, final String what) {
         return process.flatMap(handle -> handle.info().totalCpuDuration())
                 .orElseThrow(() -> new IllegalStateException("no CPU time for " + what)).toNanos();

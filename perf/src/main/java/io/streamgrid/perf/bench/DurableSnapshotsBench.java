@@ -64,19 +64,34 @@ public final class DurableSnapshotsBench implements Benchmark {
                      Optional.of(writeConfig(context.workDir(), cassandra)))) {
             final List<JetService> jets = List.of(inMemory.member().getJet(), durable.member().getJet());
             final double[][] rates = new double[jobs.size()][runs];
+            final double[][] ownCores = new double[jobs.size()][runs];
+            final double[][] cassandraCores = new double[jobs.size()][runs];
             for (int s = 0; s < jobs.size(); s++) {
                 final double rate = drain(context, jets.get(s), jobs.get(s));
                 context.progress(String.format(Locale.ROOT, "warm-up %s: %,.0f events/s", jobs.get(s).label(), rate));
             }
             for (int run = 0; run < runs; run++) {
                 for (int s = 0; s < jobs.size(); s++) {
+                    final long wall = System.nanoTime();
+                    final long own = CqWorkload.ownCpuNanos();
+                    final long server = CqWorkload.cpuNanos(cassandra.pid(), "Cassandra");
                     rates[s][run] = drain(context, jets.get(s), jobs.get(s));
-                    context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f events/s", run + 1, runs,
-                            jobs.get(s).label(), rates[s][run]));
+                    final double seconds = (System.nanoTime() - wall) / 1e9;
+                    ownCores[s][run] = (CqWorkload.ownCpuNanos() - own) / 1e9 / seconds;
+                    cassandraCores[s][run] = (CqWorkload.cpuNanos(cassandra.pid(), "Cassandra") - server) / 1e9 / seconds;
+                    context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f events/s; CPU: members %.2f cores, "
+                            + "Cassandra %.2f", run + 1, runs, jobs.get(s).label(), rates[s][run], ownCores[s][run],
+                            cassandraCores[s][run]));
                 }
             }
             for (int s = 0; s < jobs.size(); s++) {
                 measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "events/s", rates[s]));
+            }
+            for (int s = 0; s < jobs.size(); s++) {
+                measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "CPU of the benchmark JVM (members), cores",
+                        ownCores[s]));
+                measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "CPU of Cassandra, cores",
+                        cassandraCores[s]));
             }
             liveRate = Math.floor(Math.min(measurements.get(0).median(), measurements.get(1).median()) / 2 / 1_000) * 1_000;
             final Duration warmUp = context.pick(Duration.ofSeconds(5), Duration.ofSeconds(10));
@@ -108,7 +123,10 @@ public final class DurableSnapshotsBench implements Benchmark {
                 List.of(GoalCheck.of("Durable snapshots cost ≤ 10 % more throughput than snapshots in memory", cost <= 0.10,
                         String.format(Locale.ROOT, "costs %.1f%% (%,.0f → %,.0f events/s)", 100 * cost, memory, cassandra))),
                 List.of("Cassandra, both members and the benchmark's writer share 2 cores; the in-memory member's runs "
-                        + "have Cassandra idle beside them."));
+                        + "have Cassandra idle beside them.",
+                        "CPU: process CPU time over each measured run's wall time, of the benchmark JVM (both embedded "
+                        + "members, the job, the result tally) and of the Cassandra child JVM — where the 2 cores went "
+                        + "while each subject ran."));
     }
 
     private static double drain(final BenchContext context, final JetService jet, final WindowingBench.JobSubject job)
