@@ -72,8 +72,8 @@ import static org.awaitility.Awaitility.await;
  * tables are then compared with an independent oracle by {@link TableVerifier}.
  */
 class CassandraExactlyOnceTest {
-    /** Job restarts of the restart test: 10 in the default run, 20 in the soak profile's (-Dstreamgrid.test.sinkRestarts). */
-    private static final int RESTARTS = Integer.getInteger("streamgrid.test.sinkRestarts", 10);
+    /** Job restarts of the restart test: 6 in the default run, 20 in the soak profile's (-Dstreamgrid.test.sinkRestarts). */
+    private static final int RESTARTS = Integer.getInteger("streamgrid.test.sinkRestarts", 6);
     private static final int PARTITIONS = 6;
     private static final long DISORDER = 2_000;
     private static final long LATENESS = 30_000;
