@@ -25,7 +25,12 @@ import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
 import io.streamgrid.node.impl.JobFigures;
+import io.streamgrid.sink.CassandraSchema;
 import io.streamgrid.sink.CassandraServer;
+import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.SinkOptions;
+import io.streamgrid.sink.TableSpec;
+import io.streamgrid.sink.TableVerifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -75,7 +80,10 @@ import static org.awaitility.Awaitility.await;
  * Cassandra stopped (the coordinator's log names it; Cassandra holds exactly its chunks), go on
  * taking snapshots, and end with every window count, late event and alert equal to the brute-force
  * oracle's: none lost (state written before the snapshot but not yet in Cassandra would be), none
- * counted twice (events before the snapshot read again would be).
+ * counted twice (events before the snapshot read again would be). The job also writes its window
+ * counts to a Cassandra table through the two-phase-commit sink (its transactions travel in the
+ * snapshots, now in Cassandra; the resumed job commits the restored snapshot's transactions again,
+ * idempotently): the table must end equal to the oracle too — none lost, none counted twice.
  */
 class StatePersistenceTest {
     /** Entries of the main map: 10,000 in the default run, 1,000,000 in the soak profile's (-Dstreamgrid.test.persistedEntries). */
@@ -366,7 +374,7 @@ class StatePersistenceTest {
 
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
-    void when_cassandraStopsMidCheckpointsAndEveryMemberIsKilled_then_aNewClusterResumesTheJobFromTheLastCompleteOne(final TestInfo test) throws Exception {
+    void when_cassandraStopsMidCheckpointsAndEveryMemberIsKilled_then_aNewClusterResumesTheJobAndItsCassandraSinkFromTheLastCompleteOne(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         final Path ingestDir = workDir.resolve("ingest");
         final String clusterName = "sg-durable-" + UUID.randomUUID().toString().substring(0, 8);
@@ -378,6 +386,20 @@ class StatePersistenceTest {
         final Scenario.IpTrafficExpected oracle = Scenario.IpTrafficExpected.of(spec, job, PARTITIONS);
         final Map<String, Long> expected = oracle.windows();
         final Map<String, Long> expectedAlerts = oracle.alerts();
+        // The job also writes its windows to Cassandra through the two-phase-commit sink, whose
+        // transactions the resumed job restores from the durable snapshot and commits again.
+        final CassandraTarget target = CassandraTarget.local(cassandra, "durable_out");
+        final TableSpec windowTable = IpTrafficJob.windowCountsTable(target.keyspace());
+        final Map<List<Object>, List<Object>> expectedRows = new HashMap<>();
+        expected.forEach((key, count) -> {
+            final String ip = key.substring(0, key.indexOf('@'));
+            final long start = Long.parseLong(key.substring(key.indexOf('@') + 1));
+            expectedRows.put(List.of(ip, start), List.of(ip, start, start + 60_000, count));
+        });
+        try (CqlSession session = cassandra.newSession()) {
+            CassandraSchema.ensure(session, target, windowTable);
+            CassandraSchema.ensure(session, target, IpTrafficJob.alertsTable(target.keyspace()));
+        }
 
         try (SchemaLog log = Scenario.requestLog(ingestDir, PARTITIONS)) {
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, seconds);
@@ -387,7 +409,8 @@ class StatePersistenceTest {
             try (LocalCluster cluster = threeMembers(workDir.resolve("before"), clusterName, config)) {
                 final HazelcastInstance client = cluster.newClient();
                 final Job running = WindowedJobs.submit(client.getJet(), job,
-                        JobOptions.of(ingestDir).withSnapshotInterval(500).withLocalParallelism(2));
+                        JobOptions.of(ingestDir).withSnapshotInterval(500).withLocalParallelism(2),
+                        IpTrafficJob.cassandraOutput(target, SinkOptions.defaults()));
                 jobId = running.getId();
                 writer.start();
                 writer.awaitAppended(EVENTS * 2 / 5);
@@ -473,6 +496,14 @@ class StatePersistenceTest {
                 System.out.println("alerts: " + JobTestSupport.diff(expectedAlerts, alerts));
                 assertThat(expectedAlerts).as("the stream's spikes raise alerts").isNotEmpty();
                 assertThat(alerts).isEqualTo(expectedAlerts);
+                final TableVerifier.Report[] report = new TableVerifier.Report[1];
+                try (CqlSession session = cassandra.newSession()) {
+                    await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() ->
+                            (report[0] = TableVerifier.verify(session, windowTable, List.of("ip", "window_start", "window_end", "count"),
+                                    expectedRows)).isExact());
+                } finally {
+                    System.out.println("Cassandra " + windowTable.qualifiedName() + " (exactly-once sink): " + report[0]);
+                }
                 resumed.get().cancel();
             }
         }
