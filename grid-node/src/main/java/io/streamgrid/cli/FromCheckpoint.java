@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Where {@code job submit --from-checkpoint} starts a job, and the work that makes way for it.
@@ -116,11 +117,11 @@ final class FromCheckpoint {
     }
 
     /** A checkpoint a job keeps: its id and the snapshot map holding it. */
-    record Kept(long id, String map) {
+    private record Kept(long id, String map) {
     }
 
     /** The checkpoints {@code job} keeps, the last completed first; empty when none completed. */
-    static List<Kept> kept(final HazelcastInstance client, final Job job) {
+    private static List<Kept> kept(final HazelcastInstance client, final Job job) {
         final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME)
                 .get(job.getId());
         final List<Kept> kept = new ArrayList<>();
@@ -203,7 +204,7 @@ final class FromCheckpoint {
         out.flush();
     }
 
-    private static void awaitStatus(final Job job, final java.util.function.Predicate<JobStatus> reached, final String what) {
+    private static void awaitStatus(final Job job, final Predicate<JobStatus> reached, final String what) {
         final long deadline = System.currentTimeMillis() + STATUS_WAIT_MS;
         JobStatus status = job.getStatus();
         while (!reached.test(status)) {

@@ -193,8 +193,9 @@ class UserJarTest {
             assertThat(submitted.out()).contains("submitted visit-totals", "from acme-jobs.jar (com.acme.VisitTotals)");
             final HazelcastInstance client = cluster.newClient();
             awaitTotalsOf(client, stream, 5_000);
-            for (final Object value : client.getMap("state.visit-totals").values()) {
-                assertThat(value).as("the user's record, without its class").isInstanceOf(GenericRecord.class);
+            for (final Map.Entry<Object, Object> entry : client.getMap("state.visit-totals").entrySet()) {
+                assertThat(entry.getValue()).as("the user's record, without its class").isInstanceOf(GenericRecord.class);
+                assertThat(((GenericRecord) entry.getValue()).getString("user")).isEqualTo(entry.getKey());
             }
             assertThat(CliRun.of("job", "list", "--config", config.toString(), member).out()).contains("visit-totals  RUNNING");
 
