@@ -1,7 +1,13 @@
 package io.streamgrid.perf.bench;
 
+import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.JetService;
+import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.ProcessingGuarantee;
+import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.impl.JobExecutionRecord;
+import com.hazelcast.jet.impl.JobRepository;
+import com.hazelcast.map.IMap;
 import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.Benchmark;
 import io.streamgrid.perf.report.BenchResult;
@@ -58,10 +64,12 @@ public final class DurableSnapshotsBench implements Benchmark {
         final List<Measurement> measurements = new ArrayList<>();
         final List<LatencyProfile> latencies = new ArrayList<>();
         final double liveRate;
+        final Restart restart;
         try (CassandraServer cassandra = CassandraServer.start(context.workDir().resolve("cassandra"), context::progress);
              EmbeddedGrid inMemory = EmbeddedGrid.start(context.workDir().resolve("member-memory"));
              EmbeddedGrid durable = EmbeddedGrid.start(context.workDir().resolve("member-durable"),
                      Optional.of(writeConfig(context.workDir(), cassandra)))) {
+            final Path config = writeConfig(context.workDir(), cassandra);
             final List<JetService> jets = List.of(inMemory.member().getJet(), durable.member().getJet());
             final double[][] rates = new double[jobs.size()][runs];
             final double[][] ownCores = new double[jobs.size()][runs];
@@ -99,6 +107,11 @@ public final class DurableSnapshotsBench implements Benchmark {
             for (int s = 0; s < jobs.size(); s++) {
                 latencies.add(WindowingBench.liveLatency(context, jets.get(s), jobs.get(s), liveRate, warmUp, measured));
             }
+            restart = restartAfterCrash(context, durable, config, jobs.get(1));
+            measurements.add(Measurement.of("StreamGrid durable: a new member launched → the job RUNNING again", "ours", "s",
+                    new double[] {restart.toRunning()}));
+            measurements.add(Measurement.of("StreamGrid durable: a new member launched → its first snapshot after the restore",
+                    "ours", "s", new double[] {restart.toSnapshot()}));
         }
         context.emptyWorkDir();
         final double memory = measurements.get(0).median();
@@ -126,7 +139,80 @@ public final class DurableSnapshotsBench implements Benchmark {
                         + "have Cassandra idle beside them.",
                         "CPU: process CPU time over each measured run's wall time, of the benchmark JVM (both embedded "
                         + "members, the job, the result tally) and of the Cassandra child JVM — where the 2 cores went "
-                        + "while each subject ran."));
+                        + "while each subject ran.",
+                        String.format(Locale.ROOT, "Restart after a crash (one run): the durable job drains the log again; "
+                                + "after 40 %% of the windows were counted, at its snapshot %d (%,d bytes in %,d chunks) the member is terminated (no graceful "
+                                + "shutdown), and a new member starts from the same configuration in a fresh directory: it "
+                                + "loads Jet's maps from Cassandra and resumes the job by itself. Member start %.1f s, job "
+                                + "RUNNING %.1f s, first snapshot after the restore %.1f s after launch; per GiB of snapshot, "
+                                + "scaled linearly (the fixed part — member start, Jet's scan for jobs — included, so an "
+                                + "upper bound for larger states): %.0f s.", restart.snapshotId(), restart.bytes(),
+                                restart.chunks(), restart.memberUp(), restart.toRunning(), restart.toSnapshot(),
+                                restart.toSnapshot() / (restart.bytes() / (double) (1L << 30)))));
+    }
+
+    /** Seconds from launching a new member to its parts of a restart, and the snapshot it resumed from. */
+    private record Restart(long snapshotId, long bytes, long chunks, double memberUp, double toRunning, double toSnapshot) {
+    }
+
+    /**
+     * Runs {@code job} on {@code durable} until it completed a few snapshots, terminates the member
+     * (a crash: nothing written on the way out), starts a new member from {@code config} and times
+     * the job's return: RUNNING again, then a snapshot completed after the one it resumed from.
+     */
+    private static Restart restartAfterCrash(final BenchContext context, final EmbeddedGrid durable, final Path config,
+                                             final WindowingBench.JobSubject job) throws InterruptedException {
+        ResultTally.STREAMGRID.reset();
+        final Job running = job.submit().apply(job.backlog().dir()).apply(durable.member().getJet());
+        final long jobId = running.getId();
+        // The job's window state grows as it reads; kill it after a snapshot taken with 40 % of the log read.
+        final long deadline40 = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (ResultTally.STREAMGRID.tally.sum() < job.backlog().expectedTally() * 2 / 5) {
+            if (System.nanoTime() > deadline40) {
+                throw new IllegalStateException("the durable job did not read 40 % of the log in 3 minutes");
+            }
+            Thread.sleep(20);
+        }
+        final JobExecutionRecord before = awaitSnapshot(durable.member(), jobId, 0, Duration.ofMinutes(3));
+        final JobExecutionRecord atKill = awaitSnapshot(durable.member(), jobId, before.snapshotId() + 1, Duration.ofMinutes(3));
+        durable.member().getLifecycleService().terminate();
+        context.progress(String.format(Locale.ROOT, "restart: member terminated after snapshot %d (%,d bytes); starting a new one",
+                atKill.snapshotId(), atKill.snapshotStats().numBytes()));
+        final long launched = System.nanoTime();
+        try (EmbeddedGrid restarted = EmbeddedGrid.start(context.workDir().resolve("member-durable-restarted"), Optional.of(config))) {
+            final double memberUp = (System.nanoTime() - launched) / 1e9;
+            final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+            Job found;
+            while ((found = restarted.member().getJet().getJob(jobId)) == null || found.getStatus() != JobStatus.RUNNING) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the job was not RUNNING again 5 minutes after the new member's launch");
+                }
+                Thread.sleep(20);
+            }
+            final double toRunning = (System.nanoTime() - launched) / 1e9;
+            awaitSnapshot(restarted.member(), jobId, atKill.snapshotId() + 1, Duration.ofMinutes(5));
+            final double toSnapshot = (System.nanoTime() - launched) / 1e9;
+            context.progress(String.format(Locale.ROOT, "restart: member up %.1f s, job RUNNING %.1f s, first snapshot after "
+                    + "the restore %.1f s after launch", memberUp, toRunning, toSnapshot));
+            found.cancel();
+            return new Restart(atKill.snapshotId(), atKill.snapshotStats().numBytes(), atKill.snapshotStats().numChunks(),
+                    memberUp, toRunning, toSnapshot);
+        }
+    }
+
+    /** Waits until the job's last completed snapshot is at least {@code id}; returns its execution record. */
+    private static JobExecutionRecord awaitSnapshot(final HazelcastInstance member, final long jobId, final long id,
+                                                    final Duration timeout) throws InterruptedException {
+        final IMap<Long, JobExecutionRecord> records = member.getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME);
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        JobExecutionRecord record;
+        while ((record = records.get(jobId)) == null || record.snapshotId() < id) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("job " + Long.toHexString(jobId) + " completed no snapshot " + id + " in " + timeout);
+            }
+            Thread.sleep(20);
+        }
+        return record;
     }
 
     private static double drain(final BenchContext context, final JetService jet, final WindowingBench.JobSubject job)
