@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.window.VarLongs;
 import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
@@ -47,13 +48,13 @@ public final class Counter {
 
         @Override
         public void write(final Counter accumulator, final DataOutput out) throws IOException {
-            out.writeLong(accumulator.value);
+            VarLongs.writeSigned(out, accumulator.value); // a count that may be deducted below 0 mid-way
         }
 
         @Override
         public Counter read(final DataInput in) throws IOException {
             final Counter counter = new Counter();
-            counter.value = in.readLong();
+            counter.value = VarLongs.readSigned(in);
             return counter;
         }
     }

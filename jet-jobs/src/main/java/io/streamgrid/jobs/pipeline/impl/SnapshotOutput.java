@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.window.impl.VarLongSink;
 import org.agrona.ExpandableArrayBuffer;
 
 import java.io.ByteArrayOutputStream;
@@ -17,7 +18,7 @@ import java.nio.ByteOrder;
  * lock; here a {@code writeLong} is one bounds check and one store. Single-threaded; the buffer keeps
  * its capacity between snapshots.
  */
-final class SnapshotOutput implements DataOutput {
+final class SnapshotOutput implements DataOutput, VarLongSink {
     private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4096);
     private int position;
 
@@ -59,6 +60,20 @@ final class SnapshotOutput implements DataOutput {
     public void write(final byte[] bytes, final int offset, final int length) {
         buffer.putBytes(position, bytes, offset, length);
         position += length;
+    }
+
+    @Override
+    public void writeVarLong(final long value) {
+        buffer.checkLimit(position + 10);
+        final byte[] bytes = buffer.byteArray();
+        int at = position;
+        long rest = value;
+        while ((rest & ~0x7FL) != 0) {
+            bytes[at++] = (byte) ((rest & 0x7F) | 0x80);
+            rest >>>= 7;
+        }
+        bytes[at++] = (byte) rest;
+        position = at;
     }
 
     @Override

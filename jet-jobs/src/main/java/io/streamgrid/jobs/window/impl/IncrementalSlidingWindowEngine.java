@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.window.impl;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.window.VarLongs;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowListener;
@@ -34,6 +35,8 @@ import java.util.TreeMap;
 public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngine<A> {
     private static final long NONE = Long.MIN_VALUE;
     private static final int MAX_SPARE_SLICES = 4;
+    /** The layout of {@link #writeKeys}: 2 since keys are written as varint differences. */
+    private static final int STATE_FORMAT = 2;
 
     private final long size;
     private final long slide;
@@ -311,15 +314,21 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
 
     @Override
     void writeKeys(final DataOutput out) throws IOException {
+        out.writeByte(STATE_FORMAT);
         out.writeLong(emittedEnd);
         out.writeInt(slices.size());
         for (final Map.Entry<Long, Long2ObjectHashMap<A>> slice : slices.entrySet()) {
             out.writeLong(slice.getKey());
             out.writeInt(slice.getValue().size());
             final Long2ObjectHashMap<A>.EntryIterator entries = slice.getValue().entrySet().iterator();
+            long previousKey = 0;
             while (entries.hasNext()) {
                 entries.next();
-                out.writeLong(entries.getLongKey());
+                // Keys as the difference from the previous one: a slice's keys are usually near each
+                // other (IPs of one network, ids), so 2-3 bytes instead of 8 — most of a snapshot's size.
+                final long key = entries.getLongKey();
+                VarLongs.writeSigned(out, key - previousKey);
+                previousKey = key;
                 aggregation.write(entries.getValue(), out);
             }
         }
@@ -355,6 +364,11 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         keysInWindow = 0;
         cachedSliceStart = NONE;
         cachedSlice = null;
+        final int format = in.readUnsignedByte();
+        if (format != STATE_FORMAT) {
+            throw new IOException("window state of format " + format + ", this version reads format " + STATE_FORMAT
+                    + ": a snapshot written by another StreamGrid version (start the job over: job submit --from-checkpoint none)");
+        }
         emittedEnd = in.readLong();
         final int sliceCount = in.readInt();
         for (int s = 0; s < sliceCount; s++) {
@@ -362,8 +376,9 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             final boolean inRunningWindow = emittedEnd != NONE && start < emittedEnd && start >= emittedEnd - size;
             final Long2ObjectHashMap<A> slice = new Long2ObjectHashMap<>();
             final int entries = in.readInt();
+            long key = 0;
             for (int e = 0; e < entries; e++) {
-                final long key = in.readLong();
+                key += VarLongs.readSigned(in);
                 final A accumulator = aggregation.read(in);
                 slice.put(key, accumulator);
                 final KeyState<A> state = keyState(key);

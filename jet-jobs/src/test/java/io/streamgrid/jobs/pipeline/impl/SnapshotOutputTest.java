@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.window.VarLongs;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -45,6 +46,40 @@ class SnapshotOutputTest {
             assertThat(in.readLong()).isEqualTo(i);
         }
         assertThat(in.available()).isZero();
+    }
+
+    @Test
+    void when_varLongsWrittenFastAndByteByByte_then_bytesEqualAndEveryValueReadsBack() throws IOException {
+        final long[] values = {0, 1, -1, 63, -64, 64, 127, 128, 16_383, 16_384, 0x0A00_2710L, -0x0A00_2710L,
+                Integer.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE};
+        final SnapshotOutput output = new SnapshotOutput();
+        final ByteArrayOutputStream reference = new ByteArrayOutputStream();
+        try (DataOutputStream stream = new DataOutputStream(reference)) {
+            for (int round = 0; round < 2_000; round++) { // past the initial capacity, so the fast path grows it
+                for (final long value : values) {
+                    VarLongs.writeSigned(output, value);
+                    VarLongs.writeUnsigned(output, value);
+                    VarLongs.writeSigned(stream, value);
+                    VarLongs.writeUnsigned(stream, value);
+                }
+            }
+        }
+
+        final byte[] bytes = output.copy(0, output.length());
+        assertThat(bytes).isEqualTo(reference.toByteArray());
+        final DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+        for (int round = 0; round < 2_000; round++) {
+            for (final long value : values) {
+                assertThat(VarLongs.readSigned(in)).isEqualTo(value);
+                assertThat(VarLongs.readUnsigned(in)).isEqualTo(value);
+            }
+        }
+        assertThat(in.available()).isZero();
+        final SnapshotOutput sizes = new SnapshotOutput();
+        VarLongs.writeUnsigned(sizes, 127);
+        VarLongs.writeSigned(sizes, -64);
+        VarLongs.writeSigned(sizes, 10_000);
+        assertThat(sizes.length()).as("127 and -64 in one byte each, 10,000 signed in three").isEqualTo(5);
     }
 
     private static void writeAll(final DataOutput out) throws IOException {
