@@ -36,7 +36,11 @@ public interface WindowAggregation<A> {
         throw new UnsupportedOperationException("bug: deduct called on an aggregation that does not deduct");
     }
 
-    /** Writes the accumulator to a snapshot; {@link #read} must restore an equal one. */
+    /**
+     * Writes the accumulator to a snapshot; {@link #read} must restore an equal one. Every slice of
+     * every key is written at every snapshot, so bytes count: {@link VarLongs} writes small numbers
+     * (counts, sums of small values) in a byte or two instead of eight.
+     */
     void write(A accumulator, DataOutput out) throws IOException;
 
     A read(DataInput in) throws IOException;
