@@ -27,10 +27,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Benchmarks 1 and 2: sliding-window count (10 s window, 20 ms slide) over 10,000 keys.
@@ -103,7 +105,7 @@ public final class WindowingBench implements Benchmark {
 
     @Override
     public BenchResult run(final BenchContext context) throws Exception {
-        final int runs = exactlyOnceCost ? context.pick(2, 3) : context.pick(3, 5);
+        final int runs = exactlyOnceCost ? context.pick(2, 5) : context.pick(3, 5);
         final int events = exactlyOnceCost ? context.pick(5_000_000, 10_000_000) : context.pick(2_000_000, 10_000_000);
         final Backlog shared = new Backlog(context.workDir().resolve("ingest-log"), events);
         context.progress("generating " + events + " events over " + KEYS + " keys into " + shared.dir());
@@ -279,9 +281,20 @@ public final class WindowingBench implements Benchmark {
         final double oursExactlyOnce = m.get(1).median();
         final double jetNone = m.get(2).median();
         final double jetExactlyOnce = m.get(3).median();
-        final double cost = 1 - oursExactlyOnce / oursNone;
+        // The goal is judged on each round's pair (the two modes run back to back), whose ratio a slow
+        // spell of this shared machine moves far less than it moves either median: one full run had a
+        // round at 7.7 M events/s for both modes and the others at 13 M.
+        final double[] pairs = new double[runs];
+        for (int run = 0; run < runs; run++) {
+            pairs[run] = m.get(1).runs()[run] / m.get(0).runs()[run];
+        }
+        final double pairedRatio = Measurement.of("pairs", "ratio", "ratio", pairs).median();
+        final double cost = 1 - pairedRatio;
         final double shortestRun = oursEvents / m.get(1).max();
         final List<String> notes = new ArrayList<>(notes());
+        notes.add("StreamGrid exactly-once / none per round (the two run back to back): " + Arrays.stream(pairs)
+                .mapToObj(r -> String.format(Locale.ROOT, "%.3f", r)).collect(Collectors.joining(", "))
+                + "; the goal is judged on their median.");
         notes.add(String.format(Locale.ROOT, "StreamGrid's exactly-once runs lasted %.1f s at the shortest: about %d "
                 + "snapshots at the 1 s interval, each holding the window state of 10,000 keys.", shortestRun,
                 (long) Math.floor(shortestRun * 1000 / SNAPSHOT_INTERVAL_MS)));
@@ -289,8 +302,10 @@ public final class WindowingBench implements Benchmark {
                 " StreamGrid's two modes drain a longer log of %,d events (same generator) so that each run spans "
                         + "several snapshots; plain Jet's two modes drain the %,d-event log.", oursEvents, events),
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), m, latencies,
-                List.of(Ratio.of("StreamGrid exactly-once / none, events/s", oursExactlyOnce, oursNone,
+                List.of(Ratio.of("StreamGrid exactly-once / none, events/s, median of each round's pair", pairedRatio, 1,
                                 "1 = snapshots cost nothing; the goal is ≥ 0.9"),
+                        Ratio.of("StreamGrid exactly-once / none, events/s, medians", oursExactlyOnce, oursNone,
+                                "the same from each mode's median"),
                         Ratio.of("plain Jet exactly-once / none, events/s", jetExactlyOnce, jetNone,
                                 "the same for plain Jet (0.32 in ANCHORS.md)"),
                         Ratio.of("StreamGrid exactly-once / plain Jet exactly-once, events/s", oursExactlyOnce,
@@ -300,8 +315,9 @@ public final class WindowingBench implements Benchmark {
                         Ratio.of("plain Jet exactly-once / none, result latency p99", latencies.get(3).p99Us(),
                                 latencies.get(2).p99Us(), "the same for plain Jet")),
                 List.of(GoalCheck.of("Exactly-once (1 s snapshots) costs ≤ 10 % of throughput", cost <= 0.10,
-                                String.format(Locale.ROOT, "costs %.1f%% (%,.0f → %,.0f events/s); plain Jet loses %.1f%% "
-                                        + "(%,.0f → %,.0f)", 100 * cost, oursNone, oursExactlyOnce,
+                                String.format(Locale.ROOT, "costs %.1f%% (median of the rounds' pairs; medians %,.0f → "
+                                        + "%,.0f events/s); plain Jet loses %.1f%% (%,.0f → %,.0f)", 100 * cost, oursNone,
+                                        oursExactlyOnce,
                                         100 * (1 - jetExactlyOnce / jetNone), jetNone, jetExactlyOnce))),
                 notes);
     }
