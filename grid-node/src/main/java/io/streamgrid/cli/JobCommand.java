@@ -111,11 +111,11 @@ final class JobCommand {
             checkLogs(job, jobOptions);
             return withClient(client -> {
                 checkReplayTargets(client, job, replay);
-                final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output,
-                        makeWay(client, jobOptions.jobConfig(job.name())));
+                final JobConfig made = makeWay(client, jobOptions.jobConfig(job.name()));
+                final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output, made);
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println(submittedLine(job, submitted, jobOptions) + ", reading " + logDirectories(job, jobOptions)
-                        + restoredNote(submitted));
+                        + restoredNote(made));
                 out.println(outputsLine(job, replay) + (output == null ? "" : "; exactly-once into Cassandra tables "
                         + (replay == null ? output : replay.output(output)).bindings().stream()
                         .map(b -> b.table().qualifiedName()).toList()));
@@ -175,7 +175,7 @@ final class JobCommand {
                         : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null, made));
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println(submittedLine(job, submitted, jobOptions) + origin + ", reading " + logDirectories(job, jobOptions) + note
-                        + restoredNote(submitted));
+                        + restoredNote(made));
                 out.println(outputsLine(job, jobOptions.replay()));
                 return followed(submitted, job, jobOptions);
             });
@@ -308,8 +308,8 @@ final class JobCommand {
     }
 
     /** "; its state restored from the checkpoint copied" when the job starts from one ({@code --from-checkpoint}). */
-    private static String restoredNote(final Job submitted) {
-        return submitted.getConfig().getInitialSnapshotName() == null ? "" : "; its state restored from the checkpoint copied";
+    private static String restoredNote(final JobConfig submitted) {
+        return submitted.getInitialSnapshotName() == null ? "" : "; its state restored from the checkpoint copied";
     }
 
     /** Where the job writes: its state maps and side maps (a replay's: suffixed). */

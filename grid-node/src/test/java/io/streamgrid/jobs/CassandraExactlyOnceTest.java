@@ -17,7 +17,6 @@ import io.streamgrid.examples.kappa.AccessLogs;
 import io.streamgrid.examples.kappa.UserActivity;
 import io.streamgrid.examples.kappa.UserActivityJob;
 import io.streamgrid.examples.kappa.UserProfile;
-import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.LoadReport;
@@ -30,7 +29,6 @@ import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.window.WindowDefinition;
-import io.streamgrid.jobs.window.WindowOracle;
 import io.streamgrid.jobs.window.WindowPolicy;
 import io.streamgrid.sink.CassandraSchema;
 import io.streamgrid.sink.CassandraServer;
@@ -77,7 +75,6 @@ class CassandraExactlyOnceTest {
     private static final int PARTITIONS = 6;
     private static final long DISORDER = 2_000;
     private static final long LATENESS = 30_000;
-    private static final List<String> COMPARED = List.of("ip", "window_start", "window_end", "count");
     private static CassandraServer cassandra;
     private static CqlSession session;
 
@@ -142,12 +139,8 @@ class CassandraExactlyOnceTest {
         final Path workDir = TestWorkDir.of(test);
         final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 7, events, 500).withRate(1_000)
                 .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000);
-        final WindowOracle.Result oracle = Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS);
-        final Map<List<Object>, List<Object>> expected = new HashMap<>();
-        oracle.windows().forEach((id, accepted) -> {
-            final String ip = BuiltInEvents.ipToString(id.key());
-            expected.put(List.of(ip, id.start()), List.of(ip, id.start(), id.end(), (long) accepted.size()));
-        });
+        final Map<List<Object>, List<Object>> expected = Scenario.ipWindowRows(
+                Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS));
 
         final CassandraTarget target = CassandraTarget.local(cassandra, keyspace);
         final TableSpec table = IpTrafficJob.windowCountsTable(keyspace);
@@ -171,7 +164,7 @@ class CassandraExactlyOnceTest {
             try {
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                         .failFast("job failed or suspended", () -> stopped(running))
-                        .until(() -> (report[0] = TableVerifier.verify(session, table, COMPARED, expected)).isExact());
+                        .until(() -> (report[0] = TableVerifier.verify(session, table, Scenario.IP_WINDOW_COLUMNS, expected)).isExact());
             } finally {
                 System.out.println(keyspace + ".ip_window_counts: " + report[0]);
             }

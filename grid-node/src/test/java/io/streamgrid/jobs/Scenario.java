@@ -8,6 +8,7 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
+import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
@@ -98,20 +99,38 @@ final class Scenario {
         return alerts;
     }
 
+    /** The columns of ip-traffic's Cassandra window table that {@link #ipWindowRows} gives. */
+    static final List<String> IP_WINDOW_COLUMNS = List.of("ip", "window_start", "window_end", "count");
+
+    /**
+     * The rows ip-traffic's Cassandra window table must hold for {@code oracle}'s windows, keyed by
+     * (ip, start), each as {@link #IP_WINDOW_COLUMNS}.
+     */
+    static Map<List<Object>, List<Object>> ipWindowRows(final WindowOracle.Result oracle) {
+        final Map<List<Object>, List<Object>> rows = new HashMap<>();
+        oracle.windows().forEach((id, accepted) -> {
+            final String ip = BuiltInEvents.ipToString(id.key());
+            rows.put(List.of(ip, id.start()), List.of(ip, id.start(), id.end(), (long) accepted.size()));
+        });
+        return rows;
+    }
+
     /**
      * What ip-traffic with one-minute tumbling windows must end with over {@code spec}'s events in
-     * {@code partitions} log partitions: every window count by window key, every alert's count, and
-     * the sequences of the events too late for their window.
+     * {@code partitions} log partitions: every window count by window key, the same windows as rows
+     * of its Cassandra table ({@link #ipWindowRows}), every alert's count, and the sequences of the
+     * events too late for their window.
      */
-    record IpTrafficExpected(Map<String, Long> windows, Map<String, Long> alerts, Set<Long> lateSequences) {
+    record IpTrafficExpected(Map<String, Long> windows, Map<List<Object>, List<Object>> windowRows, Map<String, Long> alerts,
+                             Set<Long> lateSequences) {
         static IpTrafficExpected of(final GeneratorSpec spec, final IpTrafficJob job, final int partitions) {
             final long disorder = job.policy().allowedDisorderMs();
             final long lateness = job.policy().allowedLatenessMs();
             final WindowOracle.Result oracle = Scenario.oracle(spec, partitions, 60_000, 60_000, disorder, lateness);
             final Map<String, Long> windows = new HashMap<>();
             oracle.windows().forEach((id, accepted) -> windows.put(IpTrafficJob.windowKey(id.key(), id.start()), (long) accepted.size()));
-            return new IpTrafficExpected(windows, Scenario.alerts(spec, partitions, 60_000, disorder, lateness, job.alertFactor(),
-                    job.alertFloor(), job.baselineMinWindows()), oracle.lateSequences());
+            return new IpTrafficExpected(windows, ipWindowRows(oracle), Scenario.alerts(spec, partitions, 60_000, disorder, lateness,
+                    job.alertFactor(), job.alertFloor(), job.baselineMinWindows()), oracle.lateSequences());
         }
     }
 

@@ -390,12 +390,6 @@ class StatePersistenceTest {
         // transactions the resumed job restores from the durable snapshot and commits again.
         final CassandraTarget target = CassandraTarget.local(cassandra, "durable_out");
         final TableSpec windowTable = IpTrafficJob.windowCountsTable(target.keyspace());
-        final Map<List<Object>, List<Object>> expectedRows = new HashMap<>();
-        expected.forEach((key, count) -> {
-            final String ip = key.substring(0, key.indexOf('@'));
-            final long start = Long.parseLong(key.substring(key.indexOf('@') + 1));
-            expectedRows.put(List.of(ip, start), List.of(ip, start, start + 60_000, count));
-        });
         try (CqlSession session = cassandra.newSession()) {
             CassandraSchema.ensure(session, target, windowTable);
             CassandraSchema.ensure(session, target, IpTrafficJob.alertsTable(target.keyspace()));
@@ -499,8 +493,8 @@ class StatePersistenceTest {
                 final TableVerifier.Report[] report = new TableVerifier.Report[1];
                 try (CqlSession session = cassandra.newSession()) {
                     await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() ->
-                            (report[0] = TableVerifier.verify(session, windowTable, List.of("ip", "window_start", "window_end", "count"),
-                                    expectedRows)).isExact());
+                            (report[0] = TableVerifier.verify(session, windowTable, Scenario.IP_WINDOW_COLUMNS,
+                                    oracle.windowRows())).isExact());
                 } finally {
                     System.out.println("Cassandra " + windowTable.qualifiedName() + " (exactly-once sink): " + report[0]);
                 }

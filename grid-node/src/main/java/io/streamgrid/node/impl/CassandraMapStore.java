@@ -1,7 +1,6 @@
 package io.streamgrid.node.impl;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.map.MapLoader;
 import com.hazelcast.map.MapLoaderLifecycleSupport;
 import com.hazelcast.map.MapStore;
@@ -20,9 +19,18 @@ import java.util.Properties;
  * fails its caller.
  */
 final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLifecycleSupport {
+    /**
+     * Map-store property: "false" turns off the read of one key ({@link #load}) for a map that is
+     * loaded whole before first use and never evicts, where a key not in memory is not in Cassandra
+     * either, and whose writes would otherwise each read Cassandra first (Hazelcast reads the old
+     * value on a put).
+     */
+    static final String READ_BY_KEY = "streamgrid.read-by-key";
+
     private final StateTable table;
     private HazelcastInstance hazelcast;
     private String map;
+    private boolean readByKey;
 
     private CassandraMapStore(final StateTable table) {
         this.table = table;
@@ -43,6 +51,7 @@ final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLife
         table.open(hazelcast);
         this.hazelcast = hazelcast;
         map = mapName;
+        readByKey = !"false".equals(properties.getProperty(READ_BY_KEY));
     }
 
     /**
@@ -80,14 +89,11 @@ final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLife
 
     /**
      * Reads one key (Hazelcast's read-through: a get that misses memory, a put returning the old
-     * value). Not for Jet's snapshot maps (a job's own, and the copies a job is started from): they
-     * are loaded whole before first use and never evict, so a key not in memory is not in Cassandra
-     * either, and Jet writes every chunk with a put that would otherwise read Cassandra first.
+     * value); null without reading for a map whose store has {@link #READ_BY_KEY} "false".
      */
     @Override
     public Object load(final Object key) {
-        return map.startsWith(JobRepository.SNAPSHOT_DATA_MAP_PREFIX) || map.startsWith(JobRepository.EXPORTED_SNAPSHOTS_PREFIX)
-                ? null : table.read(map, key);
+        return readByKey ? table.read(map, key) : null;
     }
 
     @Override

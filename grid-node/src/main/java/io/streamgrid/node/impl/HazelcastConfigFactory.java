@@ -42,6 +42,14 @@ public final class HazelcastConfigFactory {
             JobRepository.SNAPSHOT_DATA_MAP_PREFIX + "*", JobRepository.EXPORTED_SNAPSHOTS_PREFIX + "*",
             JobRepository.RESOURCES_MAP_NAME_PREFIX + "*");
 
+    /**
+     * Of those, the snapshot maps (a job's own two, and the copies a job is started from): loaded
+     * whole before use and never evicted, and Jet writes every chunk with a put — so their stores
+     * do not read Cassandra by key ({@link CassandraMapStore#READ_BY_KEY}).
+     */
+    private static final List<String> JET_SNAPSHOT_MAPS = List.of(JobRepository.SNAPSHOT_DATA_MAP_PREFIX + "*",
+            JobRepository.EXPORTED_SNAPSHOTS_PREFIX + "*");
+
     /** "state." of "state.*" or "state.positions": the kind of map a name or pattern is of. */
     private static String prefixOf(final String mapNameOrPattern) {
         return mapNameOrPattern.substring(0, mapNameOrPattern.indexOf('.') + 1);
@@ -71,9 +79,10 @@ public final class HazelcastConfigFactory {
                 .setFactoryImplementation(CassandraMapStore.factory(table))
                 .setWriteDelaySeconds(0)
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER);
+        final MapStoreConfig snapshotStore = new MapStoreConfig(store).setProperty(CassandraMapStore.READ_BY_KEY, "false");
         for (final String name : JET_JOB_MAPS) {
             final MapConfig jobMap = new MapConfig(name).setBackupCount(config.getJetConfig().getBackupCount())
-                    .setStatisticsEnabled(true).setMapStoreConfig(store);
+                    .setStatisticsEnabled(true).setMapStoreConfig(JET_SNAPSHOT_MAPS.contains(name) ? snapshotStore : store);
             jobMap.getMergePolicyConfig().setPolicy(DiscardMergePolicy.class.getName());
             config.addMapConfig(jobMap);
         }

@@ -201,13 +201,13 @@ public final class CqFanOutBench implements Benchmark {
             firstMeasured[0] = nextSequence[0];
             deliveries.forEach(d -> d.firstMeasured = firstMeasured[0]);
             context.progress(label + ": measuring " + measured.toSeconds() + " s");
-            final long cpuBefore = CqWorkload.memberCpuNanos(cluster);
-            final long clientCpuBefore = CqWorkload.ownCpuNanos();
+            final long cpuBefore = ProcessCpu.members(cluster);
+            final long clientCpuBefore = ProcessCpu.own();
             final long start = System.nanoTime();
             OpenLoop.run(RATE, measured, write, OpenLoop.newHistogram(), OpenLoop.Wait.PARK);
             final double elapsed = System.nanoTime() - start;
-            final double cores = (CqWorkload.memberCpuNanos(cluster) - cpuBefore) / elapsed;
-            final double clientCores = (CqWorkload.ownCpuNanos() - clientCpuBefore) / elapsed;
+            final double cores = (ProcessCpu.members(cluster) - cpuBefore) / elapsed;
+            final double clientCores = (ProcessCpu.own() - clientCpuBefore) / elapsed;
             final long deadline = System.nanoTime() + Duration.ofSeconds(DRAIN_SECONDS).toNanos();
             while (!allArrived(deliveries, expectedByCount) && System.nanoTime() < deadline) {
                 Thread.sleep(20);

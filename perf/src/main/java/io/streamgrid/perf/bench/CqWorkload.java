@@ -8,15 +8,12 @@ import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
 import io.streamgrid.client.SubscriptionOptions;
-import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.jobs.usecase.IpWindowCount;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SynchronizedHistogram;
 
 import java.util.BitSet;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
@@ -111,29 +108,5 @@ final class CqWorkload {
         public void entryUpdated(final com.hazelcast.core.EntryEvent<Long, IpWindowCount> event) {
             onValue.accept(event.getValue());
         }
-    }
-
-    /** CPU time all member processes of {@code cluster} have used so far, in nanoseconds. */
-    static long memberCpuNanos(final LocalCluster cluster) {
-        long total = 0;
-        for (final MemberProcess member : cluster.members()) {
-            total += cpuNanos(ProcessHandle.of(member.pid()), "member " + member + " (pid " + member.pid() + ")");
-        }
-        return total;
-    }
-
-    /** CPU time this JVM (the benchmark: its writers and listening clients) has used so far, in nanoseconds. */
-    static long ownCpuNanos() {
-        return cpuNanos(Optional.of(ProcessHandle.current()), "the benchmark JVM");
-    }
-
-    /** CPU time the process {@code pid} has used so far, in nanoseconds. */
-    static long cpuNanos(final long pid, final String what) {
-        return cpuNanos(ProcessHandle.of(pid), what + " (pid " + pid + ")");
-    }
-
-    private static long cpuNanos(final Optional<ProcessHandle> process, final String what) {
-        return process.flatMap(handle -> handle.info().totalCpuDuration())
-                .orElseThrow(() -> new IllegalStateException("no CPU time for " + what)).toNanos();
     }
 }

@@ -27,6 +27,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * What durable snapshots ({@code persistence.jobs}: every Jet snapshot written through to
@@ -65,53 +67,53 @@ public final class DurableSnapshotsBench implements Benchmark {
         final List<LatencyProfile> latencies = new ArrayList<>();
         final double liveRate;
         final Restart restart;
-        try (CassandraServer cassandra = CassandraServer.start(context.workDir().resolve("cassandra"), context::progress);
-             EmbeddedGrid inMemory = EmbeddedGrid.start(context.workDir().resolve("member-memory"));
-             EmbeddedGrid durable = EmbeddedGrid.start(context.workDir().resolve("member-durable"),
-                     Optional.of(writeConfig(context.workDir(), cassandra)))) {
+        try (CassandraServer cassandra = CassandraServer.start(context.workDir().resolve("cassandra"), context::progress)) {
             final Path config = writeConfig(context.workDir(), cassandra);
-            final List<JetService> jets = List.of(inMemory.member().getJet(), durable.member().getJet());
-            final double[][] rates = new double[jobs.size()][runs];
-            final double[][] ownCores = new double[jobs.size()][runs];
-            final double[][] cassandraCores = new double[jobs.size()][runs];
-            for (int s = 0; s < jobs.size(); s++) {
-                final double rate = drain(context, jets.get(s), jobs.get(s));
-                context.progress(String.format(Locale.ROOT, "warm-up %s: %,.0f events/s", jobs.get(s).label(), rate));
-            }
-            for (int run = 0; run < runs; run++) {
+            try (EmbeddedGrid inMemory = EmbeddedGrid.start(context.workDir().resolve("member-memory"));
+                 EmbeddedGrid durable = EmbeddedGrid.start(context.workDir().resolve("member-durable"), Optional.of(config))) {
+                final List<JetService> jets = List.of(inMemory.member().getJet(), durable.member().getJet());
+                final double[][] rates = new double[jobs.size()][runs];
+                final double[][] ownCores = new double[jobs.size()][runs];
+                final double[][] cassandraCores = new double[jobs.size()][runs];
                 for (int s = 0; s < jobs.size(); s++) {
-                    final long wall = System.nanoTime();
-                    final long own = CqWorkload.ownCpuNanos();
-                    final long server = CqWorkload.cpuNanos(cassandra.pid(), "Cassandra");
-                    rates[s][run] = drain(context, jets.get(s), jobs.get(s));
-                    final double seconds = (System.nanoTime() - wall) / 1e9;
-                    ownCores[s][run] = (CqWorkload.ownCpuNanos() - own) / 1e9 / seconds;
-                    cassandraCores[s][run] = (CqWorkload.cpuNanos(cassandra.pid(), "Cassandra") - server) / 1e9 / seconds;
-                    context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f events/s; CPU: members %.2f cores, "
-                            + "Cassandra %.2f", run + 1, runs, jobs.get(s).label(), rates[s][run], ownCores[s][run],
-                            cassandraCores[s][run]));
+                    final double rate = drain(context, jets.get(s), jobs.get(s));
+                    context.progress(String.format(Locale.ROOT, "warm-up %s: %,.0f events/s", jobs.get(s).label(), rate));
                 }
+                for (int run = 0; run < runs; run++) {
+                    for (int s = 0; s < jobs.size(); s++) {
+                        final long wall = System.nanoTime();
+                        final long own = ProcessCpu.own();
+                        final long server = ProcessCpu.of(cassandra.pid(), "Cassandra");
+                        rates[s][run] = drain(context, jets.get(s), jobs.get(s));
+                        final double seconds = (System.nanoTime() - wall) / 1e9;
+                        ownCores[s][run] = (ProcessCpu.own() - own) / 1e9 / seconds;
+                        cassandraCores[s][run] = (ProcessCpu.of(cassandra.pid(), "Cassandra") - server) / 1e9 / seconds;
+                        context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f events/s; CPU: members %.2f cores, "
+                                + "Cassandra %.2f", run + 1, runs, jobs.get(s).label(), rates[s][run], ownCores[s][run],
+                                cassandraCores[s][run]));
+                    }
+                }
+                for (int s = 0; s < jobs.size(); s++) {
+                    measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "events/s", rates[s]));
+                }
+                for (int s = 0; s < jobs.size(); s++) {
+                    measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(),
+                            "CPU of the benchmark JVM (members), cores", ownCores[s]));
+                    measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "CPU of Cassandra, cores",
+                            cassandraCores[s]));
+                }
+                liveRate = Math.floor(Math.min(measurements.get(0).median(), measurements.get(1).median()) / 2 / 1_000) * 1_000;
+                final Duration warmUp = context.pick(Duration.ofSeconds(5), Duration.ofSeconds(10));
+                final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(30));
+                for (int s = 0; s < jobs.size(); s++) {
+                    latencies.add(WindowingBench.liveLatency(context, jets.get(s), jobs.get(s), liveRate, warmUp, measured));
+                }
+                restart = restartAfterCrash(context, durable, config, jobs.get(1));
+                measurements.add(Measurement.of("StreamGrid durable: a new member launched → the job RUNNING again", "ours", "s",
+                        new double[] {restart.toRunning()}));
+                measurements.add(Measurement.of("StreamGrid durable: a new member launched → its first snapshot after the restore",
+                        "ours", "s", new double[] {restart.toSnapshot()}));
             }
-            for (int s = 0; s < jobs.size(); s++) {
-                measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "events/s", rates[s]));
-            }
-            for (int s = 0; s < jobs.size(); s++) {
-                measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "CPU of the benchmark JVM (members), cores",
-                        ownCores[s]));
-                measurements.add(Measurement.of(jobs.get(s).label(), jobs.get(s).role(), "CPU of Cassandra, cores",
-                        cassandraCores[s]));
-            }
-            liveRate = Math.floor(Math.min(measurements.get(0).median(), measurements.get(1).median()) / 2 / 1_000) * 1_000;
-            final Duration warmUp = context.pick(Duration.ofSeconds(5), Duration.ofSeconds(10));
-            final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(30));
-            for (int s = 0; s < jobs.size(); s++) {
-                latencies.add(WindowingBench.liveLatency(context, jets.get(s), jobs.get(s), liveRate, warmUp, measured));
-            }
-            restart = restartAfterCrash(context, durable, config, jobs.get(1));
-            measurements.add(Measurement.of("StreamGrid durable: a new member launched → the job RUNNING again", "ours", "s",
-                    new double[] {restart.toRunning()}));
-            measurements.add(Measurement.of("StreamGrid durable: a new member launched → its first snapshot after the restore",
-                    "ours", "s", new double[] {restart.toSnapshot()}));
         }
         context.emptyWorkDir();
         final double memory = measurements.get(0).median();
@@ -141,8 +143,8 @@ public final class DurableSnapshotsBench implements Benchmark {
                         + "members, the job, the result tally) and of the Cassandra child JVM — where the 2 cores went "
                         + "while each subject ran.",
                         String.format(Locale.ROOT, "Restart after a crash (one run): the durable job drains the log again; "
-                                + "after 40 %% of the windows were counted, at its snapshot %d (%,d bytes in %,d chunks) the member is terminated (no graceful "
-                                + "shutdown), and a new member starts from the same configuration in a fresh directory: it "
+                                + "after 40 %% of the windows were counted, at its snapshot %d (%,d bytes in %,d chunks) the "
+                                + "member is terminated (no graceful shutdown), and a new member starts from the same configuration in a fresh directory: it "
                                 + "loads Jet's maps from Cassandra and resumes the job by itself. Member start %.1f s, job "
                                 + "RUNNING %.1f s, first snapshot after the restore %.1f s after launch; per GiB of snapshot, "
                                 + "scaled linearly (the fixed part — member start, Jet's scan for jobs — included, so an "
@@ -166,13 +168,8 @@ public final class DurableSnapshotsBench implements Benchmark {
         final Job running = job.submit().apply(job.backlog().dir()).apply(durable.member().getJet());
         final long jobId = running.getId();
         // The job's window state grows as it reads; kill it after a snapshot taken with 40 % of the log read.
-        final long deadline40 = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (ResultTally.STREAMGRID.tally.sum() < job.backlog().expectedTally() * 2 / 5) {
-            if (System.nanoTime() > deadline40) {
-                throw new IllegalStateException("the durable job did not read 40 % of the log in 3 minutes");
-            }
-            Thread.sleep(20);
-        }
+        awaitValue(ResultTally.STREAMGRID.tally::sum, sum -> sum >= job.backlog().expectedTally() * 2 / 5, Duration.ofMinutes(3),
+                "the durable job to count 40 % of the log's windows");
         final JobExecutionRecord before = awaitSnapshot(durable.member(), jobId, 0, Duration.ofMinutes(3));
         final JobExecutionRecord atKill = awaitSnapshot(durable.member(), jobId, before.snapshotId() + 1, Duration.ofMinutes(3));
         durable.member().getLifecycleService().terminate();
@@ -181,14 +178,9 @@ public final class DurableSnapshotsBench implements Benchmark {
         final long launched = System.nanoTime();
         try (EmbeddedGrid restarted = EmbeddedGrid.start(context.workDir().resolve("member-durable-restarted"), Optional.of(config))) {
             final double memberUp = (System.nanoTime() - launched) / 1e9;
-            final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-            Job found;
-            while ((found = restarted.member().getJet().getJob(jobId)) == null || found.getStatus() != JobStatus.RUNNING) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the job was not RUNNING again 5 minutes after the new member's launch");
-                }
-                Thread.sleep(20);
-            }
+            final Job found = awaitValue(() -> restarted.member().getJet().getJob(jobId),
+                    candidate -> candidate != null && candidate.getStatus() == JobStatus.RUNNING, Duration.ofMinutes(5),
+                    "the job RUNNING again on the new member");
             final double toRunning = (System.nanoTime() - launched) / 1e9;
             awaitSnapshot(restarted.member(), jobId, atKill.snapshotId() + 1, Duration.ofMinutes(5));
             final double toSnapshot = (System.nanoTime() - launched) / 1e9;
@@ -204,15 +196,26 @@ public final class DurableSnapshotsBench implements Benchmark {
     private static JobExecutionRecord awaitSnapshot(final HazelcastInstance member, final long jobId, final long id,
                                                     final Duration timeout) throws InterruptedException {
         final IMap<Long, JobExecutionRecord> records = member.getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME);
+        return awaitValue(() -> records.get(jobId), record -> record != null && record.snapshotId() >= id, timeout,
+                "snapshot " + id + " of job " + Long.toHexString(jobId));
+    }
+
+    /**
+     * Reads {@code value} every 20 ms until {@code reached} holds; returns that value.
+     *
+     * @throws IllegalStateException when {@code timeout} passed first, naming {@code what} it waited for
+     */
+    private static <T> T awaitValue(final Supplier<T> value, final Predicate<T> reached, final Duration timeout, final String what)
+            throws InterruptedException {
         final long deadline = System.nanoTime() + timeout.toNanos();
-        JobExecutionRecord record;
-        while ((record = records.get(jobId)) == null || record.snapshotId() < id) {
+        T current;
+        while (!reached.test(current = value.get())) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("job " + Long.toHexString(jobId) + " completed no snapshot " + id + " in " + timeout);
+                throw new IllegalStateException("waited " + timeout + " for " + what);
             }
             Thread.sleep(20);
         }
-        return record;
+        return current;
     }
 
     private static double drain(final BenchContext context, final JetService jet, final WindowingBench.JobSubject job)

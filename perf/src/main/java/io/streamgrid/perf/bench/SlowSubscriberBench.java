@@ -180,10 +180,10 @@ public final class SlowSubscriberBench implements Benchmark {
             recording.set(true);
             context.progress(phase + ": measuring " + measured.toSeconds() + " s");
             final Histogram issueLag = OpenLoop.newHistogram();
-            final long cpuBefore = CqWorkload.memberCpuNanos(cluster);
+            final long cpuBefore = ProcessCpu.members(cluster);
             final long start = System.nanoTime();
             issued = OpenLoop.run(RATE, measured, write, issueLag, OpenLoop.Wait.PARK);
-            memberCores = (CqWorkload.memberCpuNanos(cluster) - cpuBefore) / (double) (System.nanoTime() - start);
+            memberCores = (ProcessCpu.members(cluster) - cpuBefore) / (double) (System.nanoTime() - start);
             Thread.sleep(1_000); // the last acknowledgements
             recording.set(false);
             final String note = String.format(Locale.ROOT, "%s: %,d writes issued in %d s (%,.0f/s scheduled), setAsync issued "

@@ -1,0 +1,36 @@
+package io.streamgrid.perf.bench;
+
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberProcess;
+
+import java.util.Optional;
+
+/** CPU time processes have used so far, in nanoseconds: benchmarks report where the 2 cores went between two readings. */
+final class ProcessCpu {
+    private ProcessCpu() {
+    }
+
+    /** All member processes of {@code cluster}. */
+    static long members(final LocalCluster cluster) {
+        long total = 0;
+        for (final MemberProcess member : cluster.members()) {
+            total += of(member.pid(), "member " + member);
+        }
+        return total;
+    }
+
+    /** This JVM (the benchmark: its writers, clients, embedded members). */
+    static long own() {
+        return nanos(Optional.of(ProcessHandle.current()), "the benchmark JVM");
+    }
+
+    /** The process {@code pid}, named {@code what} in the error when the OS gives no figure. */
+    static long of(final long pid, final String what) {
+        return nanos(ProcessHandle.of(pid), what + " (pid " + pid + ")");
+    }
+
+    private static long nanos(final Optional<ProcessHandle> process, final String what) {
+        return process.flatMap(handle -> handle.info().totalCpuDuration())
+                .orElseThrow(() -> new IllegalStateException("no CPU time for " + what)).toNanos();
+    }
+}
