@@ -28,6 +28,7 @@ import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.sink.TableSpec;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -71,6 +72,9 @@ public final class CassandraSinkBench implements Benchmark {
             "raw driver: UNLOGGED batches of " + ROWS_PER_PARTITION + " (one partition), " + BATCHES_IN_FLIGHT + " in flight"};
         final String[] roles = {"ours", "reference", "reference"};
         final double[][] rates = new double[labels.length][runs];
+        // CPU-seconds per million rows: what each subject cost the 2 cores, which the rates alone hide.
+        final double[][] ownCpu = new double[labels.length][runs];
+        final double[][] cassandraCpu = new double[labels.length][runs];
         try (CassandraServer server = CassandraServer.start(context.workDir().resolve("cassandra"), context::progress);
              CqlSession session = server.newSession();
              EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
@@ -85,9 +89,14 @@ public final class CassandraSinkBench implements Benchmark {
                     final String table = "rows_" + (tableId++);
                     CassandraSchema.ensure(session, target, spec(table));
                     awaitSettled(session, context);
+                    final long ownBefore = ProcessCpu.own();
+                    final long serverBefore = ProcessCpu.of(server.pid(), "Cassandra");
                     final long start = System.nanoTime();
                     subjects[s].write(table, run < 0 ? rows / 4 : rows);
                     final double rate = (run < 0 ? rows / 4 : rows) / ((System.nanoTime() - start) / 1e9);
+                    final double millionRows = (run < 0 ? rows / 4 : rows) / 1e6;
+                    final double ownSeconds = (ProcessCpu.own() - ownBefore) / 1e9 / millionRows;
+                    final double serverSeconds = (ProcessCpu.of(server.pid(), "Cassandra") - serverBefore) / 1e9 / millionRows;
                     final long found = session.execute("SELECT count(*) FROM " + KEYSPACE + "." + table).one().getLong(0);
                     final long expected = run < 0 ? rows / 4 : rows;
                     if (found != expected) {
@@ -97,14 +106,24 @@ public final class CassandraSinkBench implements Benchmark {
                     session.execute("DROP TABLE " + KEYSPACE + "." + table);
                     if (run >= 0) {
                         rates[s][run] = rate;
+                        ownCpu[s][run] = ownSeconds;
+                        cassandraCpu[s][run] = serverSeconds;
                     }
-                    context.progress(String.format(Locale.ROOT, "%s %s: %,.0f rows/s (%,d rows checked)",
-                            run < 0 ? "warm-up" : "run " + (run + 1) + "/" + runs, labels[s], rate, found));
+                    context.progress(String.format(Locale.ROOT, "%s %s: %,.0f rows/s (%,d rows checked); CPU-s per million "
+                                    + "rows: benchmark JVM %.2f, Cassandra %.2f",
+                            run < 0 ? "warm-up" : "run " + (run + 1) + "/" + runs, labels[s], rate, found, ownSeconds,
+                            serverSeconds));
                 }
             }
         }
-        final List<Measurement> measurements = List.of(Measurement.of(labels[0], roles[0], "rows/s", rates[0]),
-                Measurement.of(labels[1], roles[1], "rows/s", rates[1]), Measurement.of(labels[2], roles[2], "rows/s", rates[2]));
+        final List<Measurement> measurements = new ArrayList<>();
+        for (int s = 0; s < labels.length; s++) {
+            measurements.add(Measurement.of(labels[s], roles[s], "rows/s", rates[s]));
+        }
+        for (int s = 0; s < labels.length; s++) {
+            measurements.add(Measurement.of(labels[s], roles[s], "CPU-s per million rows, benchmark JVM", ownCpu[s]));
+            measurements.add(Measurement.of(labels[s], roles[s], "CPU-s per million rows, Cassandra", cassandraCpu[s]));
+        }
         final double ours = measurements.get(0).median();
         final double best = Math.max(measurements.get(1).median(), measurements.get(2).median());
         return new BenchResult(name(), title(), String.format(Locale.ROOT,

@@ -16,14 +16,9 @@ import io.streamgrid.sink.TableSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -83,7 +78,6 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private final FunctionEx<Context, RowStore> storeFactory;
     private final FunctionEx<String, Metric> metricFactory;
     private final int[] keyPositions;
-    private final int[] partitionPositions;
     private final int partitionKeyLength;
 
     private Context context;
@@ -94,9 +88,11 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private String txnPrefix;
     private int processorIndex;
     private int totalParallelism;
-    private Map<List<Object>, RowWrite> pendingByKey = new LinkedHashMap<>();
+    private EpochWrites pending;
     private RowCodec.Txn prepared;
     private boolean preparedSaved;
+    /** The prepared transaction's snapshot form, encoded once however often the outbox is full. */
+    private byte[] preparedBytes;
     private long epoch;
     private final List<RowCodec.Txn> restored = new ArrayList<>();
     private Semaphore inFlight;
@@ -123,7 +119,6 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         this.storeFactory = storeFactory;
         this.metricFactory = metricFactory;
         this.keyPositions = spec.primaryKeyPositions();
-        this.partitionPositions = spec.partitionKeyPositions();
         this.partitionKeyLength = spec.partitionKey().size();
     }
 
@@ -150,6 +145,11 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         txnsCommitted = metricFactory.apply(SinkMetricNames.TRANSACTIONS_COMMITTED);
         commitMillis = metricFactory.apply(SinkMetricNames.COMMIT_MILLIS);
         writesInFlight = metricFactory.apply(SinkMetricNames.WRITES_IN_FLIGHT);
+        pending = newWrites();
+    }
+
+    private EpochWrites newWrites() {
+        return new EpochWrites(keyPositions, partitionKeyLength, spec.columns().size());
     }
 
     @Override
@@ -158,17 +158,17 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         for (Object item; (item = inbox.poll()) != null; ) {
             final RowWrite write = writeOf((T) item);
             if (write != null) {
-                pendingByKey.put(keyOf(write), write);
+                pending.add(write);
             }
         }
-        if (!exactlyOnce && !pendingByKey.isEmpty()) {
+        if (!exactlyOnce && !pending.isEmpty()) {
             try {
-                write(pendingByKey.values(), -1);
+                write(pending, -1);
             } catch (final PermanentWriteFailure e) {
                 throw new JetException("writing to " + spec.qualifiedName() + " failed with a permanent error ("
                         + e.getMessage() + "); statements: " + describeStatements(), e.getCause());
             }
-            pendingByKey.clear();
+            pending.clear();
         }
     }
 
@@ -199,13 +199,13 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         }
         if (prepared == null) {
             epoch++;
-            prepared = new RowCodec.Txn(txnPrefix + epoch, processorIndex, epoch, timestampOf(epoch),
-                    new ArrayList<>(pendingByKey.values()));
-            pendingByKey = new LinkedHashMap<>();
+            prepared = new RowCodec.Txn(txnPrefix + epoch, processorIndex, epoch, timestampOf(epoch), pending);
+            pending = newWrites();
+            preparedBytes = RowCodec.encode(prepared);
             preparedSaved = false;
         }
         if (!preparedSaved) {
-            preparedSaved = tryEmitToSnapshot(BroadcastKey.broadcastKey(prepared.id()), RowCodec.encode(prepared));
+            preparedSaved = tryEmitToSnapshot(BroadcastKey.broadcastKey(prepared.id()), preparedBytes);
         }
         return preparedSaved;
     }
@@ -223,13 +223,14 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         if (prepared != null) {
             commitDecided(prepared);
             prepared = null;
+            preparedBytes = null;
         }
         return true;
     }
 
     @Override
     protected void restoreFromSnapshot(final Object key, final Object value) {
-        final RowCodec.Txn txn = RowCodec.decode((byte[]) value);
+        final RowCodec.Txn txn = RowCodec.decode((byte[]) value, keyPositions, partitionKeyLength, spec.columns().size());
         epoch = Math.max(epoch, txn.epoch());
         if (txn.processorIndex() % totalParallelism == processorIndex) {
             restored.add(txn);
@@ -249,11 +250,10 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     @Override
     public boolean complete() {
         // A finite input ended: nothing will replay it, so its last rows are committed now.
-        if (exactlyOnce && !pendingByKey.isEmpty()) {
+        if (exactlyOnce && !pending.isEmpty()) {
             epoch++;
-            final RowCodec.Txn last = new RowCodec.Txn(txnPrefix + epoch, processorIndex, epoch, timestampOf(epoch),
-                    new ArrayList<>(pendingByKey.values()));
-            pendingByKey = new LinkedHashMap<>();
+            final RowCodec.Txn last = new RowCodec.Txn(txnPrefix + epoch, processorIndex, epoch, timestampOf(epoch), pending);
+            pending = newWrites();
             try {
                 commit(last);
             } catch (final PermanentWriteFailure e) {
@@ -326,34 +326,22 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
      *
      * @throws PermanentWriteFailure after every write has finished, when any failed permanently
      */
-    private void write(final Collection<RowWrite> rows, final long timestamp) {
+    private void write(final EpochWrites rows, final long timestamp) {
         store(); // opened before the first write, so that writeWithRetry finds it
-        final Map<List<Object>, List<RowWrite>> byPartition = new LinkedHashMap<>();
-        for (final RowWrite row : rows) {
-            byPartition.computeIfAbsent(partitionOf(row), k -> new ArrayList<>(2)).add(row);
-        }
-        final List<CompletionStage<?>> pending = new ArrayList<>(byPartition.size());
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        for (final List<RowWrite> group : byPartition.values()) {
-            acquire();
-            pending.add(writeWithRetry(group, timestamp, 0).whenComplete((result, error) -> {
-                inFlight.release();
+        rows.forEachPartition(group -> {
+            acquire(1);
+            writeWithRetry(group, timestamp, 0).whenComplete((result, error) -> {
                 if (error != null) {
                     failure.compareAndSet(null, CassandraErrors.unwrap(error));
                 }
-            }));
-        }
-        for (final CompletionStage<?> stage : pending) {
-            try {
-                stage.toCompletableFuture().get();
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new JetException("interrupted while writing to " + spec.qualifiedName(), e);
-            } catch (final ExecutionException e) {
-                // Recorded by whenComplete; reported below after every write has finished.
-            }
-        }
+                inFlight.release();
+            });
+        });
         writesInFlight.set(options.maxInFlight() - inFlight.availablePermits());
+        // Every write has finished (failed ones after their retries) once every permit is back.
+        acquire(options.maxInFlight());
+        inFlight.release(options.maxInFlight());
         if (failure.get() != null) {
             throw new PermanentWriteFailure(failure.get());
         }
@@ -427,36 +415,13 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         }
     }
 
-    private void acquire() {
+    private void acquire(final int permits) {
         try {
-            inFlight.acquire();
+            inFlight.acquire(permits);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new JetException("interrupted while waiting to write to " + spec.qualifiedName(), e);
         }
-    }
-
-    /** The primary key of a write: of a row, its key columns; of a delete, its values (already the key). */
-    private List<Object> keyOf(final RowWrite write) {
-        if (write.delete()) {
-            return Arrays.asList(write.values());
-        }
-        final Object[] key = new Object[keyPositions.length];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = write.values()[keyPositions[i]];
-        }
-        return Arrays.asList(key);
-    }
-
-    private List<Object> partitionOf(final RowWrite write) {
-        if (write.delete()) {
-            return Arrays.asList(write.values()).subList(0, partitionKeyLength);
-        }
-        final Object[] key = new Object[partitionPositions.length];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = write.values()[partitionPositions[i]];
-        }
-        return Arrays.asList(key);
     }
 
     /** A write failed with an error that retrying cannot fix; the cause is the driver's error. */

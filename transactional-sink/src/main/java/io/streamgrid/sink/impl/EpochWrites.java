@@ -1,0 +1,332 @@
+package io.streamgrid.sink.impl;
+
+import org.agrona.BitUtil;
+import org.agrona.ExpandableArrayBuffer;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The writes of one epoch (or of one transaction), coalesced by primary key and kept as bytes in one
+ * growing array. An epoch can hold millions of rows until its snapshot completes; kept as objects
+ * (the row's values, its key, a map entry) every young collection copied them again, and in the
+ * cassandra-sink benchmark's profile those pauses, not the writes, were the sink's largest cost.
+ * Rows are turned back into {@link RowWrite}s only a partition at a time, as they are sent.
+ *
+ * <p>A record: flags (delete, superseded), the byte lengths of its primary key, of the key's
+ * partition-key prefix and of the other values, then the primary-key values in key order and the
+ * other values in column order. A key written again marks its earlier record superseded; equal
+ * values encode to equal bytes (a column always holds one Java type, which {@code TableSpec.check}
+ * enforces), so keys are compared as bytes.
+ *
+ * <p>Numbers are in the platform's byte order (every member of a cluster runs on the same
+ * little-endian kind of machine). Not thread-safe: one processor's.
+ */
+final class EpochWrites {
+    private static final int DELETE = 1;
+    private static final int SUPERSEDED = 2;
+    private static final int HEADER = 1 + 3 * Integer.BYTES;
+    private static final byte NULL = 0;
+    private static final byte TEXT = 1;
+    private static final byte LONG = 2;
+    private static final byte INT = 3;
+    private static final byte DOUBLE = 4;
+    private static final byte BOOLEAN = 5;
+
+    private final int[] keyPositions;
+    private final int partitionKeyLength;
+    /** Column positions that are not part of the primary key, in column order. */
+    private final int[] otherPositions;
+    private final ExpandableArrayBuffer bytes = new ExpandableArrayBuffer(1024);
+    private int end;
+    private int live;
+    /** Open addressing by key hash: record offset + 1, 0 = free. Built as rows are added. */
+    private int[] slots = new int[64];
+
+    /**
+     * @param keyPositions       positions of the primary-key columns in a row, partition key first
+     * @param partitionKeyLength how many of them form the partition key
+     * @param columnCount        columns of a row
+     */
+    EpochWrites(final int[] keyPositions, final int partitionKeyLength, final int columnCount) {
+        this.keyPositions = keyPositions.clone();
+        this.partitionKeyLength = partitionKeyLength;
+        final boolean[] isKey = new boolean[columnCount];
+        for (final int position : keyPositions) {
+            isKey[position] = true;
+        }
+        this.otherPositions = java.util.stream.IntStream.range(0, columnCount).filter(i -> !isKey[i]).toArray();
+    }
+
+    /** Rows that will be written (a key written twice counts once). */
+    int size() {
+        return live;
+    }
+
+    boolean isEmpty() {
+        return live == 0;
+    }
+
+    /** Adds a write; an earlier write of the same primary key is replaced (the last write wins, as in the table). */
+    void add(final RowWrite write) {
+        if (slots == null) {
+            throw new IllegalStateException("bug: adding to a transaction's writes, which are only written");
+        }
+        final int start = end;
+        final Object[] values = write.values();
+        int at = start + HEADER;
+        int partitionBytes = 0;
+        for (int i = 0; i < keyPositions.length; i++) {
+            at += put(at, write.delete() ? values[i] : values[keyPositions[i]]);
+            if (i == partitionKeyLength - 1) {
+                partitionBytes = at - start - HEADER;
+            }
+        }
+        final int keyBytes = at - start - HEADER;
+        if (!write.delete()) {
+            for (final int position : otherPositions) {
+                at += put(at, values[position]);
+            }
+        }
+        bytes.putByte(start, (byte) (write.delete() ? DELETE : 0));
+        bytes.putInt(start + 1, keyBytes);
+        bytes.putInt(start + 5, partitionBytes);
+        bytes.putInt(start + 9, at - start - HEADER - keyBytes);
+        end = at;
+        index(start, keyBytes);
+    }
+
+    private void index(final int record, final int keyBytes) {
+        if ((live + 1) * 2 > slots.length) {
+            rehash(slots.length * 2);
+        }
+        final int mask = slots.length - 1;
+        for (int slot = hash(record + HEADER, keyBytes) & mask; ; slot = (slot + 1) & mask) {
+            final int other = slots[slot] - 1;
+            if (other < 0) {
+                slots[slot] = record + 1;
+                live++;
+                return;
+            }
+            if (sameBytes(other + HEADER, keyLength(other), record + HEADER, keyBytes)) {
+                bytes.putByte(other, (byte) (bytes.getByte(other) | SUPERSEDED));
+                slots[slot] = record + 1;
+                return;
+            }
+        }
+    }
+
+    private void rehash(final int capacity) {
+        final int[] old = slots;
+        slots = new int[capacity];
+        final int mask = capacity - 1;
+        for (final int entry : old) {
+            if (entry != 0) {
+                final int record = entry - 1;
+                int slot = hash(record + HEADER, keyLength(record)) & mask;
+                while (slots[slot] != 0) {
+                    slot = (slot + 1) & mask;
+                }
+                slots[slot] = entry;
+            }
+        }
+    }
+
+    /**
+     * Hands the live rows to {@code sink} a partition key at a time, in no particular order; each
+     * list is decoded for the call and not kept.
+     */
+    void forEachPartition(final Consumer<List<RowWrite>> sink) {
+        // Sort the live records by their partition key's hash, then split each run of equal hashes by
+        // the partition bytes themselves (a run nearly always is one partition).
+        final long[] byHash = new long[live];
+        int n = 0;
+        for (int record = 0; record < end; record = next(record)) {
+            if ((bytes.getByte(record) & SUPERSEDED) == 0) {
+                byHash[n++] = ((long) hash(record + HEADER, partitionLength(record)) << 32) | record;
+            }
+        }
+        Arrays.sort(byHash, 0, n);
+        final boolean[] taken = new boolean[n];
+        for (int first = 0; first < n; ) {
+            int runEnd = first + 1;
+            while (runEnd < n && (byHash[runEnd] >>> 32) == (byHash[first] >>> 32)) {
+                runEnd++;
+            }
+            for (int i = first; i < runEnd; i++) {
+                if (taken[i]) {
+                    continue;
+                }
+                final int lead = (int) byHash[i];
+                final List<RowWrite> partition = new ArrayList<>(runEnd - i);
+                for (int j = i; j < runEnd; j++) {
+                    final int record = (int) byHash[j];
+                    if (!taken[j] && sameBytes(lead + HEADER, partitionLength(lead), record + HEADER, partitionLength(record))) {
+                        taken[j] = true;
+                        partition.add(decode(record));
+                    }
+                }
+                sink.accept(partition);
+            }
+            first = runEnd;
+        }
+    }
+
+    /** The live rows, decoded (tests and small transactions). */
+    List<RowWrite> rows() {
+        final List<RowWrite> rows = new ArrayList<>(live);
+        for (int record = 0; record < end; record = next(record)) {
+            if ((bytes.getByte(record) & SUPERSEDED) == 0) {
+                rows.add(decode(record));
+            }
+        }
+        return rows;
+    }
+
+    /** Live records' bytes for a snapshot: {@link #copyOf} reads them back. */
+    byte[] liveBytes() {
+        int size = 0;
+        for (int record = 0; record < end; record = next(record)) {
+            if ((bytes.getByte(record) & SUPERSEDED) == 0) {
+                size += next(record) - record;
+            }
+        }
+        final byte[] out = new byte[size];
+        int at = 0;
+        for (int record = 0; record < end; record = next(record)) {
+            if ((bytes.getByte(record) & SUPERSEDED) == 0) {
+                final int length = next(record) - record;
+                bytes.getBytes(record, out, at, length);
+                at += length;
+            }
+        }
+        return out;
+    }
+
+    /** Forgets every write, keeping the memory for the next ones. */
+    void clear() {
+        if (slots == null) {
+            throw new IllegalStateException("bug: clearing a transaction's writes");
+        }
+        end = 0;
+        live = 0;
+        Arrays.fill(slots, 0);
+    }
+
+    /** Writes from {@link #liveBytes()} of a table with the same key layout; not indexed (a transaction is only written). */
+    static EpochWrites copyOf(final int[] keyPositions, final int partitionKeyLength, final int columnCount,
+                              final byte[] liveBytes) {
+        final EpochWrites writes = new EpochWrites(keyPositions, partitionKeyLength, columnCount);
+        writes.bytes.putBytes(0, liveBytes);
+        writes.end = liveBytes.length;
+        for (int record = 0; record < writes.end; record = writes.next(record)) {
+            writes.live++;
+        }
+        writes.slots = null; // adding to a copy is a bug: the index of its keys was not built
+        return writes;
+    }
+
+    private RowWrite decode(final int record) {
+        final boolean delete = (bytes.getByte(record) & DELETE) != 0;
+        final Object[] values = new Object[delete ? keyPositions.length : keyPositions.length + otherPositions.length];
+        int at = record + HEADER;
+        for (int i = 0; i < keyPositions.length; i++) {
+            final Object value = get(at);
+            at += length(at);
+            values[delete ? i : keyPositions[i]] = value;
+        }
+        if (!delete) {
+            for (final int position : otherPositions) {
+                values[position] = get(at);
+                at += length(at);
+            }
+        }
+        return new RowWrite(values, delete);
+    }
+
+    private int next(final int record) {
+        return record + HEADER + keyLength(record) + bytes.getInt(record + 9);
+    }
+
+    private int keyLength(final int record) {
+        return bytes.getInt(record + 1);
+    }
+
+    private int partitionLength(final int record) {
+        return bytes.getInt(record + 5);
+    }
+
+    private boolean sameBytes(final int a, final int aLength, final int b, final int bLength) {
+        if (aLength != bLength) {
+            return false;
+        }
+        for (int i = 0; i < aLength; i++) {
+            if (bytes.getByte(a + i) != bytes.getByte(b + i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int hash(final int from, final int length) {
+        int h = 0;
+        for (int i = 0; i < length; i++) {
+            h = 31 * h + bytes.getByte(from + i);
+        }
+        return h * 0x9E3779B9 ^ (h >>> 16);
+    }
+
+    /** Encodes a value at {@code at}; returns its length. */
+    private int put(final int at, final Object value) {
+        if (value == null) {
+            bytes.putByte(at, NULL);
+            return 1;
+        } else if (value instanceof String s) {
+            bytes.putByte(at, TEXT);
+            return 1 + bytes.putStringUtf8(at + 1, s);
+        } else if (value instanceof Long l) {
+            bytes.putByte(at, LONG);
+            bytes.putLong(at + 1, l);
+            return 1 + Long.BYTES;
+        } else if (value instanceof Integer i) {
+            bytes.putByte(at, INT);
+            bytes.putInt(at + 1, i);
+            return 1 + Integer.BYTES;
+        } else if (value instanceof Double d) {
+            bytes.putByte(at, DOUBLE);
+            bytes.putLong(at + 1, Double.doubleToLongBits(d)); // canonical NaN: equal keys, equal bytes
+            return 1 + Long.BYTES;
+        } else if (value instanceof Boolean b) {
+            bytes.putByte(at, BOOLEAN);
+            bytes.putByte(at + 1, (byte) (b ? 1 : 0));
+            return 2;
+        }
+        throw new IllegalArgumentException("bug: unchecked value type " + value.getClass());
+    }
+
+    private Object get(final int at) {
+        final byte tag = bytes.getByte(at);
+        return switch (tag) {
+            case NULL -> null;
+            case TEXT -> bytes.getStringUtf8(at + 1);
+            case LONG -> bytes.getLong(at + 1);
+            case INT -> bytes.getInt(at + 1);
+            case DOUBLE -> Double.longBitsToDouble(bytes.getLong(at + 1));
+            case BOOLEAN -> bytes.getByte(at + 1) != 0;
+            default -> throw new IllegalStateException("corrupt epoch writes: value tag " + tag + " at " + at);
+        };
+    }
+
+    private int length(final int at) {
+        return switch (bytes.getByte(at)) {
+            case NULL -> 1;
+            case TEXT -> 1 + BitUtil.SIZE_OF_INT + bytes.getInt(at + 1);
+            case LONG, DOUBLE -> 1 + Long.BYTES;
+            case INT -> 1 + Integer.BYTES;
+            case BOOLEAN -> 2;
+            default -> throw new IllegalStateException("corrupt epoch writes: value tag " + bytes.getByte(at) + " at " + at);
+        };
+    }
+}
