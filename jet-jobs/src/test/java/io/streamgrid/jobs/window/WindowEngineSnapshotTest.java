@@ -5,7 +5,9 @@ import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.usecase.Counter;
+import io.streamgrid.jobs.window.impl.CopyableOutput;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,6 +17,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -62,6 +65,75 @@ class WindowEngineSnapshotTest {
         assertThat(second.keyCount()).as("everything dropped after the end").isZero();
     }
 
+    /**
+     * The sliding engine keeps each sealed slice's encoding between snapshots written to a
+     * {@link CopyableOutput} and copies it into the next: every such snapshot of one engine, taken
+     * every hundredth of a stream with late events, must equal the same state encoded afresh (through a
+     * plain output), and restoring it must end where the uninterrupted engine ends.
+     */
+    @Test
+    void when_slidingEngineSnapshottedRepeatedlyWithLateEvents_then_eachSnapshotEqualsAFreshEncodingAndRestores()
+            throws IOException {
+        final WindowPolicy policy = new WindowPolicy(WindowDefinition.sliding(300_000, 60_000), 2_000, 30_000);
+        final List<byte[]> events = events(GeneratorSpec.of(EventType.CLICK, 21, 20_000, 200).withRate(5)
+                .withDisorder(2_000, 0.05, 200_000));
+        final Collector uninterrupted = new Collector();
+        final WindowEngine<Counter> whole = WindowEngine.create(policy, new Counter.Counting(), uninterrupted);
+        feed(whole, events, 0, events.size());
+        whole.onEndOfStream();
+
+        final Collector running = new Collector();
+        final WindowEngine<Counter> snapshotted = WindowEngine.create(policy, new Counter.Counting(), running);
+        // A snapshot every 40 s of event time, while a slice lives 330 s: each kept encoding is copied
+        // into several later snapshots, and late events (up to 200 s) change slices already kept.
+        final int parts = 100;
+        long copiedBytes = 0;
+        for (int part = 1; part < parts; part++) {
+            final int upTo = events.size() * part / parts;
+            feed(snapshotted, events, events.size() * (part - 1) / parts, upTo);
+            final CopyingOutput kept = new CopyingOutput();
+            snapshotted.writeState(kept);
+            final ByteArrayOutputStream fresh = new ByteArrayOutputStream();
+            snapshotted.writeState(new DataOutputStream(fresh));
+            assertThat(kept.toByteArray()).as("snapshot %d of %d", part, parts - 1).isEqualTo(fresh.toByteArray());
+            copiedBytes += kept.copied;
+
+            final Collector resumed = running.copy();
+            final WindowEngine<Counter> restored = WindowEngine.create(policy, new Counter.Counting(), resumed);
+            restored.readState(new DataInputStream(new ByteArrayInputStream(kept.toByteArray())));
+            feed(restored, events, upTo, events.size());
+            restored.onEndOfStream();
+            assertThat(resumed.state).as("restored from snapshot %d", part).isEqualTo(uninterrupted.state);
+            assertThat(resumed.late).as("restored from snapshot %d", part).isEqualTo(uninterrupted.late);
+        }
+        assertThat(copiedBytes).as("bytes of slices kept for a later snapshot").isPositive();
+        assertThat(uninterrupted.late).isNotEmpty();
+    }
+
+    /** A plain output whose bytes can be copied, as the job's snapshot output's can. */
+    private static final class CopyingOutput extends DataOutputStream implements CopyableOutput {
+        long copied;
+
+        CopyingOutput() {
+            super(new ByteArrayOutputStream());
+        }
+
+        @Override
+        public int length() {
+            return size();
+        }
+
+        @Override
+        public byte[] copy(final int from, final int to) {
+            copied += to - from;
+            return Arrays.copyOfRange(toByteArray(), from, to);
+        }
+
+        byte[] toByteArray() {
+            return ((ByteArrayOutputStream) out).toByteArray();
+        }
+    }
+
     private static List<byte[]> events(final GeneratorSpec spec) {
         final List<byte[]> events = new ArrayList<>();
         new EventGenerator(spec).generate(r -> {
@@ -83,6 +155,13 @@ class WindowEngineSnapshotTest {
     private static final class Collector implements WindowListener<Counter> {
         final Map<String, Long> state = new TreeMap<>();
         final List<Long> late = new ArrayList<>();
+
+        Collector copy() {
+            final Collector copy = new Collector();
+            copy.state.putAll(state);
+            copy.late.addAll(late);
+            return copy;
+        }
 
         @Override
         public void onWindow(final long key, final long start, final long end, final Counter value, final int seq,

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.window.impl.CopyableOutput;
 import io.streamgrid.jobs.window.impl.VarLongSink;
 import org.agrona.ExpandableArrayBuffer;
 
@@ -18,7 +19,7 @@ import java.nio.ByteOrder;
  * lock; here a {@code writeLong} is one bounds check and one store. Single-threaded; the buffer keeps
  * its capacity between snapshots.
  */
-final class SnapshotOutput implements DataOutput, VarLongSink {
+final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
     private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4096);
     private int position;
 
@@ -28,7 +29,8 @@ final class SnapshotOutput implements DataOutput, VarLongSink {
     }
 
     /** Bytes written since {@link #reset()}. */
-    int length() {
+    @Override
+    public int length() {
         return position;
     }
 
@@ -36,7 +38,8 @@ final class SnapshotOutput implements DataOutput, VarLongSink {
      * A copy of the bytes written from {@code from} (inclusive) to {@code to} (exclusive): the
      * snapshot owns it, this buffer is reused.
      */
-    byte[] copy(final int from, final int to) {
+    @Override
+    public byte[] copy(final int from, final int to) {
         if (from < 0 || to > position || from > to) {
             throw new IndexOutOfBoundsException("bytes " + from + ".." + to + " of " + position + " written");
         }
