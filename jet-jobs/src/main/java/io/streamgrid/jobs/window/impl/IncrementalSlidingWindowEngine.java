@@ -62,6 +62,8 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     private final Long2ObjectHashMap<byte[]> sealedSliceBytes = new Long2ObjectHashMap<>();
     /** Slices starting below this may have bytes in {@link #sealedSliceBytes}; {@link #NONE}: none has. */
     private long sealedBelow = NONE;
+    /** The watermark at the previous snapshot: how far event time moves between two of them. */
+    private long previousSnapshotWatermark = NONE;
 
     public IncrementalSlidingWindowEngine(final WindowDefinition.Sliding window, final WindowPolicy policy,
                                           final WindowAggregation<A> aggregation, final WindowListener<A> listener) {
@@ -333,6 +335,12 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         out.writeLong(emittedEnd);
         out.writeInt(slices.size());
         final CopyableOutput copyable = out instanceof CopyableOutput c ? c : null;
+        // Keep only what the next snapshot will still hold: when event time moves faster than the
+        // window between two snapshots (a job catching up on a backlog), every slice is gone by then
+        // and keeping them would be a copy of the whole state per snapshot for nothing.
+        final long advance = previousSnapshotWatermark == NONE ? 0 : Math.max(0, watermark() - previousSnapshotWatermark);
+        final long keptFrom = watermark() + advance - size - lateness;
+        previousSnapshotWatermark = copyable == null ? previousSnapshotWatermark : watermark();
         for (final Map.Entry<Long, Long2ObjectHashMap<A>> slice : slices.entrySet()) {
             final long start = slice.getKey();
             out.writeLong(start);
@@ -354,7 +362,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 previousKey = key;
                 aggregation.write(entries.getValue(), out);
             }
-            if (copyable != null && start + slide <= watermark()) {
+            if (copyable != null && start + slide <= watermark() && start > keptFrom) {
                 sealedSliceBytes.put(start, copyable.copy(from, copyable.length()));
                 sealedBelow = Math.max(sealedBelow, start + 1);
             }
@@ -390,6 +398,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         stateByKey.clear();
         sealedSliceBytes.clear();
         sealedBelow = NONE;
+        previousSnapshotWatermark = NONE;
         keysInWindow = 0;
         cachedSliceStart = NONE;
         cachedSlice = null;
