@@ -338,8 +338,9 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         // Keep only what the next snapshot will still hold: when event time moves faster than the
         // window between two snapshots (a job catching up on a backlog), every slice is gone by then
         // and keeping them would be a copy of the whole state per snapshot for nothing.
-        final long advance = previousSnapshotWatermark == NONE ? 0 : Math.max(0, watermark() - previousSnapshotWatermark);
-        final long keptFrom = watermark() + advance - size - lateness;
+        // The first snapshot of an engine keeps nothing: how fast event time moves is not known yet.
+        final long keptFrom = previousSnapshotWatermark == NONE || watermark() == NONE ? Long.MAX_VALUE
+                : watermark() + Math.max(0, watermark() - previousSnapshotWatermark) - size - lateness;
         previousSnapshotWatermark = copyable == null ? previousSnapshotWatermark : watermark();
         for (final Map.Entry<Long, Long2ObjectHashMap<A>> slice : slices.entrySet()) {
             final long start = slice.getKey();
