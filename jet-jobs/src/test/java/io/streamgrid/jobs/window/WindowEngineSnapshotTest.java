@@ -39,13 +39,8 @@ class WindowEngineSnapshotTest {
             case "sliding" -> new WindowPolicy(WindowDefinition.sliding(300_000, 60_000), 2_000, 30_000);
             default -> new WindowPolicy(WindowDefinition.session(90_000), 2_000, 30_000);
         };
-        final List<byte[]> events = events(GeneratorSpec.of(EventType.CLICK, 21, 20_000, 200).withRate(5)
-                .withDisorder(2_000, 0.05, 200_000));
-
-        final Collector uninterrupted = new Collector();
-        final WindowEngine<Counter> whole = WindowEngine.create(policy, new Counter.Counting(), uninterrupted);
-        feed(whole, events, 0, events.size());
-        whole.onEndOfStream();
+        final List<byte[]> events = disorderedClicks();
+        final Collector uninterrupted = uninterrupted(policy, events);
 
         final Collector resumed = new Collector();
         final WindowEngine<Counter> first = WindowEngine.create(policy, new Counter.Counting(), resumed);
@@ -75,12 +70,8 @@ class WindowEngineSnapshotTest {
     void when_slidingEngineSnapshottedRepeatedlyWithLateEvents_then_eachSnapshotEqualsAFreshEncodingAndRestores()
             throws IOException {
         final WindowPolicy policy = new WindowPolicy(WindowDefinition.sliding(300_000, 60_000), 2_000, 30_000);
-        final List<byte[]> events = events(GeneratorSpec.of(EventType.CLICK, 21, 20_000, 200).withRate(5)
-                .withDisorder(2_000, 0.05, 200_000));
-        final Collector uninterrupted = new Collector();
-        final WindowEngine<Counter> whole = WindowEngine.create(policy, new Counter.Counting(), uninterrupted);
-        feed(whole, events, 0, events.size());
-        whole.onEndOfStream();
+        final List<byte[]> events = disorderedClicks();
+        final Collector uninterrupted = uninterrupted(policy, events);
 
         final Collector running = new Collector();
         final WindowEngine<Counter> snapshotted = WindowEngine.create(policy, new Counter.Counting(), running);
@@ -132,6 +123,20 @@ class WindowEngineSnapshotTest {
         byte[] toByteArray() {
             return ((ByteArrayOutputStream) out).toByteArray();
         }
+    }
+
+    /** 20,000 clicks at 5 a second over 200 keys, up to 2 s out of order, 5 % late by up to 200 s. */
+    private static List<byte[]> disorderedClicks() {
+        return events(GeneratorSpec.of(EventType.CLICK, 21, 20_000, 200).withRate(5).withDisorder(2_000, 0.05, 200_000));
+    }
+
+    /** What one engine fed every event without a break leaves in a sink. */
+    private static Collector uninterrupted(final WindowPolicy policy, final List<byte[]> events) {
+        final Collector uninterrupted = new Collector();
+        final WindowEngine<Counter> whole = WindowEngine.create(policy, new Counter.Counting(), uninterrupted);
+        feed(whole, events, 0, events.size());
+        whole.onEndOfStream();
+        return uninterrupted;
     }
 
     private static List<byte[]> events(final GeneratorSpec spec) {

@@ -318,7 +318,12 @@ public final class WindowingBench implements Benchmark {
                                 String.format(Locale.ROOT, "costs %.1f%% (median of the rounds' pairs; medians %,.0f → "
                                         + "%,.0f events/s); plain Jet loses %.1f%% (%,.0f → %,.0f)", 100 * cost, oursNone,
                                         oursExactlyOnce,
-                                        100 * (1 - jetExactlyOnce / jetNone), jetNone, jetExactlyOnce))),
+                                        100 * (1 - jetExactlyOnce / jetNone), jetNone, jetExactlyOnce)),
+                        GoalCheck.of("Result p99 with 1 s snapshots ≤ 2× the p99 without",
+                                latencies.get(1).p99Us() <= 2 * latencies.get(0).p99Us(), String.format(Locale.ROOT,
+                                        "%.2f× (%.1f vs %.1f ms at %,.0f events/s)", latencies.get(1).p99Us()
+                                                / latencies.get(0).p99Us(), latencies.get(1).p99Us() / 1e3,
+                                        latencies.get(0).p99Us() / 1e3, liveRate))),
                 notes);
     }
 
