@@ -11,8 +11,8 @@ import java.io.IOException;
  * {@link WindowAggregation#write}/{@link WindowAggregation#read} and other snapshot state: a count
  * below 128 takes one byte instead of eight. Snapshots are written at every checkpoint (and, with
  * {@code persistence.jobs}, to Cassandra), so their size is their cost. Into StreamGrid's own
- * snapshot output a value is encoded in one call; into any other {@link DataOutput} byte by byte,
- * in the same format.
+ * snapshot output a value is encoded in place; into any other {@link DataOutput} through a small
+ * array, in the same format.
  */
 public final class VarLongs {
     private VarLongs() {
@@ -24,12 +24,8 @@ public final class VarLongs {
             sink.writeVarLong(value);
             return;
         }
-        long rest = value;
-        while ((rest & ~0x7FL) != 0) {
-            out.writeByte((int) ((rest & 0x7F) | 0x80));
-            rest >>>= 7;
-        }
-        out.writeByte((int) rest);
+        final byte[] encoded = new byte[10];
+        out.write(encoded, 0, VarLongSink.encode(encoded, 0, value));
     }
 
     /** Writes {@code value} zigzag-encoded, so that small negative values are short too. */

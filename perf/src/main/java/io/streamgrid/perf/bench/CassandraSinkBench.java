@@ -29,14 +29,12 @@ import io.streamgrid.sink.TableSpec;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 
 /**
  * Benchmark 5: rows/s into one real Cassandra (a child JVM on loopback) — StreamGrid's exactly-once
@@ -91,14 +89,13 @@ public final class CassandraSinkBench implements Benchmark {
                     final String table = "rows_" + (tableId++);
                     CassandraSchema.ensure(session, target, spec(table));
                     awaitSettled(session, context);
-                    final long ownBefore = ProcessCpu.own();
-                    final long serverBefore = ProcessCpu.of(server.pid(), "Cassandra");
+                    final ProcessCpu.Beside cpu = ProcessCpu.beside(server.pid(), "Cassandra");
                     final long start = System.nanoTime();
                     subjects[s].write(table, rows);
                     final double rate = rows / ((System.nanoTime() - start) / 1e9);
                     final double millionRows = rows / 1e6;
-                    final double ownSeconds = (ProcessCpu.own() - ownBefore) / 1e9 / millionRows;
-                    final double serverSeconds = (ProcessCpu.of(server.pid(), "Cassandra") - serverBefore) / 1e9 / millionRows;
+                    final double ownSeconds = cpu.ownSeconds() / millionRows;
+                    final double serverSeconds = cpu.otherSeconds() / millionRows;
                     final long found = session.execute("SELECT count(*) FROM " + KEYSPACE + "." + table).one().getLong(0);
                     final long expected = rows;
                     if (found != expected) {
@@ -128,13 +125,8 @@ public final class CassandraSinkBench implements Benchmark {
         }
         final double ours = measurements.get(0).median();
         final double best = Math.max(measurements.get(1).median(), measurements.get(2).median());
-        // Each round runs the subjects back to back: a round's ratio is what the shared machine's
-        // slow spells move least (one spell in a run of ours moved the median ratio by 0.07).
-        final double[] pairs = new double[runs];
-        for (int run = 0; run < runs; run++) {
-            pairs[run] = rates[0][run] / rates[2][run];
-        }
-        final double pairedRatio = Measurement.of("pairs", "ratio", "ratio", pairs).median();
+        final double[] pairs = Rounds.ratios(rates[0], rates[2]);
+        final double pairedRatio = Rounds.median(pairs);
         return new BenchResult(name(), title(), String.format(Locale.ROOT,
                 "Cassandra %s, one node in a child JVM (1 GB heap) on loopback, keyspace RF 1, consistency ONE. Rows "
                         + "(bigint pk, bigint ck, bigint value), %d per partition; %,d rows per run, %d runs after a "
@@ -155,8 +147,7 @@ public final class CassandraSinkBench implements Benchmark {
                 List.of(GoalCheck.of("Exactly-once sink ≥ 0.8× the best raw-driver mode", ours >= 0.8 * best,
                         String.format(Locale.ROOT, "%.2f× the best raw mode (%,.0f vs %,.0f rows/s)", ours / best, ours,
                                 best))),
-                List.of("StreamGrid / raw unlogged partition batches per round (run back to back): " + Arrays.stream(pairs)
-                                .mapToObj(p -> String.format(Locale.ROOT, "%.3f", p)).collect(Collectors.joining(", ")) + ".",
+                List.of("StreamGrid / raw unlogged partition batches per round (run back to back): " + Rounds.list(pairs) + ".",
                         "CPU-s per million rows: the process's CPU time over a run divided by its rows — the benchmark JVM "
                                 + "(ours: the embedded member running the job and the sink; raw: the writing thread and "
                                 + "the driver) and the Cassandra child JVM.",

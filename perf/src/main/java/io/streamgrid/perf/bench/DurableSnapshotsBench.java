@@ -82,12 +82,11 @@ public final class DurableSnapshotsBench implements Benchmark {
                 for (int run = 0; run < runs; run++) {
                     for (int s = 0; s < jobs.size(); s++) {
                         final long wall = System.nanoTime();
-                        final long own = ProcessCpu.own();
-                        final long server = ProcessCpu.of(cassandra.pid(), "Cassandra");
+                        final ProcessCpu.Beside cpu = ProcessCpu.beside(cassandra.pid(), "Cassandra");
                         rates[s][run] = drain(context, jets.get(s), jobs.get(s));
                         final double seconds = (System.nanoTime() - wall) / 1e9;
-                        ownCores[s][run] = (ProcessCpu.own() - own) / 1e9 / seconds;
-                        cassandraCores[s][run] = (ProcessCpu.of(cassandra.pid(), "Cassandra") - server) / 1e9 / seconds;
+                        ownCores[s][run] = cpu.ownSeconds() / seconds;
+                        cassandraCores[s][run] = cpu.otherSeconds() / seconds;
                         context.progress(String.format(Locale.ROOT, "run %d/%d %s: %,.0f events/s; CPU: members %.2f cores, "
                                 + "Cassandra %.2f", run + 1, runs, jobs.get(s).label(), rates[s][run], ownCores[s][run],
                                 cassandraCores[s][run]));

@@ -24,6 +24,22 @@ final class ProcessCpu {
         return nanos(Optional.of(ProcessHandle.current()), "the benchmark JVM");
     }
 
+    /** Starts reading this JVM's CPU and that of a child process beside it (a Cassandra server) over a run. */
+    static Beside beside(final long pid, final String what) {
+        return new Beside(pid, what, own(), of(pid, what));
+    }
+
+    /** CPU seconds this JVM and the process {@code pid} have used since {@link #beside}. */
+    record Beside(long pid, String what, long ownAtStart, long otherAtStart) {
+        double ownSeconds() {
+            return (own() - ownAtStart) / 1e9;
+        }
+
+        double otherSeconds() {
+            return (of(pid, what) - otherAtStart) / 1e9;
+        }
+    }
+
     /** The process {@code pid}, named {@code what} in the error when the OS gives no figure. */
     static long of(final long pid, final String what) {
         return nanos(ProcessHandle.of(pid), what + " (pid " + pid + ")");

@@ -27,12 +27,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Benchmarks 1 and 2: sliding-window count (10 s window, 20 ms slide) over 10,000 keys.
@@ -284,16 +282,12 @@ public final class WindowingBench implements Benchmark {
         // The goal is judged on each round's pair (the two modes run back to back), whose ratio a slow
         // spell of this shared machine moves far less than it moves either median: one full run had a
         // round at 7.7 M events/s for both modes and the others at 13 M.
-        final double[] pairs = new double[runs];
-        for (int run = 0; run < runs; run++) {
-            pairs[run] = m.get(1).runs()[run] / m.get(0).runs()[run];
-        }
-        final double pairedRatio = Measurement.of("pairs", "ratio", "ratio", pairs).median();
+        final double[] pairs = Rounds.ratios(m.get(1).runs(), m.get(0).runs());
+        final double pairedRatio = Rounds.median(pairs);
         final double cost = 1 - pairedRatio;
         final double shortestRun = oursEvents / m.get(1).max();
         final List<String> notes = new ArrayList<>(notes());
-        notes.add("StreamGrid exactly-once / none per round (the two run back to back): " + Arrays.stream(pairs)
-                .mapToObj(r -> String.format(Locale.ROOT, "%.3f", r)).collect(Collectors.joining(", "))
+        notes.add("StreamGrid exactly-once / none per round (the two run back to back): " + Rounds.list(pairs)
                 + "; the goal is judged on their median.");
         notes.add(String.format(Locale.ROOT, "StreamGrid's exactly-once runs lasted %.1f s at the shortest: about %d "
                 + "snapshots at the 1 s interval, each holding the window state of 10,000 keys.", shortestRun,

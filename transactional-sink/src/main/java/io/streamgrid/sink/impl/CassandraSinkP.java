@@ -77,8 +77,6 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private final long timestampBaseMicros;
     private final FunctionEx<Context, RowStore> storeFactory;
     private final FunctionEx<String, Metric> metricFactory;
-    private final int[] keyPositions;
-    private final int partitionKeyLength;
 
     private Context context;
     /** Opened on first use, on the processor's own thread: see {@link #store()}. */
@@ -118,8 +116,6 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         this.timestampBaseMicros = timestampBaseMicros;
         this.storeFactory = storeFactory;
         this.metricFactory = metricFactory;
-        this.keyPositions = spec.primaryKeyPositions();
-        this.partitionKeyLength = spec.partitionKey().size();
     }
 
     @Override
@@ -145,11 +141,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         txnsCommitted = metricFactory.apply(SinkMetricNames.TRANSACTIONS_COMMITTED);
         commitMillis = metricFactory.apply(SinkMetricNames.COMMIT_MILLIS);
         writesInFlight = metricFactory.apply(SinkMetricNames.WRITES_IN_FLIGHT);
-        pending = newWrites();
-    }
-
-    private EpochWrites newWrites() {
-        return new EpochWrites(keyPositions, partitionKeyLength, spec.columns().size());
+        pending = new EpochWrites(spec);
     }
 
     @Override
@@ -200,7 +192,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         if (prepared == null) {
             epoch++;
             prepared = new RowCodec.Txn(txnPrefix + epoch, processorIndex, epoch, timestampOf(epoch), pending);
-            pending = newWrites();
+            pending = new EpochWrites(spec);
             preparedBytes = RowCodec.encode(prepared);
             preparedSaved = false;
         }
@@ -230,7 +222,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
 
     @Override
     protected void restoreFromSnapshot(final Object key, final Object value) {
-        final RowCodec.Txn txn = RowCodec.decode((byte[]) value, keyPositions, partitionKeyLength, spec.columns().size());
+        final RowCodec.Txn txn = RowCodec.decode((byte[]) value, spec);
         epoch = Math.max(epoch, txn.epoch());
         if (txn.processorIndex() % totalParallelism == processorIndex) {
             restored.add(txn);
@@ -253,7 +245,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         if (exactlyOnce && !pending.isEmpty()) {
             epoch++;
             final RowCodec.Txn last = new RowCodec.Txn(txnPrefix + epoch, processorIndex, epoch, timestampOf(epoch), pending);
-            pending = newWrites();
+            pending = new EpochWrites(spec);
             try {
                 commit(last);
             } catch (final PermanentWriteFailure e) {

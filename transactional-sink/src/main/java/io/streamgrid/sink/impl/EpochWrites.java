@@ -1,5 +1,6 @@
 package io.streamgrid.sink.impl;
 
+import io.streamgrid.sink.TableSpec;
 import org.agrona.BitUtil;
 import org.agrona.ExpandableArrayBuffer;
 
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * The writes of one epoch (or of one transaction), coalesced by primary key and kept as bytes in one
@@ -27,7 +29,11 @@ import java.util.function.Consumer;
 final class EpochWrites {
     private static final int DELETE = 1;
     private static final int SUPERSEDED = 2;
-    private static final int HEADER = 1 + 3 * Integer.BYTES;
+    /** A record's header: flags, then the byte lengths of its key, of the key's partition prefix, of the other values. */
+    private static final int KEY_LENGTH_AT = 1;
+    private static final int PARTITION_LENGTH_AT = KEY_LENGTH_AT + Integer.BYTES;
+    private static final int OTHERS_LENGTH_AT = PARTITION_LENGTH_AT + Integer.BYTES;
+    private static final int HEADER = OTHERS_LENGTH_AT + Integer.BYTES;
     private static final byte NULL = 0;
     private static final byte TEXT = 1;
     private static final byte LONG = 2;
@@ -45,19 +51,15 @@ final class EpochWrites {
     /** Open addressing by key hash: record offset + 1, 0 = free. Built as rows are added. */
     private int[] slots = new int[64];
 
-    /**
-     * @param keyPositions       positions of the primary-key columns in a row, partition key first
-     * @param partitionKeyLength how many of them form the partition key
-     * @param columnCount        columns of a row
-     */
-    EpochWrites(final int[] keyPositions, final int partitionKeyLength, final int columnCount) {
-        this.keyPositions = keyPositions.clone();
-        this.partitionKeyLength = partitionKeyLength;
-        final boolean[] isKey = new boolean[columnCount];
+    /** Writes of rows of {@code table}: its primary key (partition key first) and its other columns. */
+    EpochWrites(final TableSpec table) {
+        this.keyPositions = table.primaryKeyPositions();
+        this.partitionKeyLength = table.partitionKey().size();
+        final boolean[] isKey = new boolean[table.columns().size()];
         for (final int position : keyPositions) {
             isKey[position] = true;
         }
-        this.otherPositions = java.util.stream.IntStream.range(0, columnCount).filter(i -> !isKey[i]).toArray();
+        this.otherPositions = IntStream.range(0, isKey.length).filter(i -> !isKey[i]).toArray();
     }
 
     /** Rows that will be written (a key written twice counts once). */
@@ -91,9 +93,9 @@ final class EpochWrites {
             }
         }
         bytes.putByte(start, (byte) (write.delete() ? DELETE : 0));
-        bytes.putInt(start + 1, keyBytes);
-        bytes.putInt(start + 5, partitionBytes);
-        bytes.putInt(start + 9, at - start - HEADER - keyBytes);
+        bytes.putInt(start + KEY_LENGTH_AT, keyBytes);
+        bytes.putInt(start + PARTITION_LENGTH_AT, partitionBytes);
+        bytes.putInt(start + OTHERS_LENGTH_AT, at - start - HEADER - keyBytes);
         end = at;
         index(start, keyBytes);
     }
@@ -185,24 +187,27 @@ final class EpochWrites {
         return rows;
     }
 
-    /** Live records' bytes for a snapshot: {@link #copyOf} reads them back. */
-    byte[] liveBytes() {
-        int size = 0;
+    /** Bytes {@link #copyLiveBytes} writes: the live records'. */
+    int liveLength() {
+        int length = 0;
         for (int record = 0; record < end; record = next(record)) {
             if ((bytes.getByte(record) & SUPERSEDED) == 0) {
-                size += next(record) - record;
+                length += next(record) - record;
             }
         }
-        final byte[] out = new byte[size];
-        int at = 0;
+        return length;
+    }
+
+    /** Copies the live records into {@code into} from {@code at}, for a snapshot: {@link #copyOf} reads them back. */
+    void copyLiveBytes(final byte[] into, final int at) {
+        int to = at;
         for (int record = 0; record < end; record = next(record)) {
             if ((bytes.getByte(record) & SUPERSEDED) == 0) {
                 final int length = next(record) - record;
-                bytes.getBytes(record, out, at, length);
-                at += length;
+                bytes.getBytes(record, into, to, length);
+                to += length;
             }
         }
-        return out;
     }
 
     /** Forgets every write, keeping the memory for the next ones. */
@@ -215,12 +220,14 @@ final class EpochWrites {
         Arrays.fill(slots, 0);
     }
 
-    /** Writes from {@link #liveBytes()} of a table with the same key layout; not indexed (a transaction is only written). */
-    static EpochWrites copyOf(final int[] keyPositions, final int partitionKeyLength, final int columnCount,
-                              final byte[] liveBytes) {
-        final EpochWrites writes = new EpochWrites(keyPositions, partitionKeyLength, columnCount);
-        writes.bytes.putBytes(0, liveBytes);
-        writes.end = liveBytes.length;
+    /**
+     * Writes of {@code table} from {@code length} bytes {@link #copyLiveBytes} wrote, at {@code from};
+     * not indexed (a transaction is only written).
+     */
+    static EpochWrites copyOf(final TableSpec table, final byte[] liveBytes, final int from, final int length) {
+        final EpochWrites writes = new EpochWrites(table);
+        writes.bytes.putBytes(0, liveBytes, from, length);
+        writes.end = length;
         for (int record = 0; record < writes.end; record = writes.next(record)) {
             writes.live++;
         }
@@ -247,15 +254,15 @@ final class EpochWrites {
     }
 
     private int next(final int record) {
-        return record + HEADER + keyLength(record) + bytes.getInt(record + 9);
+        return record + HEADER + keyLength(record) + bytes.getInt(record + OTHERS_LENGTH_AT);
     }
 
     private int keyLength(final int record) {
-        return bytes.getInt(record + 1);
+        return bytes.getInt(record + KEY_LENGTH_AT);
     }
 
     private int partitionLength(final int record) {
-        return bytes.getInt(record + 5);
+        return bytes.getInt(record + PARTITION_LENGTH_AT);
     }
 
     private boolean sameBytes(final int a, final int aLength, final int b, final int bLength) {

@@ -1,11 +1,14 @@
 package io.streamgrid.sink.impl;
 
+import io.streamgrid.sink.TableSpec;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 
 /**
  * Writes of a transaction in the snapshot: a compact tagged binary form, no Java serialization.
@@ -18,26 +21,29 @@ final class RowCodec {
     private RowCodec() {
     }
 
+    /** The transaction's snapshot form: a header, then its rows' bytes copied once into the result. */
     static byte[] encode(final Txn txn) {
-        final byte[] rows = txn.rows().liveBytes();
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + rows.length);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        final int rowsLength = txn.rows().liveLength();
+        final ByteArrayOutputStream header = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(header)) {
             out.writeInt(FORMAT);
             out.writeUTF(txn.id());
             out.writeInt(txn.processorIndex());
             out.writeLong(txn.epoch());
             out.writeLong(txn.timestampMicros());
-            out.writeInt(rows.length);
-            out.write(rows);
+            out.writeInt(rowsLength);
         } catch (final IOException e) {
             throw new UncheckedIOException("bug: writing to memory failed", e);
         }
-        return bytes.toByteArray();
+        final byte[] encoded = Arrays.copyOf(header.toByteArray(), header.size() + rowsLength);
+        txn.rows().copyLiveBytes(encoded, header.size());
+        return encoded;
     }
 
-    /** A transaction from {@link #encode}, its rows laid out for a table with these key positions and columns. */
-    static Txn decode(final byte[] data, final int[] keyPositions, final int partitionKeyLength, final int columnCount) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+    /** A transaction from {@link #encode}, its rows those of {@code table}. */
+    static Txn decode(final byte[] data, final TableSpec table) {
+        final ByteArrayInputStream bytes = new ByteArrayInputStream(data);
+        try (DataInputStream in = new DataInputStream(bytes)) {
             final int format = in.readInt();
             if (format != FORMAT) {
                 throw new IllegalStateException("a transaction in the snapshot has format " + format + ", this build reads "
@@ -47,10 +53,12 @@ final class RowCodec {
             final int processorIndex = in.readInt();
             final long epoch = in.readLong();
             final long timestampMicros = in.readLong();
-            final byte[] rows = new byte[in.readInt()];
-            in.readFully(rows);
+            final int rowsLength = in.readInt();
+            if (rowsLength != bytes.available()) {
+                throw new IOException(rowsLength + " bytes of rows announced, " + bytes.available() + " present");
+            }
             return new Txn(txnId, processorIndex, epoch, timestampMicros,
-                    EpochWrites.copyOf(keyPositions, partitionKeyLength, columnCount, rows));
+                    EpochWrites.copyOf(table, data, data.length - rowsLength, rowsLength));
         } catch (final IOException e) {
             throw new UncheckedIOException("corrupt transaction in snapshot", e);
         }

@@ -1,5 +1,7 @@
 package io.streamgrid.sink.impl;
 
+import io.streamgrid.sink.CqlType;
+import io.streamgrid.sink.TableSpec;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -21,15 +23,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * a transaction's bytes read back to the same rows.
  */
 class EpochWritesTest {
-    /** Columns (region text, day int, user bigint, score double, active boolean, note text); key ((region, day), user). */
-    private static final int[] KEY = {0, 1, 2};
+    private static final TableSpec TABLE = new TableSpec("ks", "activity", List.of(
+            new TableSpec.Column("region", CqlType.TEXT), new TableSpec.Column("day", CqlType.INT),
+            new TableSpec.Column("user", CqlType.BIGINT), new TableSpec.Column("score", CqlType.DOUBLE),
+            new TableSpec.Column("active", CqlType.BOOLEAN), new TableSpec.Column("note", CqlType.TEXT)),
+            List.of("region", "day"), List.of("user"));
     private static final int PARTITION_KEY_LENGTH = 2;
-    private static final int COLUMNS = 6;
 
     @Test
     void when_keysWrittenAndDeletedRepeatedly_then_theLastWriteOfEachKeyIsKeptOnce_andPartitionsAreHandedOverWhole() {
         final SplittableRandom random = new SplittableRandom(7);
-        final EpochWrites writes = new EpochWrites(KEY, PARTITION_KEY_LENGTH, COLUMNS);
+        final EpochWrites writes = new EpochWrites(TABLE);
         final Map<List<Object>, RowWrite> oracle = new LinkedHashMap<>();
         for (int i = 0; i < 50_000; i++) {
             final String region = "region-" + random.nextInt(30);
@@ -70,13 +74,15 @@ class EpochWritesTest {
 
     @Test
     void when_readBackFromTransactionBytes_then_theSameRows_andTheCopyRefusesMoreWrites() {
-        final EpochWrites writes = new EpochWrites(KEY, PARTITION_KEY_LENGTH, COLUMNS);
+        final EpochWrites writes = new EpochWrites(TABLE);
         writes.add(RowWrite.upsert(new Object[] {"eu", 1, 10L, 0.5, true, "first"}));
         writes.add(RowWrite.upsert(new Object[] {"eu", 1, 10L, -0.0, false, null}));
         writes.add(RowWrite.deletion(new Object[] {"eu", 2, 11L}));
         writes.add(RowWrite.upsert(new Object[] {"üñï", Integer.MIN_VALUE, Long.MAX_VALUE, Double.MAX_VALUE, true, "x".repeat(70_000)}));
 
-        final EpochWrites copy = EpochWrites.copyOf(KEY, PARTITION_KEY_LENGTH, COLUMNS, writes.liveBytes());
+        final byte[] live = new byte[writes.liveLength()];
+        writes.copyLiveBytes(live, 0);
+        final EpochWrites copy = EpochWrites.copyOf(TABLE, live, 0, live.length);
 
         assertThat(copy.size()).isEqualTo(3);
         assertThat(rendered(copy.rows())).containsExactlyInAnyOrderElementsOf(rendered(writes.rows()));
@@ -87,18 +93,18 @@ class EpochWritesTest {
 
     @Test
     void when_transactionRoundTripsThroughTheSnapshotForm_then_headerAndRowsAreKept_andAnotherFormatIsRefused() {
-        final EpochWrites writes = new EpochWrites(KEY, PARTITION_KEY_LENGTH, COLUMNS);
+        final EpochWrites writes = new EpochWrites(TABLE);
         writes.add(RowWrite.upsert(new Object[] {"eu", 1, 10L, 0.5, true, "n"}));
         final byte[] encoded = RowCodec.encode(new RowCodec.Txn("job-sink-0-3", 0, 3, 42_000L, writes));
 
-        final RowCodec.Txn decoded = RowCodec.decode(encoded, KEY, PARTITION_KEY_LENGTH, COLUMNS);
+        final RowCodec.Txn decoded = RowCodec.decode(encoded, TABLE);
 
         assertThat(decoded.id()).isEqualTo("job-sink-0-3");
         assertThat(decoded.epoch()).isEqualTo(3);
         assertThat(decoded.timestampMicros()).isEqualTo(42_000L);
         assertThat(rendered(decoded.rows().rows())).containsExactly(render(writes.rows().get(0)));
         encoded[3] = 3; // the format number's last byte: a transaction written by the previous build
-        assertThatThrownBy(() -> RowCodec.decode(encoded, KEY, PARTITION_KEY_LENGTH, COLUMNS))
+        assertThatThrownBy(() -> RowCodec.decode(encoded, TABLE))
                 .hasMessageContaining("format 3");
     }
 

@@ -68,15 +68,7 @@ final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
     @Override
     public void writeVarLong(final long value) {
         buffer.checkLimit(position + 10);
-        final byte[] bytes = buffer.byteArray();
-        int at = position;
-        long rest = value;
-        while ((rest & ~0x7FL) != 0) {
-            bytes[at++] = (byte) ((rest & 0x7F) | 0x80);
-            rest >>>= 7;
-        }
-        bytes[at++] = (byte) rest;
-        position = at;
+        position = VarLongSink.encode(buffer.byteArray(), position, value);
     }
 
     @Override

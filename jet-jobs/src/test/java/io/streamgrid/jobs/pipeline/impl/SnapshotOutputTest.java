@@ -49,7 +49,7 @@ class SnapshotOutputTest {
     }
 
     @Test
-    void when_varLongsWrittenFastAndByteByByte_then_bytesEqualAndEveryValueReadsBack() throws IOException {
+    void when_varLongsWrittenFastAndThroughAPlainOutput_then_bytesEqualAndEveryValueReadsBack() throws IOException {
         final long[] values = {0, 1, -1, 63, -64, 64, 127, 128, 16_383, 16_384, 0x0A00_2710L, -0x0A00_2710L,
                 Integer.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE};
         final SnapshotOutput output = new SnapshotOutput();
