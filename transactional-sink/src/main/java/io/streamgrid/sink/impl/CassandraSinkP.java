@@ -87,6 +87,12 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private int processorIndex;
     private int totalParallelism;
     private EpochWrites pending;
+    /**
+     * The last committed epoch's writes, cleared, to take the next epoch's: its buffer and index
+     * have grown to an epoch's size already (an epoch's buffer is large, and growing a new one
+     * copies it over and over).
+     */
+    private EpochWrites spare;
     private RowCodec.Txn prepared;
     private boolean preparedSaved;
     /** The prepared transaction's snapshot form, encoded once however often the outbox is full. */
@@ -192,7 +198,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         if (prepared == null) {
             epoch++;
             prepared = new RowCodec.Txn(txnPrefix + epoch, processorIndex, epoch, timestampOf(epoch), pending);
-            pending = new EpochWrites(spec);
+            pending = spare != null ? spare : new EpochWrites(spec);
+            spare = null;
             preparedBytes = RowCodec.encode(prepared);
             preparedSaved = false;
         }
@@ -214,6 +221,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         }
         if (prepared != null) {
             commitDecided(prepared);
+            spare = prepared.rows();
+            spare.clear();
             prepared = null;
             preparedBytes = null;
         }

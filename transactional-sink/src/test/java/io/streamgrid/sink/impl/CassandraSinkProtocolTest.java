@@ -260,6 +260,23 @@ class CassandraSinkProtocolTest {
         }
     }
 
+    /** Epochs take the writes of an epoch committed before them, cleared: nothing of it may go out again. */
+    @Test
+    void when_epochsFollowOneAnother_then_eachCommitsOnlyItsOwnRows() throws Exception {
+        final CassandraSinkP<Item> p = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        for (int epoch = 1; epoch <= 4; epoch++) {
+            store.log.clear();
+            process(p, new Item(epoch, "e" + epoch, epoch), new Item(10 + epoch, "f" + epoch, epoch));
+            prepare(p);
+            p.snapshotCommitFinish(true);
+            final long timestamp = BASE + epoch * 1_000L;
+            assertThat(store.log).as("epoch " + epoch).first().isEqualTo("reserve@" + timestamp);
+            assertThat(store.log.subList(1, store.log.size())).as("epoch " + epoch + ", partitions in any order").containsExactlyInAnyOrder(
+                    "write@" + timestamp + " [upsert[" + epoch + ", e" + epoch + ", " + (double) epoch + "]]",
+                    "write@" + timestamp + " [upsert[" + (10 + epoch) + ", f" + epoch + ", " + (double) epoch + "]]");
+        }
+    }
+
     @Test
     void when_rowRemoved_then_itIsDeletedWithTheEpochTimestamp() throws Exception {
         final CassandraSinkP<Item> p = processor(ProcessingGuarantee.EXACTLY_ONCE);
