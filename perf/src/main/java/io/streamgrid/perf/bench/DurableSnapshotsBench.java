@@ -53,7 +53,7 @@ public final class DurableSnapshotsBench implements Benchmark {
 
     @Override
     public BenchResult run(final BenchContext context) throws Exception {
-        final int runs = context.pick(2, 3);
+        final int runs = context.pick(2, 5);
         final WindowingBench.Backlog backlog = new WindowingBench.Backlog(context.workDir().resolve("ingest-log"),
                 context.pick(20_000_000, 60_000_000));
         context.progress("generating " + backlog.events() + " events over " + WindowingBench.KEYS + " keys into " + backlog.dir());
@@ -117,7 +117,12 @@ public final class DurableSnapshotsBench implements Benchmark {
         context.emptyWorkDir();
         final double memory = measurements.get(0).median();
         final double cassandra = measurements.get(1).median();
-        final double cost = 1 - cassandra / memory;
+        // Judged on each round's pair (the two run back to back), as the exactly-once benchmark is: two
+        // full runs of one build gave 35.6 % and 5.4 % by the medians of 3 runs, 19 % and 18 % by the
+        // rounds' pairs — a slow spell moves one subject's median, a round's two runs move together.
+        final double[] pairs = Rounds.ratios(measurements.get(1).runs(), measurements.get(0).runs());
+        final double pairedRatio = Rounds.median(pairs);
+        final double cost = 1 - pairedRatio;
         return new BenchResult(name(), title(), String.format(Locale.ROOT, "%,d REQUEST events (the exactly-once "
                         + "benchmark's generator), sliding window %d s, slide %d ms, %,d keys, a snapshot every %d ms, local "
                         + "parallelism %d. Two embedded members in the benchmark JVM, each its own cluster: one with the "
@@ -130,13 +135,18 @@ public final class DurableSnapshotsBench implements Benchmark {
                         WindowingBench.SNAPSHOT_INTERVAL_MS, WindowingBench.PARALLELISM,
                         Environment.current().versions().get("cassandra-server"), runs, liveRate),
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), measurements, latencies,
-                List.of(Ratio.of("durable / in-memory snapshots, events/s", cassandra, memory, "1 = durable snapshots cost "
-                                + "nothing more; the goal is ≥ 0.9"),
+                List.of(Ratio.of("durable / in-memory snapshots, events/s, median of each round's pair", pairedRatio, 1,
+                                "1 = durable snapshots cost nothing more; the goal is ≥ 0.9"),
+                        Ratio.of("durable / in-memory snapshots, events/s, medians", cassandra, memory, "the same from each "
+                                + "mode's median"),
                         Ratio.of("durable / in-memory snapshots, result latency p99", latencies.get(1).p99Us(),
                                 latencies.get(0).p99Us(), "1 = durable snapshots add no latency")),
                 List.of(GoalCheck.of("Durable snapshots cost ≤ 10 % more throughput than snapshots in memory", cost <= 0.10,
-                        String.format(Locale.ROOT, "costs %.1f%% (%,.0f → %,.0f events/s)", 100 * cost, memory, cassandra))),
-                List.of("Cassandra, both members and the benchmark's writer share 2 cores; the in-memory member's runs "
+                        String.format(Locale.ROOT, "costs %.1f%% (median of the rounds' pairs; medians %,.0f → %,.0f events/s)",
+                                100 * cost, memory, cassandra))),
+                List.of("Durable / in-memory per round (the two run back to back): " + Rounds.list(pairs)
+                                + "; the goal is judged on their median.",
+                        "Cassandra, both members and the benchmark's writer share 2 cores; the in-memory member's runs "
                         + "have Cassandra idle beside them.",
                         "CPU: process CPU time over each measured run's wall time, of the benchmark JVM (both embedded "
                         + "members, the job, the result tally) and of the Cassandra child JVM — where the 2 cores went "
