@@ -289,9 +289,12 @@ abstract class PartitionTask {
         return snapshotOutput.length();
     }
 
-    /** A copy of bytes {@code from} (inclusive) to {@code to} (exclusive) of the state {@link #writeSnapshot} wrote last. */
-    final byte[] snapshotBytes(final int from, final int to) {
-        return snapshotOutput.copy(from, to);
+    /**
+     * Copies bytes {@code from} (inclusive) to {@code to} (exclusive) of the state {@link #writeSnapshot}
+     * wrote last into {@code into}, which must be exactly that long; returns it.
+     */
+    final byte[] snapshotBytes(final int from, final int to, final byte[] into) {
+        return snapshotOutput.copy(from, to, into);
     }
 
     /** Restores what {@link #writeSnapshot()} wrote; reading resumes after the saved positions. */

@@ -81,6 +81,10 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private int restoredPartitions;
     private long snapshotStartNanos;
     private long snapshotBytes;
+    /** The array full snapshot chunks are handed to Jet in (one humongous array, not one per chunk). */
+    private byte[] fullChunk;
+    /** The chunk being offered to the snapshot, until Jet takes it. */
+    private byte[] offeredChunk;
 
     /**
      * {@code replay}: null for the live job. A replay skips the events before its start
@@ -300,10 +304,20 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
             final int count = SnapshotChunks.count(snapshotLength);
             while (snapshotChunk < count) {
                 final int from = snapshotChunk * SnapshotChunks.CHUNK_BYTES;
-                final byte[] chunk = task.snapshotBytes(from, Math.min(snapshotLength, from + SnapshotChunks.CHUNK_BYTES));
-                if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(SnapshotChunks.key(task.partition(), snapshotChunk, count)), chunk)) {
+                if (offeredChunk == null) {
+                    final int to = Math.min(snapshotLength, from + SnapshotChunks.CHUNK_BYTES);
+                    // A full chunk goes out in one reused array: "keys and values offered to snapshot are
+                    // serialized and can be further mutated as soon as this method returns" (Outbox).
+                    if (to - from == SnapshotChunks.CHUNK_BYTES && fullChunk == null) {
+                        fullChunk = new byte[SnapshotChunks.CHUNK_BYTES];
+                    }
+                    offeredChunk = task.snapshotBytes(from, to, to - from == SnapshotChunks.CHUNK_BYTES ? fullChunk : new byte[to - from]);
+                }
+                // A refused entry is offered again as the same array (Jet checks it is the same value).
+                if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(SnapshotChunks.key(task.partition(), snapshotChunk, count)), offeredChunk)) {
                     return false;
                 }
+                offeredChunk = null;
                 snapshotChunk++;
             }
             snapshotLength = -1;

@@ -43,9 +43,16 @@ final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
         if (from < 0 || to > position || from > to) {
             throw new IndexOutOfBoundsException("bytes " + from + ".." + to + " of " + position + " written");
         }
-        final byte[] bytes = new byte[to - from];
-        buffer.getBytes(from, bytes);
-        return bytes;
+        return copy(from, to, new byte[to - from]);
+    }
+
+    /** Copies the bytes written from {@code from} (inclusive) to {@code to} (exclusive) into {@code into}, exactly that long. */
+    byte[] copy(final int from, final int to, final byte[] into) {
+        if (from < 0 || to > position || from > to || into.length != to - from) {
+            throw new IndexOutOfBoundsException("bytes " + from + ".." + to + " of " + position + " written, into " + into.length);
+        }
+        buffer.getBytes(from, into);
+        return into;
     }
 
     @Override
