@@ -32,6 +32,7 @@ final class SnapshotChunks {
      * (pauses of 80-110 ms, the tail of the results' p99). Larger than Jet's snapshot writer buffer
      * (128 KiB), a chunk goes to the snapshot map as its own entry, copied once. 1 MiB under other
      * collectors. The size is not part of the format: a restore puts chunks of any size together.
+     * The system property {@code streamgrid.snapshot.chunk-bytes} overrides it (tests).
      */
     static final int CHUNK_BYTES = chunkBytes();
     private static final int MAX_CHUNK_BYTES = 6 << 20;
@@ -53,6 +54,12 @@ final class SnapshotChunks {
     }
 
     private static int chunkBytes() {
+        // jet-jobs' tests set it small, so that their jobs' restores put states of a few kilobytes
+        // together from several chunks, full ones among them.
+        final Integer forced = Integer.getInteger("streamgrid.snapshot.chunk-bytes");
+        if (forced != null) {
+            return forced;
+        }
         try {
             final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             if (Boolean.parseBoolean(hotSpot.getVMOption("UseG1GC").getValue())) {

@@ -73,6 +73,16 @@ class SnapshotChunksTest {
                 .hasMessageContaining("3 and 4 chunks");
     }
 
+    /**
+     * The jobs' restore tests of this module (KeyedOperatorOracleTest restarts its job twice and
+     * compares with an oracle) cover states cut into several chunks only because the build sets the
+     * chunk size small: this fails if that setting is lost.
+     */
+    @Test
+    void when_testsOfThisModuleRun_then_snapshotChunksAreSmallEnoughToCutTheirStates() {
+        assertThat(SnapshotChunks.CHUNK_BYTES).isEqualTo(256);
+    }
+
     @Test
     void when_keyIsPacked_then_partitionIndexAndCountComeBack() {
         final long key = SnapshotChunks.key(8_000_000, 1_000_000, 1_048_575);
