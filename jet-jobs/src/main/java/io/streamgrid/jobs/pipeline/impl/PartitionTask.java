@@ -289,12 +289,9 @@ abstract class PartitionTask {
         return snapshotOutput.length();
     }
 
-    /**
-     * Copies bytes {@code from} (inclusive) to {@code to} (exclusive) of the state {@link #writeSnapshot}
-     * wrote last into {@code into}, which must be exactly that long; returns it.
-     */
-    final byte[] snapshotBytes(final int from, final int to, final byte[] into) {
-        return snapshotOutput.copy(from, to, into);
+    /** Fills {@code into} with the bytes from {@code from} on of the state {@link #writeSnapshot} wrote last; returns it. */
+    final byte[] snapshotBytes(final int from, final byte[] into) {
+        return snapshotOutput.copy(from, into);
     }
 
     /** Restores what {@link #writeSnapshot()} wrote; reading resumes after the saved positions. */

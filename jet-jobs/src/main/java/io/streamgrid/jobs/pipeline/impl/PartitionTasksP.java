@@ -305,13 +305,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
             while (snapshotChunk < count) {
                 final int from = snapshotChunk * SnapshotChunks.CHUNK_BYTES;
                 if (offeredChunk == null) {
-                    final int to = Math.min(snapshotLength, from + SnapshotChunks.CHUNK_BYTES);
-                    // A full chunk goes out in one reused array: "keys and values offered to snapshot are
-                    // serialized and can be further mutated as soon as this method returns" (Outbox).
-                    if (to - from == SnapshotChunks.CHUNK_BYTES && fullChunk == null) {
-                        fullChunk = new byte[SnapshotChunks.CHUNK_BYTES];
-                    }
-                    offeredChunk = task.snapshotBytes(from, to, to - from == SnapshotChunks.CHUNK_BYTES ? fullChunk : new byte[to - from]);
+                    offeredChunk = task.snapshotBytes(from, chunkArray(Math.min(snapshotLength - from, SnapshotChunks.CHUNK_BYTES)));
                 }
                 // A refused entry is offered again as the same array (Jet checks it is the same value).
                 if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(SnapshotChunks.key(task.partition(), snapshotChunk, count)), offeredChunk)) {
@@ -325,6 +319,21 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         }
         snapshotCursor = 0;
         return true;
+    }
+
+    /**
+     * An array for a chunk of {@code length} bytes. A full chunk goes out in one reused array: "keys
+     * and values offered to snapshot are serialized and can be further mutated as soon as this
+     * method returns" (Jet's {@code Outbox}).
+     */
+    private byte[] chunkArray(final int length) {
+        if (length != SnapshotChunks.CHUNK_BYTES) {
+            return new byte[length];
+        }
+        if (fullChunk == null) {
+            fullChunk = new byte[SnapshotChunks.CHUNK_BYTES];
+        }
+        return fullChunk;
     }
 
     @Override

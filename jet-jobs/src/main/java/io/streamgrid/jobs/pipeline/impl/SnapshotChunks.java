@@ -36,6 +36,7 @@ final class SnapshotChunks {
      */
     static final int CHUNK_BYTES = chunkBytes();
     private static final int MAX_CHUNK_BYTES = 6 << 20;
+    private static final int CHUNK_BYTES_OTHER_COLLECTORS = 1 << 20;
     private static final int INDEX_BITS = 20;
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
     private static final int MAX_PARTITION = (1 << 23) - 1;
@@ -69,7 +70,7 @@ final class SnapshotChunks {
         } catch (final RuntimeException notHotSpot) {
             // no such options: the default below
         }
-        return 1 << 20;
+        return CHUNK_BYTES_OTHER_COLLECTORS;
     }
 
     /** How many chunks a snapshot of {@code length} bytes takes (at least one: an entry says the partition was saved). */

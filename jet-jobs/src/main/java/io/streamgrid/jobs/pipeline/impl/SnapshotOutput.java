@@ -43,13 +43,13 @@ final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
         if (from < 0 || to > position || from > to) {
             throw new IndexOutOfBoundsException("bytes " + from + ".." + to + " of " + position + " written");
         }
-        return copy(from, to, new byte[to - from]);
+        return copy(from, new byte[to - from]);
     }
 
-    /** Copies the bytes written from {@code from} (inclusive) to {@code to} (exclusive) into {@code into}, exactly that long. */
-    byte[] copy(final int from, final int to, final byte[] into) {
-        if (from < 0 || to > position || from > to || into.length != to - from) {
-            throw new IndexOutOfBoundsException("bytes " + from + ".." + to + " of " + position + " written, into " + into.length);
+    /** Fills {@code into} with the bytes written from {@code from} on; returns it. */
+    byte[] copy(final int from, final byte[] into) {
+        if (from < 0 || from + into.length > position) {
+            throw new IndexOutOfBoundsException("bytes " + from + ".." + (from + into.length) + " of " + position + " written");
         }
         buffer.getBytes(from, into);
         return into;
