@@ -3,6 +3,7 @@ package io.streamgrid.sink.impl;
 import io.streamgrid.sink.TableSpec;
 import org.agrona.BitUtil;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.collections.IntArrayList;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -193,27 +194,52 @@ final class EpochWrites {
         return rows;
     }
 
-    /** Bytes {@link #copyLiveBytes} writes: the live records'. */
-    int liveLength() {
+    /**
+     * The live records' bytes for a snapshot, cut at record boundaries into parts of at most
+     * {@code maxPartBytes} bytes each, {@code headroom} of them left free at the start of every part
+     * (for its header). A record that does not fit in one part with the headroom gets a part of its
+     * own. At least one part, whose records may be none. {@link #appendRestored} reads them back.
+     *
+     * @throws IllegalArgumentException if {@code maxPartBytes} leaves no room after the headroom
+     */
+    List<byte[]> liveBytesInParts(final int headroom, final int maxPartBytes) {
+        if (maxPartBytes <= headroom) {
+            throw new IllegalArgumentException("parts of " + maxPartBytes + " bytes leave no room after a " + headroom + "-byte header");
+        }
+        final int room = maxPartBytes - headroom;
+        // First the parts' lengths, then one array each, filled record by record (superseded
+        // records lie between the live ones, so a part's bytes are not one run of the buffer).
+        final IntArrayList lengths = new IntArrayList();
         int length = 0;
         for (int record = 0; record < end; record = next(record)) {
             if ((bytes.getByte(record) & SUPERSEDED) == 0) {
-                length += next(record) - record;
+                final int recordLength = next(record) - record;
+                if (length > 0 && length + recordLength > room) {
+                    lengths.addInt(length);
+                    length = 0;
+                }
+                length += recordLength;
             }
         }
-        return length;
-    }
-
-    /** Copies the live records into {@code into} from {@code at}, for a snapshot: {@link #copyOf} reads them back. */
-    void copyLiveBytes(final byte[] into, final int at) {
-        int to = at;
+        lengths.addInt(length);
+        final List<byte[]> parts = new ArrayList<>(lengths.size());
+        int part = 0;
+        byte[] into = new byte[headroom + lengths.getInt(0)];
+        int to = headroom;
         for (int record = 0; record < end; record = next(record)) {
             if ((bytes.getByte(record) & SUPERSEDED) == 0) {
-                final int length = next(record) - record;
-                bytes.getBytes(record, into, to, length);
-                to += length;
+                final int recordLength = next(record) - record;
+                if (to == into.length) {
+                    parts.add(into);
+                    into = new byte[headroom + lengths.getInt(++part)];
+                    to = headroom;
+                }
+                bytes.getBytes(record, into, to, recordLength);
+                to += recordLength;
             }
         }
+        parts.add(into);
+        return parts;
     }
 
     /** Forgets every write, keeping the memory for the next ones. */
@@ -227,18 +253,32 @@ final class EpochWrites {
     }
 
     /**
-     * Writes of {@code table} from {@code length} bytes {@link #copyLiveBytes} wrote, at {@code from};
-     * not indexed (a transaction is only written).
+     * Empty writes of {@code table} to restore a transaction into from the parts of its snapshot
+     * ({@link #appendRestored}); not indexed, since a restored transaction is only written: adding
+     * to it is a bug.
      */
-    static EpochWrites copyOf(final TableSpec table, final byte[] liveBytes, final int from, final int length) {
+    static EpochWrites restoring(final TableSpec table) {
         final EpochWrites writes = new EpochWrites(table);
-        writes.bytes.putBytes(0, liveBytes, from, length);
-        writes.end = length;
-        for (int record = 0; record < writes.end; record = writes.next(record)) {
-            writes.live++;
-        }
-        writes.slots = null; // adding to a copy is a bug: the index of its keys was not built
+        writes.slots = null;
         return writes;
+    }
+
+    /**
+     * Appends the records of one part {@link #liveBytesInParts} cut: {@code length} bytes of
+     * {@code part} from {@code from}.
+     *
+     * @throws IllegalStateException if these writes are not {@link #restoring} ones
+     */
+    void appendRestored(final byte[] part, final int from, final int length) {
+        if (slots != null) {
+            throw new IllegalStateException("bug: restoring into an epoch's writes");
+        }
+        bytes.putBytes(end, part, from, length);
+        final int partEnd = end + length;
+        for (int record = end; record < partEnd; record = next(record)) {
+            live++;
+        }
+        end = partEnd;
     }
 
     private RowWrite decode(final int record) {

@@ -8,22 +8,39 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
+import java.util.List;
 
 /**
- * Writes of a transaction in the snapshot: a compact tagged binary form, no Java serialization.
- * Starts with a format number so that a snapshot of another layout is refused, not misread.
+ * Writes of a transaction in the snapshot: a compact tagged binary form, no Java serialization,
+ * cut into parts of a bounded size — each its own snapshot entry, each with the whole header and a
+ * run of whole rows, so that no entry outgrows what a durable snapshot can store in one Cassandra
+ * row ({@link io.streamgrid.sink.SnapshotEntries}). Starts with a format number so that a snapshot
+ * of another layout is refused, not misread.
  */
 final class RowCodec {
-    /** 4: the rows as {@link EpochWrites} records (3 had a tag per value of each row object). */
-    private static final int FORMAT = 4;
+    /** 5: a transaction in parts (4 was one entry of its rows as {@link EpochWrites} records; 3 had a tag per value). */
+    private static final int FORMAT = 5;
 
     private RowCodec() {
     }
 
-    /** The transaction's snapshot form: a header, then its rows' bytes copied once into the result. */
-    static byte[] encode(final Txn txn) {
-        final int rowsLength = txn.rows().liveLength();
+    /**
+     * The transaction's snapshot form: parts of at most {@code maxPartBytes} bytes (a single row
+     * larger than that gets a part of its own), each the header, its index and the number of parts,
+     * then its rows' bytes. At least one part, so that an empty transaction still carries its epoch.
+     */
+    static List<byte[]> encode(final Txn txn, final int maxPartBytes) {
+        final byte[] header = header(txn, 0, 0);
+        final List<byte[]> parts = txn.rows().liveBytesInParts(header.length, maxPartBytes);
+        for (int index = 0; index < parts.size(); index++) {
+            final byte[] part = parts.get(index);
+            System.arraycopy(header(txn, index, parts.size()), 0, part, 0, header.length);
+        }
+        return parts;
+    }
+
+    /** The header of part {@code index} of {@code count}; its length does not depend on the two numbers. */
+    private static byte[] header(final Txn txn, final int index, final int count) {
         final ByteArrayOutputStream header = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(header)) {
             out.writeInt(FORMAT);
@@ -31,17 +48,21 @@ final class RowCodec {
             out.writeInt(txn.processorIndex());
             out.writeLong(txn.epoch());
             out.writeLong(txn.timestampMicros());
-            out.writeInt(rowsLength);
+            out.writeInt(index);
+            out.writeInt(count);
         } catch (final IOException e) {
             throw new UncheckedIOException("bug: writing to memory failed", e);
         }
-        final byte[] encoded = Arrays.copyOf(header.toByteArray(), header.size() + rowsLength);
-        txn.rows().copyLiveBytes(encoded, header.size());
-        return encoded;
+        return header.toByteArray();
     }
 
-    /** A transaction from {@link #encode}, its rows those of {@code table}. */
-    static Txn decode(final byte[] data, final TableSpec table) {
+    /**
+     * The header of one part from {@link #encode}; its rows are the bytes from {@link Part#rowsFrom()}.
+     *
+     * @throws IllegalStateException  if the part has another format
+     * @throws UncheckedIOException   if it is cut short
+     */
+    static Part decode(final byte[] data) {
         final ByteArrayInputStream bytes = new ByteArrayInputStream(data);
         try (DataInputStream in = new DataInputStream(bytes)) {
             final int format = in.readInt();
@@ -49,16 +70,8 @@ final class RowCodec {
                 throw new IllegalStateException("a transaction in the snapshot has format " + format + ", this build reads "
                         + FORMAT + ": resume the job with the build that wrote it");
             }
-            final String txnId = in.readUTF();
-            final int processorIndex = in.readInt();
-            final long epoch = in.readLong();
-            final long timestampMicros = in.readLong();
-            final int rowsLength = in.readInt();
-            if (rowsLength != bytes.available()) {
-                throw new IOException(rowsLength + " bytes of rows announced, " + bytes.available() + " present");
-            }
-            return new Txn(txnId, processorIndex, epoch, timestampMicros,
-                    EpochWrites.copyOf(table, data, data.length - rowsLength, rowsLength));
+            return new Part(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readInt(), in.readInt(),
+                    data.length - bytes.available());
         } catch (final IOException e) {
             throw new UncheckedIOException("corrupt transaction in snapshot", e);
         }
@@ -66,5 +79,59 @@ final class RowCodec {
 
     /** A prepared transaction: deterministic id, owner, epoch, the timestamp of its writes, and the writes. */
     record Txn(String id, int processorIndex, long epoch, long timestampMicros, EpochWrites rows) {
+    }
+
+    /** The header of part {@code index} of the {@code count} parts of a transaction; its rows from {@code rowsFrom}. */
+    record Part(String txnId, int processorIndex, long epoch, long timestampMicros, int index, int count, int rowsFrom) {
+    }
+
+    /**
+     * A transaction put together from its parts as a restore hands them over, in any order.
+     * Not thread-safe.
+     */
+    static final class Restoring {
+        private final Txn txn;
+        private final boolean[] seen;
+        private int missing;
+
+        /** The transaction {@code first} is a part of, with none of its rows yet. */
+        Restoring(final Part first, final TableSpec table) {
+            txn = new Txn(first.txnId(), first.processorIndex(), first.epoch(), first.timestampMicros(), EpochWrites.restoring(table));
+            seen = new boolean[first.count()];
+            missing = first.count();
+        }
+
+        /**
+         * Adds the rows of {@code part}, whose bytes are {@code data}.
+         *
+         * @throws IllegalStateException if the part came before, or its header disagrees with the
+         *                               transaction's (entries of two snapshots mixed)
+         */
+        void add(final Part part, final byte[] data) {
+            if (part.count() != seen.length || part.epoch() != txn.epoch() || part.timestampMicros() != txn.timestampMicros()
+                    || part.index() < 0 || part.index() >= seen.length) {
+                throw new IllegalStateException("transaction " + txn.id() + " has a part " + part + " that does not belong with "
+                        + txn + " in " + seen.length + " parts");
+            }
+            if (seen[part.index()]) {
+                throw new IllegalStateException("transaction " + txn.id() + " has part " + part.index() + " twice in the snapshot");
+            }
+            seen[part.index()] = true;
+            missing--;
+            txn.rows().appendRestored(data, part.rowsFrom(), data.length - part.rowsFrom());
+        }
+
+        /**
+         * The whole transaction.
+         *
+         * @throws IllegalStateException if parts are missing: its rows must never be committed short
+         */
+        Txn whole() {
+            if (missing > 0) {
+                throw new IllegalStateException("transaction " + txn.id() + " is in the snapshot with " + (seen.length - missing)
+                        + " of its " + seen.length + " parts: the snapshot is incomplete, none of its rows are committed");
+            }
+            return txn;
+        }
     }
 }

@@ -18,13 +18,16 @@ import com.hazelcast.jet.core.test.TestOutbox;
 import com.hazelcast.jet.core.test.TestProcessorContext;
 import io.streamgrid.sink.CqlType;
 import io.streamgrid.sink.SinkOptions;
+import io.streamgrid.sink.SnapshotEntries;
 import io.streamgrid.sink.TableSpec;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -275,6 +278,57 @@ class CassandraSinkProtocolTest {
                     "write@" + timestamp + " [upsert[" + epoch + ", e" + epoch + ", " + (double) epoch + "]]",
                     "write@" + timestamp + " [upsert[" + (10 + epoch) + ", f" + epoch + ", " + (double) epoch + "]]");
         }
+    }
+
+    /**
+     * Design of this test: an epoch of 500 rows (about 15 KB) against snapshot entries of 256 bytes
+     * (this module's tests run with {@code streamgrid.snapshot.chunk-bytes=256}; in production the
+     * bound keeps a durable snapshot's entries within what Cassandra takes in one write). The
+     * transaction must reach the snapshot as many entries, none over the bound — also when the
+     * outbox fills between them — and a restore from them must commit every row once, with the
+     * epoch's timestamp; a restore that lacks one entry must commit nothing and say which
+     * transaction is short.
+     */
+    @Test
+    void when_epochIsLargerThanASnapshotEntry_then_itIsSavedInBoundedPartsAndARestoreCommitsEveryRowOnce() throws Exception {
+        assertThat(SnapshotEntries.MAX_BYTES).as("set by the build for this module's tests").isEqualTo(256);
+        final CassandraSinkP<Item> first = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        final List<String> expected = new ArrayList<>();
+        for (int id = 0; id < 500; id++) {
+            process(first, new Item(id, "row-" + id, id));
+            expected.add("write@" + (BASE + 1_000) + " [upsert[" + id + ", row-" + id + ", " + (double) id + "]]");
+        }
+        final List<Map.Entry<Object, Object>> snapshot = new ArrayList<>();
+        int prepareCalls = 1;
+        for (; !first.snapshotCommitPrepare(); prepareCalls++) {
+            outbox.drainSnapshotQueueAndReset(snapshot, false); // the outbox takes 16 entries at a time
+        }
+        outbox.drainSnapshotQueueAndReset(snapshot, false);
+        assertThat(prepareCalls).as("prepare calls until the outbox took every part").isGreaterThan(1);
+        assertThat(snapshot).hasSizeGreaterThan(16)
+                .allSatisfy(entry -> assertThat(((byte[]) entry.getValue()).length).isLessThanOrEqualTo(SnapshotEntries.MAX_BYTES));
+        assertThat(snapshot.stream().map(Map.Entry::getKey).distinct()).as("one key per part").hasSameSizeAs(snapshot);
+        assertThat(store.log).as("nothing at prepare").isEmpty();
+        // The member dies here: the snapshot completed, the commit never ran.
+
+        final CassandraSinkP<Item> restored = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        final TestInbox inbox = new TestInbox();
+        final List<Map.Entry<Object, Object>> shuffled = new ArrayList<>(snapshot);
+        Collections.shuffle(shuffled, new Random(5));
+        inbox.addAll(shuffled);
+        restored.restoreFromSnapshot(inbox);
+        assertThat(restored.finishSnapshotRestore()).isTrue();
+        assertThat(store.log).first().isEqualTo("reserve@" + (BASE + 1_000));
+        assertThat(store.log.subList(1, store.log.size())).containsExactlyInAnyOrderElementsOf(expected);
+
+        store.log.clear();
+        final CassandraSinkP<Item> short1 = processor(ProcessingGuarantee.EXACTLY_ONCE);
+        final TestInbox lacking = new TestInbox();
+        lacking.addAll(shuffled.subList(1, shuffled.size()));
+        short1.restoreFromSnapshot(lacking);
+        assertThatThrownBy(short1::finishSnapshotRestore).hasMessageContaining("of its " + snapshot.size() + " parts")
+                .hasMessageContaining("none of its rows are committed");
+        assertThat(store.log).isEmpty();
     }
 
     @Test

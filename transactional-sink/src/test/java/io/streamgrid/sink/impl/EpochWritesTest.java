@@ -73,39 +73,71 @@ class EpochWritesTest {
     }
 
     @Test
-    void when_readBackFromTransactionBytes_then_theSameRows_andTheCopyRefusesMoreWrites() {
+    void when_cutIntoPartsAndReadBack_then_theSameRowsEachPartWithinItsBound_andTheCopyRefusesMoreWrites() {
         final EpochWrites writes = new EpochWrites(TABLE);
         writes.add(RowWrite.upsert(new Object[] {"eu", 1, 10L, 0.5, true, "first"}));
         writes.add(RowWrite.upsert(new Object[] {"eu", 1, 10L, -0.0, false, null}));
         writes.add(RowWrite.deletion(new Object[] {"eu", 2, 11L}));
+        for (long user = 0; user < 40; user++) {
+            writes.add(RowWrite.upsert(new Object[] {"us", 3, user, 1.0 * user, true, "note " + user}));
+        }
         writes.add(RowWrite.upsert(new Object[] {"üñï", Integer.MIN_VALUE, Long.MAX_VALUE, Double.MAX_VALUE, true, "x".repeat(70_000)}));
 
-        final byte[] live = new byte[writes.liveLength()];
-        writes.copyLiveBytes(live, 0);
-        final EpochWrites copy = EpochWrites.copyOf(TABLE, live, 0, live.length);
+        final int headroom = 20;
+        final List<byte[]> parts = writes.liveBytesInParts(headroom, 300);
+        final EpochWrites copy = EpochWrites.restoring(TABLE);
+        for (final byte[] part : parts) {
+            if (part.length > 300) {
+                assertThat(part.length).as("only the one 70,000-character row outgrows a part, alone").isGreaterThan(70_000);
+            }
+            copy.appendRestored(part, headroom, part.length - headroom);
+        }
 
-        assertThat(copy.size()).isEqualTo(3);
+        assertThat(parts).as("42 rows of 30-60 bytes in parts of 280").hasSizeGreaterThan(5);
+        assertThat(copy.size()).isEqualTo(43);
         assertThat(rendered(copy.rows())).containsExactlyInAnyOrderElementsOf(rendered(writes.rows()));
         assertThat(rendered(copy.rows())).contains(render(RowWrite.upsert(new Object[] {"eu", 1, 10L, -0.0, false, null})));
         assertThatThrownBy(() -> copy.add(RowWrite.deletion(new Object[] {"eu", 1, 10L})))
                 .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> writes.appendRestored(parts.get(0), headroom, 1)).isInstanceOf(IllegalStateException.class);
+        assertThat(new EpochWrites(TABLE).liveBytesInParts(headroom, 300)).as("no rows: one part, its header only")
+                .hasSize(1).allSatisfy(part -> assertThat(part).hasSize(headroom));
     }
 
     @Test
-    void when_transactionRoundTripsThroughTheSnapshotForm_then_headerAndRowsAreKept_andAnotherFormatIsRefused() {
+    void when_transactionRoundTripsThroughItsSnapshotParts_then_headerAndRowsAreKept_andAMissingPartOrAnotherFormatIsRefused() {
         final EpochWrites writes = new EpochWrites(TABLE);
-        writes.add(RowWrite.upsert(new Object[] {"eu", 1, 10L, 0.5, true, "n"}));
-        final byte[] encoded = RowCodec.encode(new RowCodec.Txn("job-sink-0-3", 0, 3, 42_000L, writes));
+        for (long user = 0; user < 30; user++) {
+            writes.add(RowWrite.upsert(new Object[] {"eu", 1, user, 0.5, true, "n" + user}));
+        }
+        final RowCodec.Txn txn = new RowCodec.Txn("job-sink-0-3", 0, 3, 42_000L, writes);
+        final List<byte[]> parts = RowCodec.encode(txn, 200);
+        assertThat(parts).hasSizeGreaterThan(3).allSatisfy(part -> assertThat(part.length).isLessThanOrEqualTo(200));
 
-        final RowCodec.Txn decoded = RowCodec.decode(encoded, TABLE);
-
+        RowCodec.Restoring restoring = null;
+        for (int i = parts.size() - 1; i >= 0; i--) { // a restore hands parts over in any order
+            final RowCodec.Part part = RowCodec.decode(parts.get(i));
+            assertThat(part.index()).isEqualTo(i);
+            if (restoring == null) {
+                restoring = new RowCodec.Restoring(part, TABLE);
+            }
+            restoring.add(part, parts.get(i));
+        }
+        final RowCodec.Txn decoded = restoring.whole();
         assertThat(decoded.id()).isEqualTo("job-sink-0-3");
         assertThat(decoded.epoch()).isEqualTo(3);
         assertThat(decoded.timestampMicros()).isEqualTo(42_000L);
-        assertThat(rendered(decoded.rows().rows())).containsExactly(render(writes.rows().get(0)));
-        encoded[3] = 3; // the format number's last byte: a transaction written by the previous build
-        assertThatThrownBy(() -> RowCodec.decode(encoded, TABLE))
-                .hasMessageContaining("format 3");
+        assertThat(rendered(decoded.rows().rows())).containsExactlyInAnyOrderElementsOf(rendered(writes.rows()));
+
+        final RowCodec.Part first = RowCodec.decode(parts.get(0));
+        final RowCodec.Restoring short1 = new RowCodec.Restoring(first, TABLE);
+        short1.add(first, parts.get(0));
+        assertThatThrownBy(short1::whole).hasMessageContaining("job-sink-0-3").hasMessageContaining("1 of its " + parts.size() + " parts");
+        assertThatThrownBy(() -> short1.add(first, parts.get(0))).hasMessageContaining("part 0 twice");
+
+        final byte[] older = parts.get(0).clone();
+        older[3] = 4; // the format number's last byte: a transaction written by the previous build
+        assertThatThrownBy(() -> RowCodec.decode(older)).hasMessageContaining("format 4");
     }
 
     private static List<String> rendered(final Iterable<RowWrite> rows) {

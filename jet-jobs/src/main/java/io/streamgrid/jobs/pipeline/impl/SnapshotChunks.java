@@ -1,8 +1,7 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
+import io.streamgrid.sink.SnapshotEntries;
 
-import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -24,19 +23,12 @@ import java.util.TreeSet;
  */
 final class SnapshotChunks {
     /**
-     * Three quarters of a G1 heap region (at most 6 MiB), so that each chunk's arrays — ours, Jet's
-     * serialised copy and the copy Jet keeps in its snapshot map until the snapshot after next —
-     * are humongous objects: G1 allocates them outside the young generation and frees them when
-     * dead, and no young collection copies them. With 64 KiB chunks the snapshot taken each second
-     * was most of what every young collection of the exactly-once benchmark's latency phase copied
-     * (pauses of 80-110 ms, the tail of the results' p99). Larger than Jet's snapshot writer buffer
-     * (128 KiB), a chunk goes to the snapshot map as its own entry, copied once. 1 MiB under other
-     * collectors. The size is not part of the format: a restore puts chunks of any size together.
-     * The system property {@code streamgrid.snapshot.chunk-bytes} overrides it (tests).
+     * {@link SnapshotEntries#MAX_BYTES}: three quarters of a G1 heap region (at most 6 MiB), so that
+     * chunks are humongous objects no young collection copies, and small enough for Cassandra to
+     * take as one row when snapshots are persisted. Larger than Jet's snapshot writer buffer (128
+     * KiB), a chunk goes to the snapshot map as its own entry, copied once.
      */
-    static final int CHUNK_BYTES = chunkBytes();
-    private static final int MAX_CHUNK_BYTES = 6 << 20;
-    private static final int CHUNK_BYTES_OTHER_COLLECTORS = 1 << 20;
+    static final int CHUNK_BYTES = SnapshotEntries.MAX_BYTES;
     private static final int INDEX_BITS = 20;
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
     private static final int MAX_PARTITION = (1 << 23) - 1;
@@ -52,25 +44,6 @@ final class SnapshotChunks {
             chunks = new byte[count][];
             missing = count;
         }
-    }
-
-    private static int chunkBytes() {
-        // jet-jobs' tests set it small, so that their jobs' restores put states of a few kilobytes
-        // together from several chunks, full ones among them.
-        final Integer forced = Integer.getInteger("streamgrid.snapshot.chunk-bytes");
-        if (forced != null) {
-            return forced;
-        }
-        try {
-            final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            if (Boolean.parseBoolean(hotSpot.getVMOption("UseG1GC").getValue())) {
-                final long region = Long.parseLong(hotSpot.getVMOption("G1HeapRegionSize").getValue());
-                return (int) Math.min(MAX_CHUNK_BYTES, region / 4 * 3);
-            }
-        } catch (final RuntimeException notHotSpot) {
-            // no such options: the default below
-        }
-        return CHUNK_BYTES_OTHER_COLLECTORS;
     }
 
     /** How many chunks a snapshot of {@code length} bytes takes (at least one: an entry says the partition was saved). */
