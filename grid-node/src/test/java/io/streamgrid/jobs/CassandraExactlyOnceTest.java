@@ -249,7 +249,7 @@ class CassandraExactlyOnceTest {
                 final long progress = reader.progress.get();
                 await().atMost(Duration.ofMinutes(2)).until(() -> reader.progress.get() > progress || reader.progress.get() >= finalProgress);
                 Thread.sleep(random.nextInt(1_000));
-                await().atMost(Duration.ofMinutes(1)).until(() -> job.getStatus() == JobStatus.RUNNING);
+                Scenario.awaitRunning(job, cluster);
                 job.restart();
             }
             final long readsDuringRestarts = reader.reads.get();

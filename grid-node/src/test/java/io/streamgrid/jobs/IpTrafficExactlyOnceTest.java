@@ -63,7 +63,7 @@ class IpTrafficExactlyOnceTest {
         run(test, 10, (cluster, job, progress) -> {
             for (int i = 1; i <= 10; i++) {
                 Thread.sleep(300 + random.nextInt(1_200));
-                await().atMost(Duration.ofMinutes(1)).until(() -> job.getStatus() == JobStatus.RUNNING);
+                Scenario.awaitRunning(job, cluster);
                 job.restart();
                 System.out.println("restart " + i + " at " + progress.get() + " events appended");
             }

@@ -62,7 +62,7 @@ class KeyedExactlyOnceTest {
         run(test, 10, (cluster, job, appended) -> {
             for (int i = 1; i <= 10; i++) {
                 Thread.sleep(300 + random.nextInt(1_200));
-                await().atMost(Duration.ofMinutes(1)).until(() -> job.getStatus() == JobStatus.RUNNING);
+                Scenario.awaitRunning(job, cluster);
                 job.restart();
                 System.out.println("restart " + i + " at " + appended.get() + " visits appended");
             }

@@ -1,11 +1,14 @@
 package io.streamgrid.jobs;
 
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import io.streamgrid.jobs.usecase.IpWindowCount;
 import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.impl.JobExecutionRecord;
+import com.hazelcast.jet.impl.JobRepository;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.jobs.event.BuiltInEvents;
@@ -17,6 +20,7 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.window.WindowOracle;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +38,65 @@ import static org.awaitility.Awaitility.await;
 /** Pieces the multi-process job tests share: a paced ingest writer and a job-restart counter. */
 final class Scenario {
     private Scenario() {
+    }
+
+    /**
+     * Waits up to a minute for {@code job} to run. A job that does not fails the test with what the
+     * cluster knows of why: its status, the suspension cause (the jobs run with suspend-on-failure,
+     * so a job that failed waits suspended, never RUNNING again) and each live member's last logged
+     * warnings and errors — the member logs are gone once the cluster closes.
+     */
+    static void awaitRunning(final Job job, final LocalCluster cluster) {
+        try {
+            await().atMost(Duration.ofMinutes(1)).until(() -> job.getStatus() == JobStatus.RUNNING);
+        } catch (final ConditionTimeoutException e) {
+            throw new AssertionError("not RUNNING: " + jobReport(job, cluster), e);
+        }
+    }
+
+    /** The id of the job's last completed snapshot (-1: none yet), from Jet's execution record. */
+    static long lastSnapshotId(final HazelcastInstance client, final long jobId) {
+        final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(jobId);
+        return record == null ? -1 : record.snapshotId();
+    }
+
+    /**
+     * Waits up to a minute for {@code job} to complete a snapshot after the last one completed now:
+     * the job has recovered from whatever came before (a member killed, a restart) and runs in full.
+     * Fails the test as {@link #awaitRunning} does when it does not.
+     */
+    static void awaitNextSnapshot(final HazelcastInstance client, final Job job, final LocalCluster cluster) {
+        final long last = lastSnapshotId(client, job.getId());
+        try {
+            await().atMost(Duration.ofMinutes(1)).until(() -> lastSnapshotId(client, job.getId()) > last);
+        } catch (final ConditionTimeoutException e) {
+            throw new AssertionError("no snapshot after " + last + "; " + jobReport(job, cluster), e);
+        }
+    }
+
+    private static String jobReport(final Job job, final LocalCluster cluster) {
+        final StringBuilder why = new StringBuilder("job '" + job.getName() + "' after a minute");
+        try {
+            final JobStatus status = job.getStatus();
+            why.append(": ").append(status);
+            if (status == JobStatus.SUSPENDED) {
+                why.append(", suspended because: ").append(job.getSuspensionCause());
+            }
+        } catch (final RuntimeException e) {
+            why.append(": its status could not be read (").append(e).append(')');
+        }
+        for (final MemberProcess member : cluster.members()) {
+            try {
+                final List<String> problems = member.log().lines()
+                        .filter(line -> line.contains(" SEVERE ") || line.contains(" WARNING ") || line.startsWith("Caused by"))
+                        .toList();
+                why.append("\n--- ").append(member).append(", last of its ").append(problems.size()).append(" warnings and errors:");
+                problems.subList(Math.max(0, problems.size() - 20), problems.size()).forEach(line -> why.append("\n").append(line));
+            } catch (final UncheckedIOException e) {
+                why.append("\n--- ").append(member).append(": its log could not be read (").append(e).append(')');
+            }
+        }
+        return why.toString();
     }
 
     /**

@@ -3,9 +3,14 @@ package io.streamgrid.jobs;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import com.hazelcast.jet.config.JobConfig;
+import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.impl.JobExecutionRecord;
 import com.hazelcast.jet.impl.JobRepository;
+import com.hazelcast.jet.pipeline.Pipeline;
+import com.hazelcast.jet.pipeline.SourceBuilder;
+import com.hazelcast.jet.pipeline.StreamSource;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder;
@@ -27,7 +32,9 @@ import io.streamgrid.jobs.window.WindowPolicy;
 import io.streamgrid.node.impl.JobFigures;
 import io.streamgrid.sink.CassandraSchema;
 import io.streamgrid.sink.CassandraServer;
+import io.streamgrid.sink.CassandraSinks;
 import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.CqlType;
 import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.sink.TableSpec;
 import io.streamgrid.sink.TableVerifier;
@@ -415,10 +422,10 @@ class StatePersistenceTest {
                 // every member is killed while it is down: the last snapshot completed before must be the
                 // one the new cluster resumes from (a restart from the log's beginning would also end
                 // equal to the oracle, so the test checks which snapshot was restored).
-                final long snapshotBefore = lastSnapshotId(client, jobId);
-                await().atMost(Duration.ofMinutes(2)).until(() -> lastSnapshotId(client, jobId) > Math.max(1, snapshotBefore));
+                final long snapshotBefore = Scenario.lastSnapshotId(client, jobId);
+                await().atMost(Duration.ofMinutes(2)).until(() -> Scenario.lastSnapshotId(client, jobId) > Math.max(1, snapshotBefore));
                 cassandra.stop();
-                final long snapshotAtStop = lastSnapshotId(client, jobId);
+                final long snapshotAtStop = Scenario.lastSnapshotId(client, jobId);
                 Thread.sleep(4_000);
                 windowsBefore = client.getMap(job.stateMap()).size();
                 atKill = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(jobId);
@@ -462,7 +469,7 @@ class StatePersistenceTest {
                         .as("a member's log says the job was restored " + restoreLine).isTrue();
                 System.out.println("the resumed job restored " + restored + " log partitions " + restoreLine);
                 // Checkpoints go on now that Cassandra is back.
-                await().atMost(Duration.ofMinutes(1)).until(() -> lastSnapshotId(client, jobId) > atKill.snapshotId());
+                await().atMost(Duration.ofMinutes(1)).until(() -> Scenario.lastSnapshotId(client, jobId) > atKill.snapshotId());
                 final StringWriter out = new StringWriter();
                 final StringWriter err = new StringWriter();
                 final int code = StreamGridCli.run(new String[] {"job", "checkpoints", job.name(), "--config", config.toString(),
@@ -503,17 +510,77 @@ class StatePersistenceTest {
         }
     }
 
+    /**
+     * Design: one member with {@code persistence.jobs} writes its Jet snapshots to Cassandra, one row
+     * per snapshot entry. A source emits 120,000 rows of about 300 bytes in one go, so one epoch of
+     * the exactly-once Cassandra sink (one processor) holds ~36 MB — more than Cassandra takes in one
+     * write (half its 32 MiB commit-log segment). Saved as one snapshot entry, that transaction made
+     * every snapshot fail and the job restart for ever, committing nothing. Its entries must stay
+     * within what Cassandra takes: the snapshot completes and every row reaches the table, once.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_aSinkEpochIsLargerThanCassandraTakesInOneWrite_then_durableSnapshotsCompleteAndEveryRowIsCommitted(final TestInfo test) throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        final String clusterName = "sg-large-epoch-" + UUID.randomUUID().toString().substring(0, 8);
+        final Path config = jobsConfig(workDir, clusterName);
+        final long rows = 120_000;
+        final CassandraTarget target = CassandraTarget.local(cassandra, "large_epoch");
+        final TableSpec table = new TableSpec("large_epoch", "rows", List.of(new TableSpec.Column("id", CqlType.BIGINT),
+                new TableSpec.Column("payload", CqlType.TEXT)), List.of("id"), List.of());
+        final Map<List<Object>, List<Object>> expected = new HashMap<>();
+        for (long id = 0; id < rows; id++) {
+            expected.put(List.of(id), List.of(id, payloadOf(id)));
+        }
+        // All rows in one fillBuffer call: Jet emits a source's whole buffer before the snapshot
+        // barrier, so they are one epoch of the sink.
+        final StreamSource<Long> source = SourceBuilder.stream("rows", ctx -> new long[] {0})
+                .<Long>fillBufferFn((state, buffer) -> {
+                    for (; state[0] < rows; state[0]++) {
+                        buffer.add(state[0]);
+                    }
+                })
+                .createSnapshotFn(state -> state[0])
+                .restoreSnapshotFn((state, saved) -> state[0] = saved.get(0))
+                .build();
+        final Pipeline pipeline = Pipeline.create();
+        pipeline.readFrom(source).withoutTimestamps()
+                .map(id -> new Object[] {id, payloadOf(id)})
+                .writeTo(CassandraSinks.<Object[]>cassandra(target, table, row -> row, row -> row[0], SinkOptions.defaults()))
+                .setLocalParallelism(1);
+        try (CqlSession session = cassandra.newSession();
+             LocalCluster cluster = LocalCluster.builder().members(1).memberHeap("1g").workDir(workDir.resolve("cluster"))
+                     .clusterName(clusterName).configFile(config).start()) {
+            CassandraSchema.ensure(session, target, table);
+            final HazelcastInstance client = cluster.newClient();
+            final Job job = client.getJet().newJob(pipeline, new JobConfig().setName("large-epoch")
+                    .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setSuspendOnFailure(true).setSnapshotIntervalMillis(1_000));
+            final TableVerifier.Report[] report = new TableVerifier.Report[1];
+            try {
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).ignoreExceptions()
+                        .failFast("job failed", () -> job.getStatus() == JobStatus.SUSPENDED || job.getStatus() == JobStatus.FAILED)
+                        .until(() -> (report[0] = TableVerifier.verify(session, table, expected)).isExact());
+            } finally {
+                System.out.println("large_epoch.rows: " + report[0] + "; the job's last completed snapshot "
+                        + Scenario.lastSnapshotId(client, job.getId()) + ", status " + job.getStatus());
+            }
+            assertThat(report[0].isExact()).isTrue();
+            assertThat(report[0].found()).as("rows of the one epoch").isEqualTo(rows);
+            job.cancel();
+        }
+    }
+
+    /** About 300 bytes, different for every id. */
+    private static String payloadOf(final long id) {
+        return (id + "-").repeat(300 / (Long.toString(id).length() + 1) + 1).substring(0, 300);
+    }
+
     private static long rowsOf(final String map) {
         try (CqlSession session = cassandra.newSession()) {
             return session.execute("SELECT count(*) FROM durable.state_entries WHERE map = ? ALLOW FILTERING", map).one().getLong(0);
         }
     }
 
-    /** The id of the job's last completed snapshot (-1: none yet), from Jet's execution record. */
-    private static long lastSnapshotId(final HazelcastInstance client, final long jobId) {
-        final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(jobId);
-        return record == null ? -1 : record.snapshotId();
-    }
 
 
     private static LocalCluster threeMembers(final Path workDir, final String clusterName, final Path config) {
