@@ -171,6 +171,10 @@ public final class MigrationBench implements Benchmark {
                                 + "(about 5 s for 3 GB here). Without it, a run the same day had steady p99 401 ms, join "
                                 + "5.7 s, leave 6.4 s: young pauses paid first-touch page faults (docs/ARCHITECTURE.md, "
                                 + "GC pauses).",
+                        "Members run with etc/member-jvm.options' G1 settings for a heap of long-lived values (no "
+                                + "survivor aging, a 50 ms pause goal, mixed collections that stop at 20 % reclaimable): "
+                                + "same-day runs without them had steady / join / leave p99 48 / 247 / 303 ms, with them "
+                                + "37 / 126 / 276 and 37 / 143 / 274 ms (docs/ARCHITECTURE.md, GC pauses).",
                         "Members move one partition at a time (migration.max-parallel-migrations: 1, the member "
                                 + "default): with Hazelcast's 10, a run the same day had join p99 0.84 s and leave 1.65 s "
                                 + "(12.4× and 24.3× steady) but the cluster safe 34 s and 9.5 s after; with 2, 0.46 s and "
