@@ -18,8 +18,14 @@ import java.util.List;
  * of another layout is refused, not misread.
  */
 final class RowCodec {
-    /** 5: a transaction in parts (4 was one entry of its rows as {@link EpochWrites} records; 3 had a tag per value). */
+    /** 5: a transaction in parts; 3 had a tag per value. */
     private static final int FORMAT = 5;
+    /**
+     * 4: the whole transaction in one entry, its rows as {@link EpochWrites} records — read as a
+     * transaction of one part, so that a job whose snapshot the previous build wrote (kept in
+     * Cassandra with {@code persistence.jobs}) resumes after an upgrade.
+     */
+    private static final int WHOLE_FORMAT = 4;
 
     private RowCodec() {
     }
@@ -57,7 +63,8 @@ final class RowCodec {
     }
 
     /**
-     * The header of one part from {@link #encode}; its rows are the bytes from {@link Part#rowsFrom()}.
+     * The header of one part from {@link #encode} (or of a whole transaction of format 4, as its only
+     * part); its rows are the bytes from {@link Part#rowsFrom()}.
      *
      * @throws IllegalStateException  if the part has another format
      * @throws UncheckedIOException   if it is cut short
@@ -66,9 +73,20 @@ final class RowCodec {
         final ByteArrayInputStream bytes = new ByteArrayInputStream(data);
         try (DataInputStream in = new DataInputStream(bytes)) {
             final int format = in.readInt();
+            if (format == WHOLE_FORMAT) {
+                final String txnId = in.readUTF();
+                final int processorIndex = in.readInt();
+                final long epoch = in.readLong();
+                final long timestampMicros = in.readLong();
+                final int rowsLength = in.readInt();
+                if (rowsLength != bytes.available()) {
+                    throw new IOException(rowsLength + " bytes of rows announced, " + bytes.available() + " present");
+                }
+                return new Part(txnId, processorIndex, epoch, timestampMicros, 0, 1, data.length - rowsLength);
+            }
             if (format != FORMAT) {
                 throw new IllegalStateException("a transaction in the snapshot has format " + format + ", this build reads "
-                        + FORMAT + ": resume the job with the build that wrote it");
+                        + WHOLE_FORMAT + " and " + FORMAT + ": resume the job with the build that wrote it");
             }
             return new Part(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readInt(), in.readInt(),
                     data.length - bytes.available());

@@ -4,6 +4,8 @@ import io.streamgrid.sink.CqlType;
 import io.streamgrid.sink.TableSpec;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -136,8 +138,39 @@ class EpochWritesTest {
         assertThatThrownBy(() -> short1.add(first, parts.get(0))).hasMessageContaining("part 0 twice");
 
         final byte[] older = parts.get(0).clone();
-        older[3] = 4; // the format number's last byte: a transaction written by the previous build
-        assertThatThrownBy(() -> RowCodec.decode(older)).hasMessageContaining("format 4");
+        older[3] = 3; // the format number's last byte: a transaction written two builds ago
+        assertThatThrownBy(() -> RowCodec.decode(older)).hasMessageContaining("format 3");
+    }
+
+    /** The previous build wrote a transaction as one entry (format 4): a job resumed from such a snapshot commits it whole. */
+    @Test
+    void when_transactionWasSavedWholeByThePreviousBuild_then_itIsReadAsOnePart() throws Exception {
+        final EpochWrites writes = new EpochWrites(TABLE);
+        for (long user = 0; user < 30; user++) {
+            writes.add(RowWrite.upsert(new Object[] {"eu", 1, user, 0.5, true, "n" + user}));
+        }
+        final byte[] rows = writes.liveBytesInParts(0, Integer.MAX_VALUE).get(0);
+        final ByteArrayOutputStream entry = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(entry)) {
+            out.writeInt(4);
+            out.writeUTF("job-sink-1-7");
+            out.writeInt(1);
+            out.writeLong(7);
+            out.writeLong(77_000L);
+            out.writeInt(rows.length);
+            out.write(rows);
+        }
+        final byte[] data = entry.toByteArray();
+
+        final RowCodec.Part part = RowCodec.decode(data);
+        final RowCodec.Restoring restoring = new RowCodec.Restoring(part, TABLE);
+        restoring.add(part, data);
+        final RowCodec.Txn txn = restoring.whole();
+        assertThat(List.of(txn.id(), txn.processorIndex(), txn.epoch(), txn.timestampMicros()))
+                .containsExactly("job-sink-1-7", 1, 7L, 77_000L);
+        assertThat(rendered(txn.rows().rows())).containsExactlyInAnyOrderElementsOf(rendered(writes.rows()));
+        assertThatThrownBy(() -> RowCodec.decode(Arrays.copyOf(data, data.length - 1)))
+                .hasMessageContaining("corrupt");
     }
 
     private static List<String> rendered(final Iterable<RowWrite> rows) {
