@@ -31,6 +31,7 @@ public record NodeSettings(
         int splitBrainMinimumClusterSize,
         int gracefulShutdownMaxWaitSeconds,
         int maxParallelMigrations,
+        int retryPauseMillis,
         boolean jetEnabled,
         int jetCooperativeThreadCount,
         boolean healthCheckEnabled,
@@ -70,6 +71,7 @@ public record NodeSettings(
         checkRange(splitBrainMinimumClusterSize, 2, 1000, "split-brain-protection.minimum-cluster-size");
         checkRange(gracefulShutdownMaxWaitSeconds, 1, 86_400, "shutdown.graceful-max-wait-seconds");
         checkRange(maxParallelMigrations, 1, 100, "migration.max-parallel-migrations");
+        checkRange(retryPauseMillis, 1, 10_000, "migration.retry-pause-millis");
         checkRange(jetCooperativeThreadCount, 0, 1024, "jet.cooperative-thread-count");
         checkRange(metricsPort, 0, 65_535, "metrics.port");
         if (metricsEnabled && (metricsHost == null || metricsHost.isBlank())) {

@@ -157,6 +157,11 @@ class NodeSettingsTest {
         assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(four)
                 .getProperty("hazelcast.partition.max.parallel.migrations")).isEqualTo("4");
 
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(defaults)
+                .getProperty("hazelcast.invocation.retry.pause.millis")).as("retry pause cap").isEqualTo("50");
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(defaults)
+                .getProperty("hazelcast.invocation.max.retry.count")).as("the ~2 minute retry budget kept").isEqualTo("2500");
+
         final Path zero = write("migration:\n  max-parallel-migrations: 0\n");
         assertThatThrownBy(() -> NodeSettings.load(Optional.of(zero), NodeSettings.Overrides.none()))
                 .isInstanceOf(ConfigException.class)

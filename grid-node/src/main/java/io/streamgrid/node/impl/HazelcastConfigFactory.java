@@ -108,6 +108,11 @@ public final class HazelcastConfigFactory {
         config.setProperty("hazelcast.shutdownhook.policy", "GRACEFUL");
         config.setProperty("hazelcast.graceful.shutdown.max.wait", Integer.toString(settings.gracefulShutdownMaxWaitSeconds()));
         config.setProperty("hazelcast.partition.max.parallel.migrations", Integer.toString(settings.maxParallelMigrations()));
+        // Retries of an operation whose partition is moving pause at most this long; the retry count
+        // keeps Hazelcast's budget of about two minutes (250 retries at its 500 ms cap) before the
+        // operation fails.
+        config.setProperty("hazelcast.invocation.retry.pause.millis", Integer.toString(settings.retryPauseMillis()));
+        config.setProperty("hazelcast.invocation.max.retry.count", Integer.toString(Math.max(250, 125_000 / settings.retryPauseMillis())));
 
         final NetworkConfig network = config.getNetworkConfig();
         network.setPort(settings.port()).setPortAutoIncrement(false);

@@ -136,6 +136,7 @@ public final class SettingsLoader {
                 tree.integer("split-brain-protection.minimum-cluster-size"),
                 tree.integer("shutdown.graceful-max-wait-seconds"),
                 tree.integer("migration.max-parallel-migrations"),
+                tree.integer("migration.retry-pause-millis"),
                 tree.bool("jet.enabled"),
                 tree.integer("jet.cooperative-thread-count"),
                 tree.bool("health-check.enabled"),
