@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -47,11 +48,7 @@ final class Scenario {
      * warnings and errors — the member logs are gone once the cluster closes.
      */
     static void awaitRunning(final Job job, final LocalCluster cluster) {
-        try {
-            await().atMost(Duration.ofMinutes(1)).until(() -> job.getStatus() == JobStatus.RUNNING);
-        } catch (final ConditionTimeoutException e) {
-            throw new AssertionError("not RUNNING: " + jobReport(job, cluster), e);
-        }
+        awaitOrReport(() -> job.getStatus() == JobStatus.RUNNING, "not RUNNING", job, cluster);
     }
 
     /** The id of the job's last completed snapshot (-1: none yet), from Jet's execution record. */
@@ -67,10 +64,15 @@ final class Scenario {
      */
     static void awaitNextSnapshot(final HazelcastInstance client, final Job job, final LocalCluster cluster) {
         final long last = lastSnapshotId(client, job.getId());
+        awaitOrReport(() -> lastSnapshotId(client, job.getId()) > last, "no snapshot after " + last, job, cluster);
+    }
+
+    /** Waits up to a minute for {@code condition}; on timeout fails with {@code what} and {@link #jobReport}. */
+    private static void awaitOrReport(final Callable<Boolean> condition, final String what, final Job job, final LocalCluster cluster) {
         try {
-            await().atMost(Duration.ofMinutes(1)).until(() -> lastSnapshotId(client, job.getId()) > last);
+            await().atMost(Duration.ofMinutes(1)).until(condition);
         } catch (final ConditionTimeoutException e) {
-            throw new AssertionError("no snapshot after " + last + "; " + jobReport(job, cluster), e);
+            throw new AssertionError(what + ": " + jobReport(job, cluster), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.streamgrid.sink.impl;
 
 import io.streamgrid.sink.TableSpec;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -8,6 +9,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
 import java.util.List;
 
 /**
@@ -36,17 +38,20 @@ final class RowCodec {
      * then its rows' bytes. At least one part, so that an empty transaction still carries its epoch.
      */
     static List<byte[]> encode(final Txn txn, final int maxPartBytes) {
-        final byte[] header = header(txn, 0, 0);
+        final byte[] header = header(txn);
         final List<byte[]> parts = txn.rows().liveBytesInParts(header.length, maxPartBytes);
         for (int index = 0; index < parts.size(); index++) {
-            final byte[] part = parts.get(index);
-            System.arraycopy(header(txn, index, parts.size()), 0, part, 0, header.length);
+            final UnsafeBuffer part = new UnsafeBuffer(parts.get(index));
+            part.putBytes(0, header);
+            // Big-endian, as the DataOutputStream that wrote the header and the reader expect.
+            part.putInt(header.length - 2 * Integer.BYTES, index, ByteOrder.BIG_ENDIAN);
+            part.putInt(header.length - Integer.BYTES, parts.size(), ByteOrder.BIG_ENDIAN);
         }
         return parts;
     }
 
-    /** The header of part {@code index} of {@code count}; its length does not depend on the two numbers. */
-    private static byte[] header(final Txn txn, final int index, final int count) {
+    /** A part's header, its last two ints (the part's index and the number of parts) left 0 to fill in. */
+    private static byte[] header(final Txn txn) {
         final ByteArrayOutputStream header = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(header)) {
             out.writeInt(FORMAT);
@@ -54,8 +59,8 @@ final class RowCodec {
             out.writeInt(txn.processorIndex());
             out.writeLong(txn.epoch());
             out.writeLong(txn.timestampMicros());
-            out.writeInt(index);
-            out.writeInt(count);
+            out.writeInt(0);
+            out.writeInt(0);
         } catch (final IOException e) {
             throw new UncheckedIOException("bug: writing to memory failed", e);
         }
@@ -73,23 +78,23 @@ final class RowCodec {
         final ByteArrayInputStream bytes = new ByteArrayInputStream(data);
         try (DataInputStream in = new DataInputStream(bytes)) {
             final int format = in.readInt();
-            if (format == WHOLE_FORMAT) {
-                final String txnId = in.readUTF();
-                final int processorIndex = in.readInt();
-                final long epoch = in.readLong();
-                final long timestampMicros = in.readLong();
-                final int rowsLength = in.readInt();
-                if (rowsLength != bytes.available()) {
-                    throw new IOException(rowsLength + " bytes of rows announced, " + bytes.available() + " present");
-                }
-                return new Part(txnId, processorIndex, epoch, timestampMicros, 0, 1, data.length - rowsLength);
-            }
-            if (format != FORMAT) {
+            if (format != FORMAT && format != WHOLE_FORMAT) {
                 throw new IllegalStateException("a transaction in the snapshot has format " + format + ", this build reads "
                         + WHOLE_FORMAT + " and " + FORMAT + ": resume the job with the build that wrote it");
             }
-            return new Part(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readInt(), in.readInt(),
-                    data.length - bytes.available());
+            final String txnId = in.readUTF();
+            final int processorIndex = in.readInt();
+            final long epoch = in.readLong();
+            final long timestampMicros = in.readLong();
+            if (format == FORMAT) {
+                return new Part(txnId, processorIndex, epoch, timestampMicros, in.readInt(), in.readInt(),
+                        data.length - bytes.available());
+            }
+            final int rowsLength = in.readInt();
+            if (rowsLength != bytes.available()) {
+                throw new IOException(rowsLength + " bytes of rows announced, " + bytes.available() + " present");
+            }
+            return new Part(txnId, processorIndex, epoch, timestampMicros, 0, 1, data.length - rowsLength);
         } catch (final IOException e) {
             throw new UncheckedIOException("corrupt transaction in snapshot", e);
         }
