@@ -48,6 +48,14 @@ public final class ClickCounts {
         }
 
         @Override
+        public boolean reset(final ClickCounts counts) {
+            counts.views = 0;
+            counts.clicks = 0;
+            counts.purchases = 0;
+            return true;
+        }
+
+        @Override
         public void write(final ClickCounts counts, final DataOutput out) throws IOException {
             out.writeLong(counts.views);
             out.writeLong(counts.clicks);

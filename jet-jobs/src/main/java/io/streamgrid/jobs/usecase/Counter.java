@@ -47,6 +47,12 @@ public final class Counter {
         }
 
         @Override
+        public boolean reset(final Counter accumulator) {
+            accumulator.value = 0;
+            return true;
+        }
+
+        @Override
         public void write(final Counter accumulator, final DataOutput out) throws IOException {
             VarLongs.writeSigned(out, accumulator.value); // a count that may be deducted below 0 mid-way
         }

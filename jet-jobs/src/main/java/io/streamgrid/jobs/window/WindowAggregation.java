@@ -37,6 +37,18 @@ public interface WindowAggregation<A> {
     }
 
     /**
+     * Empties {@code accumulator} so the engine can use it again, for any key and pane, as if just
+     * {@link #create created}; returns whether it did. A sliding window's slices die as fast as they
+     * are made, and each holds an accumulator per key: an engine that reuses those of dropped slices
+     * allocates nothing per slice, and the collector no longer copies every live accumulator from
+     * the young generation to the old. The default, {@code false}, keeps every accumulator fresh
+     * from {@link #create}: correct for any accumulator, only slower.
+     */
+    default boolean reset(final A accumulator) {
+        return false;
+    }
+
+    /**
      * Writes the accumulator to a snapshot; {@link #read} must restore an equal one. Every slice of
      * every key is written at every snapshot, so bytes count: {@link VarLongs} writes small numbers
      * (counts, sums of small values) in a byte or two instead of eight.

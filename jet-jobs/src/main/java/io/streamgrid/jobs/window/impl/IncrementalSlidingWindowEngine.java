@@ -45,6 +45,8 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     private final Long2ObjectHashMap<KeyState<A>> stateByKey = new Long2ObjectHashMap<>();
     /** Maps of dropped slices, emptied for reuse: a new slice's map starts at the size keys need. */
     private final ArrayDeque<Long2ObjectHashMap<A>> spareSlices = new ArrayDeque<>();
+    /** Accumulators of dropped slices and emptied running windows, for new ones. */
+    private final SpareAccumulators<A> spareAccumulators;
     /** Every window ending at or before this has been emitted on time; {@link #NONE} before the first. */
     private long emittedEnd = NONE;
     /** Keys with at least one slice in the running window (the one ending at {@link #emittedEnd}). */
@@ -74,6 +76,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         }
         this.size = window.size();
         this.slide = window.slide();
+        this.spareAccumulators = new SpareAccumulators<>(aggregation);
     }
 
     private static final class KeyState<A> {
@@ -102,7 +105,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         KeyState<A> state = null;
         final boolean inRunningWindow = emittedEnd != NONE && sliceStart < emittedEnd && sliceStart >= emittedEnd - size;
         if (accumulator == null) {
-            accumulator = aggregation.create();
+            accumulator = spareAccumulators.take();
             slice.put(key, accumulator);
             state = keyState(key);
             state.retainedSlices++;
@@ -116,7 +119,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 state = stateByKey.get(key);
             }
             if (state.running == null) {
-                state.running = aggregation.create();
+                state.running = spareAccumulators.take();
             }
             aggregation.accumulate(state.running, event);
         }
@@ -165,7 +168,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
 
     /** A window the watermark has passed, updated by a late event: rebuilt from its slices. */
     private void emitCorrection(final long key, final long end) {
-        final A value = aggregation.create();
+        final A value = spareAccumulators.take();
         for (final Long2ObjectHashMap<A> slice : slices.subMap(end - size, end).values()) {
             final A accumulator = slice.get(key);
             if (accumulator != null) {
@@ -173,6 +176,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             }
         }
         listener.onWindow(key, end - size, end, value, nextSequence(stateByKey.get(key), end), true);
+        spareAccumulators.give(value); // the listener holds it only during the call
     }
 
     private int nextSequence(final KeyState<A> state, final long end) {
@@ -234,6 +238,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 final KeyState<A> state = stateByKey.get(entries.getLongKey());
                 aggregation.deduct(state.running, entries.getValue());
                 if (--state.slicesInWindow == 0) {
+                    spareAccumulators.give(state.running);
                     state.running = null; // nothing left in it: start afresh rather than from a deducted zero
                     keysInWindow--;
                 }
@@ -246,7 +251,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 entries.next();
                 final KeyState<A> state = stateByKey.get(entries.getLongKey());
                 if (state.running == null) {
-                    state.running = aggregation.create();
+                    state.running = spareAccumulators.take();
                 }
                 aggregation.combine(state.running, entries.getValue());
                 if (state.slicesInWindow++ == 0) {
@@ -289,6 +294,11 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 final KeyState<A> state = stateByKey.get(key);
                 if (--state.retainedSlices == 0 && isEmpty(state.sequenceByEndIndex)) {
                     stateByKey.remove(key);
+                }
+            }
+            if (spareAccumulators.reuses()) {
+                for (final A accumulator : oldest.getValue().values()) {
+                    spareAccumulators.give(accumulator);
                 }
             }
             if (spareSlices.size() < MAX_SPARE_SLICES) {

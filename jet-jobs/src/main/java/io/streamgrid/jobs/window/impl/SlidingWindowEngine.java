@@ -28,6 +28,8 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
     private final long slide;
     private final boolean tumbling;
     private final Long2ObjectHashMap<KeyState<A>> stateByKey = new Long2ObjectHashMap<>();
+    /** Accumulators of dropped slices and of emitted sliding windows, for new ones. */
+    private final SpareAccumulators<A> spareAccumulators;
 
     public SlidingWindowEngine(final WindowDefinition.Sliding window, final WindowPolicy policy,
                                final WindowAggregation<A> aggregation, final WindowListener<A> listener) {
@@ -35,6 +37,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         this.size = window.size();
         this.slide = window.slide();
         this.tumbling = window.isTumbling();
+        this.spareAccumulators = new SpareAccumulators<>(aggregation);
     }
 
     private static final class KeyState<A> {
@@ -72,7 +75,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         }
         A slice = state.sliceByIndex.get(sliceStart / slide);
         if (slice == null) {
-            slice = aggregation.create();
+            slice = spareAccumulators.take();
             state.sliceByIndex.put(sliceStart / slide, slice);
             state.sliceFloor = Math.min(state.sliceFloor, sliceStart);
             noteSlice(state, sliceStart);
@@ -193,10 +196,13 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         }
         state.lastFiredEnd = Math.max(state.lastFiredEnd, end);
         listener.onWindow(key, end - size, end, value, sequence, afterWatermark);
+        if (!tumbling) {
+            spareAccumulators.give(value); // the slices combined: the listener holds it only during the call
+        }
     }
 
     private A combineSlices(final KeyState<A> state, final long end) {
-        final A value = aggregation.create();
+        final A value = spareAccumulators.take();
         final long from = Math.max(end - size, state.sliceFloor);
         final long to = Math.min(end - slide, state.newestSlice);
         for (long start = from; start <= to; start += slide) {
@@ -222,6 +228,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
                 slices.next();
                 final long start = slices.getLongKey() * slide;
                 if (start <= sliceCutoff) {
+                    spareAccumulators.give(slices.getValue());
                     slices.remove();
                 } else {
                     floor = Math.min(floor, start);
@@ -230,7 +237,10 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
             state.sliceFloor = floor;
         } else {
             while (state.sliceFloor <= sliceCutoff) {
-                state.sliceByIndex.remove(state.sliceFloor / slide);
+                final A dropped = state.sliceByIndex.remove(state.sliceFloor / slide);
+                if (dropped != null) {
+                    spareAccumulators.give(dropped);
+                }
                 state.sliceFloor += slide;
             }
         }
