@@ -294,6 +294,11 @@ abstract class PartitionTask {
         return snapshotOutput.copy(from, into);
     }
 
+    /** Copies {@code length} bytes from {@code from} on of the state {@link #writeSnapshot} wrote last into {@code into} at {@code at}. */
+    final void snapshotBytes(final int from, final byte[] into, final int at, final int length) {
+        snapshotOutput.copy(from, into, at, length);
+    }
+
     /** Restores what {@link #writeSnapshot()} wrote; reading resumes after the saved positions. */
     final void restore(final byte[] snapshot) {
         try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {

@@ -81,10 +81,12 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private int restoredPartitions;
     private long snapshotStartNanos;
     private long snapshotBytes;
-    /** The array full snapshot chunks are handed to Jet in (one humongous array, not one per chunk). */
+    /** How chunks go to Jet: serialized already, or as arrays Jet serializes. */
+    private SerializedChunks serializedChunks;
+    /** The array full snapshot chunks are handed to Jet in when Jet serializes them (one humongous array, not one per chunk). */
     private byte[] fullChunk;
     /** The chunk being offered to the snapshot, until Jet takes it. */
-    private byte[] offeredChunk;
+    private Object offeredChunk;
 
     /**
      * {@code replay}: null for the live job. A replay skips the events before its start
@@ -119,6 +121,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     @Override
     protected void init(final Context context) {
         startedAtMs = System.currentTimeMillis();
+        serializedChunks = SerializedChunks.of(context);
         progressOrdinal = getOutbox().bucketCount() - 1;
         updateOrdinals = new int[progressOrdinal];
         for (int i = 0; i < progressOrdinal; i++) {
@@ -305,7 +308,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
             while (snapshotChunk < count) {
                 final int from = snapshotChunk * SnapshotChunks.CHUNK_BYTES;
                 if (offeredChunk == null) {
-                    offeredChunk = task.snapshotBytes(from, chunkArray(Math.min(snapshotLength - from, SnapshotChunks.CHUNK_BYTES)));
+                    offeredChunk = chunk(task, from, Math.min(snapshotLength - from, SnapshotChunks.CHUNK_BYTES));
                 }
                 // A refused entry is offered again as the same array (Jet checks it is the same value).
                 if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(SnapshotChunks.key(task.partition(), snapshotChunk, count)), offeredChunk)) {
@@ -319,6 +322,17 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         }
         snapshotCursor = 0;
         return true;
+    }
+
+    /** The chunk of {@code length} bytes from {@code from} on of the state {@code task} wrote, as the value to offer. */
+    private Object chunk(final T task, final int from, final int length) {
+        if (!serializedChunks.enabled()) {
+            return task.snapshotBytes(from, chunkArray(length));
+        }
+        final byte[] serialized = new byte[SerializedChunks.HEADER_BYTES + length];
+        SerializedChunks.header(serialized, length);
+        task.snapshotBytes(from, serialized, SerializedChunks.HEADER_BYTES, length);
+        return SerializedChunks.value(serialized);
     }
 
     /**

@@ -48,10 +48,15 @@ final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
 
     /** Fills {@code into} with the bytes written from {@code from} on; returns it. */
     byte[] copy(final int from, final byte[] into) {
-        if (from < 0 || from + into.length > position) {
-            throw new IndexOutOfBoundsException("bytes " + from + ".." + (from + into.length) + " of " + position + " written");
+        return copy(from, into, 0, into.length);
+    }
+
+    /** Copies {@code length} bytes written from {@code from} on into {@code into} at {@code at}; returns it. */
+    byte[] copy(final int from, final byte[] into, final int at, final int length) {
+        if (from < 0 || length < 0 || from + length > position) {
+            throw new IndexOutOfBoundsException("bytes " + from + ".." + (from + length) + " of " + position + " written");
         }
-        buffer.getBytes(from, into);
+        buffer.getBytes(from, into, at, length);
         return into;
     }
 
