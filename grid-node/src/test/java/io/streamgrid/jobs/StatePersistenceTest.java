@@ -47,14 +47,17 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -567,6 +570,74 @@ class StatePersistenceTest {
             assertThat(report[0].isExact()).isTrue();
             assertThat(report[0].found()).as("rows of the one epoch").isEqualTo(rows);
             job.cancel();
+        }
+    }
+
+    /**
+     * A persisted state map's value larger than Cassandra takes in one request (16 MiB) — a model's
+     * weights, say. Written whole it was refused for ever: write-behind retried it at every flush
+     * and nothing of it reached Cassandra. It must be stored in parts and come back whole after a
+     * full restart, read by an independent client; a replaced large value must leave only the new
+     * value's parts behind, and a small value beside them is stored as always.
+     */
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_aStateValueIsLargerThanCassandraTakesInOneRequest_then_itIsStoredInPartsAndBackAfterAFullRestart(final TestInfo test)
+            throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        final Path config = writeConfig(workDir, "large_values", "write-behind");
+        final String clusterName = "sg-large-value-" + UUID.randomUUID().toString().substring(0, 8);
+        final byte[] model = randomBytes(40_000_000, 1);
+        final byte[] replaced = randomBytes(18_000_000, 3);
+        final byte[] small = {1, 2, 3};
+        try (LocalCluster cluster = cluster(workDir.resolve("before"), clusterName, config)) {
+            final HazelcastInstance client = cluster.newClient();
+            final IMap<String, byte[]> weights = client.getMap("state.weights");
+            weights.set("model", model);
+            weights.set("replaced", randomBytes(20_000_000, 2));
+            weights.set("small", small);
+            awaitRows("large_values", 3, "two values in parts and a small one");
+            weights.set("replaced", replaced);
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500))
+                    // Parts of 8 MiB (StateTable.PART_BYTES): 5 for the model, 3 for the replacement.
+                    .until(() -> partGenerations("large_values") == 2 && partRows("large_values") == 5 + 3);
+            client.shutdown();
+            cluster.stopAll();
+        }
+        try (LocalCluster cluster = cluster(workDir.resolve("after"), clusterName, config)) {
+            final IMap<String, byte[]> weights = cluster.newClient().getMap("state.weights");
+            assertThat(weights.size()).isEqualTo(3);
+            assertThat(weights.get("model")).as("a 40 MB value in 5 parts").isEqualTo(model);
+            assertThat(weights.get("replaced")).as("the second of two 18-20 MB values").isEqualTo(replaced);
+            assertThat(weights.get("small")).isEqualTo(small);
+        }
+        System.out.println("state.weights after a full restart: 3 of 3 values back byte for byte, 8 parts of 2 generations in Cassandra");
+    }
+
+    private static byte[] randomBytes(final int length, final long seed) {
+        final byte[] bytes = new byte[length];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+
+    /** Parts in {@code keyspace}'s parts table. */
+    private static long partRows(final String keyspace) {
+        try (CqlSession session = cassandra.newSession()) {
+            return session.execute("SELECT count(*) FROM " + keyspace + ".state_entries_parts").one().getLong(0);
+        }
+    }
+
+    /** Distinct (key, generation) pairs in {@code keyspace}'s parts table: stored values in parts, older generations included. */
+    private static long partGenerations(final String keyspace) {
+        try (CqlSession session = cassandra.newSession()) {
+            final Set<String> generations = new HashSet<>();
+            session.execute("SELECT key, generation FROM " + keyspace + ".state_entries_parts").forEach(row -> {
+                final ByteBuffer key = row.getByteBuffer("key");
+                final byte[] bytes = new byte[key.remaining()];
+                key.duplicate().get(bytes);
+                generations.add(HexFormat.of().formatHex(bytes) + "/" + row.getLong("generation"));
+            });
+            return generations.size();
         }
     }
 

@@ -48,6 +48,16 @@ import java.util.logging.Logger;
  * into the member's schema registry when it opens. {@code <table>_maps} lists the maps that hold
  * rows, for the eager load at start.
  *
+ * <p>A value whose serialized form is larger than {@link #PART_BYTES} goes to {@code <table>_parts}
+ * in parts of that size, under a generation of its own, and its row holds a 24-byte marker naming
+ * the generation, the part count and the length: Cassandra refuses a request over 16 MiB (and a
+ * mutation over half a commit-log segment, 16 MiB too), so such a value could never be written
+ * whole — write-behind retried it for ever and a durable job's snapshot waited on it. The parts are
+ * written first, then the marker, then older generations of the key are deleted: a crash between
+ * leaves the previous value readable, never a mix. The parts of a key whose value later became
+ * small or was deleted are removed when this member has written or read a large value of that map
+ * since it started; otherwise they stay unread until the map is destroyed.
+ *
  * <p>Thread-safe. Opened once, by the first map store or by the member's start, whichever comes
  * first; every method blocks until Cassandra answers and throws when it does not (Hazelcast then
  * retries a write-behind batch later, or fails the caller's operation in write-through mode).
@@ -64,6 +74,17 @@ final class StateTable implements AutoCloseable {
     private static final long PROGRESS_EVERY = 100_000;
     /** Buckets whose keys are asked for ahead while a map's keys are listed. */
     private static final int BUCKETS_AHEAD = 8;
+    /**
+     * Values larger than this (serialized) are stored in parts of this size: half of Cassandra's
+     * 16 MiB limits, and above the snapshot entries StreamGrid's own processors write (at most
+     * 6 MiB, {@code SnapshotEntries.MAX_BYTES}), so a durable job's snapshot costs no extra requests.
+     */
+    static final int PART_BYTES = 8 << 20;
+    /** Parts are read one per page: a response holds at most one. */
+    private static final int PARTS_PER_PAGE = 1;
+    /** The marker's type id, where a serialized value has its serializer's: no serializer has it (Hazelcast refuses ids below 1 for users' own). */
+    private static final int MARKER_TYPE_ID = Integer.MIN_VALUE;
+    private static final int MARKER_BYTES = 24;
 
     private final PersistenceSettings settings;
     /** keyspace.table */
@@ -73,13 +94,17 @@ final class StateTable implements AutoCloseable {
     private final Set<Long> schemasWritten = ConcurrentHashMap.newKeySet();
     private final Set<String> mapsRegistered = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicLong> loadedByMap = new ConcurrentHashMap<>();
+    /** Maps this member wrote or read a value in parts of: their small writes and deletes remove a key's parts too. */
+    private final Set<String> mapsWithParts = ConcurrentHashMap.newKeySet();
+    private final AtomicLong generations = new AtomicLong();
     private volatile Opened opened;
 
     /** What {@link #open} makes: the session, its statements and the member's services. */
     private record Opened(CqlSession session, NodeEngine nodeEngine, PreparedStatement insert, PreparedStatement delete,
                           PreparedStatement selectOne, PreparedStatement selectIn, PreparedStatement selectRange,
                           PreparedStatement selectKeys, PreparedStatement selectMaps, PreparedStatement selectMap, PreparedStatement insertMap,
-                          PreparedStatement insertSchema, PreparedStatement deleteBucket, PreparedStatement deleteMap) {
+                          PreparedStatement insertSchema, PreparedStatement deleteBucket, PreparedStatement deleteMap,
+                          PartStatements parts) {
         SerializationService serialization() {
             return nodeEngine.getSerializationService();
         }
@@ -87,6 +112,11 @@ final class StateTable implements AutoCloseable {
         MemberSchemaService schemas() {
             return nodeEngine.getSchemaService();
         }
+    }
+
+    /** The statements of {@code <table>_parts}. */
+    private record PartStatements(PreparedStatement insert, PreparedStatement select, PreparedStatement deleteOlder,
+                                  PreparedStatement deleteKey, PreparedStatement deleteBucket) {
     }
 
     /** A map whose entries expire (its Hazelcast config has a time to live) writes its rows with the same time to live. */
@@ -113,6 +143,8 @@ final class StateTable implements AutoCloseable {
                     + " (map text, bucket int, key blob, value blob, PRIMARY KEY ((map, bucket), key))");
             session.execute("CREATE TABLE IF NOT EXISTS " + table + "_maps (map text PRIMARY KEY)");
             session.execute("CREATE TABLE IF NOT EXISTS " + table + "_schemas (id bigint PRIMARY KEY, definition blob)");
+            session.execute("CREATE TABLE IF NOT EXISTS " + table + "_parts (map text, bucket int, key blob, generation bigint,"
+                    + " part int, value blob, PRIMARY KEY ((map, bucket), key, generation, part))");
             final Opened ready = new Opened(session, nodeEngine,
                     session.prepare("INSERT INTO " + table + " (map, bucket, key, value) VALUES (?, ?, ?, ?) USING TTL ?"),
                     session.prepare("DELETE FROM " + table + " WHERE map = ? AND bucket = ? AND key = ?"),
@@ -125,7 +157,15 @@ final class StateTable implements AutoCloseable {
                     session.prepare("INSERT INTO " + table + "_maps (map) VALUES (?)"),
                     session.prepare("INSERT INTO " + table + "_schemas (id, definition) VALUES (?, ?)"),
                     session.prepare("DELETE FROM " + table + " WHERE map = ? AND bucket = ?"),
-                    session.prepare("DELETE FROM " + table + "_maps WHERE map = ?"));
+                    session.prepare("DELETE FROM " + table + "_maps WHERE map = ?"),
+                    new PartStatements(
+                            session.prepare("INSERT INTO " + table + "_parts (map, bucket, key, generation, part, value)"
+                                    + " VALUES (?, ?, ?, ?, ?, ?) USING TTL ?"),
+                            session.prepare("SELECT part, value FROM " + table + "_parts"
+                                    + " WHERE map = ? AND bucket = ? AND key = ? AND generation = ?"),
+                            session.prepare("DELETE FROM " + table + "_parts WHERE map = ? AND bucket = ? AND key = ? AND generation < ?"),
+                            session.prepare("DELETE FROM " + table + "_parts WHERE map = ? AND bucket = ? AND key = ?"),
+                            session.prepare("DELETE FROM " + table + "_parts WHERE map = ? AND bucket = ?")));
             int restored = 0;
             for (final Row row : session.execute("SELECT id, definition FROM " + table + "_schemas")) {
                 final Schema schema = ready.serialization().toObject(new HeapData(bytes(row.getByteBuffer("definition"))));
@@ -160,22 +200,97 @@ final class StateTable implements AutoCloseable {
         // stay in Cassandra for ever and come back at the next start.
         final int ttl = ttlSecondsByMap.computeIfAbsent(map, name -> o.nodeEngine().getConfig().findMapConfig(name).getTimeToLiveSeconds());
         final List<BoundStatement> inserts = new ArrayList<>(entries.size());
+        final List<BoundStatement> partDeletes = new ArrayList<>();
+        final List<Runnable> large = new ArrayList<>();
+        final boolean mayHaveParts = mapsWithParts.contains(map);
         for (final Map.Entry<?, ?> entry : entries.entrySet()) {
             final Data key = toData(o, entry.getKey());
-            inserts.add(o.insert().bind(map, bucket(o, key), ByteBuffer.wrap(key.toByteArray()),
-                    ByteBuffer.wrap(toData(o, entry.getValue()).toByteArray()), ttl));
+            final int bucket = bucket(o, key);
+            final byte[] value = toData(o, entry.getValue()).toByteArray();
+            if (value.length > PART_BYTES) {
+                large.add(() -> writeInParts(o, map, bucket, key.toByteArray(), value, ttl));
+                continue;
+            }
+            inserts.add(o.insert().bind(map, bucket, ByteBuffer.wrap(key.toByteArray()), ByteBuffer.wrap(value), ttl));
+            if (mayHaveParts) {
+                partDeletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(key.toByteArray())));
+            }
         }
         // After serialising: that is when a value's schema reaches the member's registry.
         writeNewSchemas(o);
         runAll(o, inserts);
+        runAll(o, partDeletes);
+        large.forEach(Runnable::run);
+    }
+
+    /**
+     * Writes {@code value} as parts of a new generation, then the key's row as a marker naming it,
+     * then deletes the key's older generations: until the marker is written the previous value is
+     * the one read, and it is never mixed with the new one's parts.
+     */
+    private void writeInParts(final Opened o, final String map, final int bucket, final byte[] key, final byte[] value,
+                              final int ttl) {
+        mapsWithParts.add(map);
+        final long generation = System.currentTimeMillis() * 1_000 + generations.incrementAndGet() % 1_000;
+        final int count = (value.length + PART_BYTES - 1) / PART_BYTES;
+        final List<BoundStatement> parts = new ArrayList<>(count);
+        for (int part = 0; part < count; part++) {
+            final int from = part * PART_BYTES;
+            parts.add(o.parts().insert().bind(map, bucket, ByteBuffer.wrap(key), generation, part,
+                    ByteBuffer.wrap(value, from, Math.min(PART_BYTES, value.length - from)), ttl));
+        }
+        runAll(o, parts);
+        final ByteBuffer marker = ByteBuffer.allocate(MARKER_BYTES).putInt(0).putInt(MARKER_TYPE_ID)
+                .putLong(generation).putInt(count).putInt(value.length).flip();
+        o.session().execute(o.insert().bind(map, bucket, ByteBuffer.wrap(key), marker, ttl));
+        o.session().execute(o.parts().deleteOlder().bind(map, bucket, ByteBuffer.wrap(key), generation));
+    }
+
+    /** Whether a stored value is a marker of a value in parts. */
+    private static boolean isMarker(final ByteBuffer value) {
+        return value.remaining() == MARKER_BYTES && value.getInt(value.position() + 4) == MARKER_TYPE_ID;
+    }
+
+    /** The value a marker names, put together from its parts; fails naming the key when a part is missing. */
+    private Data readParts(final Opened o, final String map, final int bucket, final ByteBuffer key, final ByteBuffer marker) {
+        mapsWithParts.add(map);
+        final long generation = marker.getLong(marker.position() + 8);
+        final int count = marker.getInt(marker.position() + 16);
+        final int length = marker.getInt(marker.position() + 20);
+        final byte[] value = new byte[length];
+        int found = 0;
+        int bytes = 0;
+        for (final Row row : o.session().execute(o.parts().select().bind(map, bucket, key, generation).setPageSize(PARTS_PER_PAGE))) {
+            final int part = row.getInt("part");
+            final ByteBuffer data = row.getByteBuffer("value");
+            final int expected = Math.min(PART_BYTES, length - part * PART_BYTES);
+            if (part < 0 || part >= count || data == null || data.remaining() != expected) {
+                throw new IllegalStateException("state persistence: " + map + ": part " + part + " of a value stored in " + count
+                        + " parts (generation " + generation + ") has " + (data == null ? 0 : data.remaining())
+                        + " bytes, expected " + expected + ": the stored value is corrupt");
+            }
+            data.duplicate().get(value, part * PART_BYTES, expected);
+            found++;
+            bytes += expected;
+        }
+        if (found != count || bytes != length) {
+            throw new IllegalStateException("state persistence: " + map + ": a value stored in " + count + " parts (generation "
+                    + generation + ", bucket " + bucket + ") has " + found + " of them in " + table
+                    + "_parts: the stored value is incomplete and is not loaded");
+        }
+        return new HeapData(value);
     }
 
     void delete(final String map, final Collection<?> keys) {
         final Opened o = opened();
         final List<BoundStatement> deletes = new ArrayList<>(keys.size());
+        final boolean mayHaveParts = mapsWithParts.contains(map);
         for (final Object key : keys) {
             final Data data = toData(o, key);
             deletes.add(o.delete().bind(map, bucket(o, data), ByteBuffer.wrap(data.toByteArray())));
+            if (mayHaveParts) {
+                deletes.add(o.parts().deleteKey().bind(map, bucket(o, data), ByteBuffer.wrap(data.toByteArray())));
+            }
         }
         runAll(o, deletes);
     }
@@ -187,12 +302,14 @@ final class StateTable implements AutoCloseable {
     void deleteMap(final String map) {
         final Opened o = opened();
         final int buckets = o.nodeEngine().getPartitionService().getPartitionCount();
-        final List<BoundStatement> deletes = new ArrayList<>(buckets + 1);
+        final List<BoundStatement> deletes = new ArrayList<>(2 * buckets);
         for (int bucket = 0; bucket < buckets; bucket++) {
             deletes.add(o.deleteBucket().bind(map, bucket));
+            deletes.add(o.parts().deleteBucket().bind(map, bucket));
         }
         runAll(o, deletes);
         mapsRegistered.remove(map);
+        mapsWithParts.remove(map);
         o.session().execute(o.deleteMap().bind(map));
         loadedByMap.remove(map);
     }
@@ -201,8 +318,14 @@ final class StateTable implements AutoCloseable {
     Data read(final String map, final Object key) {
         final Opened o = opened();
         final Data data = toData(o, key);
-        final Row row = o.session().execute(o.selectOne().bind(map, bucket(o, data), ByteBuffer.wrap(data.toByteArray()))).one();
-        return row == null ? null : new HeapData(bytes(row.getByteBuffer("value")));
+        final int bucket = bucket(o, data);
+        final ByteBuffer keyBytes = ByteBuffer.wrap(data.toByteArray());
+        final Row row = o.session().execute(o.selectOne().bind(map, bucket, keyBytes)).one();
+        if (row == null) {
+            return null;
+        }
+        final ByteBuffer value = row.getByteBuffer("value");
+        return isMarker(value) ? readParts(o, map, bucket, keyBytes, value) : new HeapData(bytes(value));
     }
 
     /** The stored values of those of {@code keys} that have one, keyed by the keys as given. */
@@ -231,12 +354,24 @@ final class StateTable implements AutoCloseable {
             }
         });
         final Map<Object, Object> found = new ConcurrentHashMap<>();
+        // Values in parts are read after the rows, on this thread: never a blocking query on the driver's.
+        final Map<Object, Runnable> inParts = new ConcurrentHashMap<>();
         runAll(o, queries, (statement, row) -> {
-            final Object key = keysByBucket.get(statement.getInt(1)).get(row.getByteBuffer("key"));
+            final int bucket = statement.getInt(1);
+            final ByteBuffer rowKey = row.getByteBuffer("key");
+            final Object key = keysByBucket.get(bucket).get(rowKey);
             if (key != null) {
-                found.put(key, new HeapData(bytes(row.getByteBuffer("value"))));
+                final ByteBuffer value = row.getByteBuffer("value");
+                if (isMarker(value)) {
+                    final ByteBuffer keyCopy = ByteBuffer.wrap(bytes(rowKey));
+                    final ByteBuffer markerCopy = ByteBuffer.wrap(bytes(value));
+                    inParts.put(key, () -> found.put(key, readParts(o, map, bucket, keyCopy, markerCopy)));
+                } else {
+                    found.put(key, new HeapData(bytes(value)));
+                }
             }
         });
+        inParts.values().forEach(Runnable::run);
         final long total = loadedByMap.computeIfAbsent(map, m -> new AtomicLong()).addAndGet(found.size());
         if (total / PROGRESS_EVERY != (total - found.size()) / PROGRESS_EVERY) {
             LOG.info(() -> "state persistence: " + map + ": " + total + " entries loaded on this member so far");
