@@ -9,9 +9,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,9 +44,9 @@ class AccumulatorReuseTest {
                 });
         final WindowPolicy policy = new WindowPolicy(WindowDefinition.sliding(size, slide), 300, lateness);
 
-        final CountingCreates fresh = new CountingCreates(deducting, false);
+        final CountingVariant fresh = new CountingVariant(deducting, false);
         final Results freshResults = run(policy, fresh, events);
-        final CountingCreates reused = new CountingCreates(deducting, true);
+        final CountingVariant reused = new CountingVariant(deducting, true);
         final Results reusedResults = run(policy, reused, events);
 
         assertThat(reusedResults.countByWindow).as("every window's last result").isEqualTo(freshResults.countByWindow);
@@ -74,60 +71,6 @@ class AccumulatorReuseTest {
         }
         engine.onEndOfStream();
         return results;
-    }
-
-    /** Counting, with or without deduct and reset, that counts the accumulators it creates. */
-    private static final class CountingCreates implements WindowAggregation<Counter> {
-        private final Counter.Counting counting = new Counter.Counting();
-        private final boolean deducts;
-        private final boolean resets;
-        long creates;
-
-        CountingCreates(final boolean deducts, final boolean resets) {
-            this.deducts = deducts;
-            this.resets = resets;
-        }
-
-        @Override
-        public Counter create() {
-            creates++;
-            return counting.create();
-        }
-
-        @Override
-        public void accumulate(final Counter accumulator, final SchemaRecord event) {
-            counting.accumulate(accumulator, event);
-        }
-
-        @Override
-        public void combine(final Counter target, final Counter other) {
-            counting.combine(target, other);
-        }
-
-        @Override
-        public boolean deducts() {
-            return deducts;
-        }
-
-        @Override
-        public void deduct(final Counter target, final Counter other) {
-            counting.deduct(target, other);
-        }
-
-        @Override
-        public boolean reset(final Counter accumulator) {
-            return resets && counting.reset(accumulator);
-        }
-
-        @Override
-        public void write(final Counter accumulator, final DataOutput out) throws IOException {
-            counting.write(accumulator, out);
-        }
-
-        @Override
-        public Counter read(final DataInput in) throws IOException {
-            return counting.read(in);
-        }
     }
 
     private static final class Results implements WindowListener<Counter> {

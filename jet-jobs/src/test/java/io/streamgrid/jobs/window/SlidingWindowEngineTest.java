@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Design of this test: the sliding engine alone (no Jet), fed generated out-of-order streams with
  * late events, with a deducting aggregation (counting: the incremental path) and a non-deducting
- * one (the same count without deduct: the rebuild path). Final count per window and the late side
+ * one (the same count without deduct: the rebuild path), both reusing the accumulators of dropped
+ * slices. Final count per window and the late side
  * output must equal the brute-force oracle's; every window's results come with update sequences
  * 1, 2, 3...; nothing is held after the end of the stream. Sizes include a 500-slice window and
  * a lateness that is not a multiple of the slide.
@@ -52,7 +53,7 @@ class SlidingWindowEngineTest {
         final WindowOracle.Result oracle = WindowOracle.sliding(oracleEvents, size, slide, disorder, lateness);
 
         final Results results = new Results();
-        final WindowAggregation<Counter> aggregation = deducting ? new Counter.Counting() : new NonDeducting();
+        final WindowAggregation<Counter> aggregation = deducting ? new Counter.Counting() : new CountingVariant(false, true);
         final WindowEngine<Counter> engine = WindowEngine.create(new WindowPolicy(WindowDefinition.sliding(size, slide),
                 disorder, lateness), aggregation, results);
         final SchemaRecord record = new SchemaRecord(EventType.CLICK.schema().layout());
@@ -103,36 +104,6 @@ class SlidingWindowEngineTest {
         @Override
         public void onLate(final SchemaRecord event, final long watermark, final String reason) {
             late.add(event.sequence());
-        }
-    }
-
-    /** Counting without deduct, so the engine rebuilds each window from its slices. */
-    private static final class NonDeducting implements WindowAggregation<Counter> {
-        private final Counter.Counting counting = new Counter.Counting();
-
-        @Override
-        public Counter create() {
-            return counting.create();
-        }
-
-        @Override
-        public void accumulate(final Counter accumulator, final SchemaRecord event) {
-            counting.accumulate(accumulator, event);
-        }
-
-        @Override
-        public void combine(final Counter target, final Counter other) {
-            counting.combine(target, other);
-        }
-
-        @Override
-        public void write(final Counter accumulator, final java.io.DataOutput out) throws java.io.IOException {
-            counting.write(accumulator, out);
-        }
-
-        @Override
-        public Counter read(final java.io.DataInput in) throws java.io.IOException {
-            return counting.read(in);
         }
     }
 }
