@@ -42,9 +42,4 @@ final class SpareAccumulators<A> {
             spares.push(accumulator);
         }
     }
-
-    /** Spares kept now: for tests of the bound. */
-    int size() {
-        return spares.size();
-    }
 }
