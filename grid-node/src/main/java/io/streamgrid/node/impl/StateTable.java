@@ -259,7 +259,6 @@ final class StateTable implements AutoCloseable {
         final int length = marker.getInt(marker.position() + 20);
         final byte[] value = new byte[length];
         int found = 0;
-        int bytes = 0;
         for (final Row row : o.session().execute(o.parts().select().bind(map, bucket, key, generation).setPageSize(PARTS_PER_PAGE))) {
             final int part = row.getInt("part");
             final ByteBuffer data = row.getByteBuffer("value");
@@ -271,9 +270,9 @@ final class StateTable implements AutoCloseable {
             }
             data.duplicate().get(value, part * PART_BYTES, expected);
             found++;
-            bytes += expected;
         }
-        if (found != count || bytes != length) {
+        // Parts are distinct (the primary key) and each had its expected size: all of them are the whole value.
+        if (found != count) {
             throw new IllegalStateException("state persistence: " + map + ": a value stored in " + count + " parts (generation "
                     + generation + ", bucket " + bucket + ") has " + found + " of them in " + table
                     + "_parts: the stored value is incomplete and is not loaded");
@@ -287,9 +286,10 @@ final class StateTable implements AutoCloseable {
         final boolean mayHaveParts = mapsWithParts.contains(map);
         for (final Object key : keys) {
             final Data data = toData(o, key);
-            deletes.add(o.delete().bind(map, bucket(o, data), ByteBuffer.wrap(data.toByteArray())));
+            final int bucket = bucket(o, data);
+            deletes.add(o.delete().bind(map, bucket, ByteBuffer.wrap(data.toByteArray())));
             if (mayHaveParts) {
-                deletes.add(o.parts().deleteKey().bind(map, bucket(o, data), ByteBuffer.wrap(data.toByteArray())));
+                deletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(data.toByteArray())));
             }
         }
         runAll(o, deletes);

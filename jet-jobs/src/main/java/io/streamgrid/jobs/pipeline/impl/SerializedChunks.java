@@ -5,7 +5,9 @@ import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import com.hazelcast.jet.core.Processor;
 import com.hazelcast.jet.impl.execution.init.Contexts;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -61,20 +63,14 @@ final class SerializedChunks {
      * array's bytes follow it.
      */
     static void header(final byte[] into, final int length) {
-        putInt(into, 0, 0);
-        putInt(into, 4, BYTE_ARRAY_TYPE_ID);
-        putInt(into, 8, length);
+        final UnsafeBuffer header = new UnsafeBuffer(into, 0, HEADER_BYTES);
+        header.putInt(0, 0, ByteOrder.BIG_ENDIAN);
+        header.putInt(4, BYTE_ARRAY_TYPE_ID, ByteOrder.BIG_ENDIAN);
+        header.putInt(8, length, ByteOrder.BIG_ENDIAN);
     }
 
     /** {@code serialized}, a header and the bytes after it, as the value to offer. */
     static Object value(final byte[] serialized) {
         return new HeapData(serialized);
-    }
-
-    private static void putInt(final byte[] into, final int at, final int value) {
-        into[at] = (byte) (value >>> 24);
-        into[at + 1] = (byte) (value >>> 16);
-        into[at + 2] = (byte) (value >>> 8);
-        into[at + 3] = (byte) value;
     }
 }
