@@ -9,14 +9,15 @@ import java.io.IOException;
 
 /**
  * {@link Counter.Counting} with deduct and reset each switched on or off, counting the accumulators
- * it creates: it sends a sliding window down either engine path (incremental or rebuilt from
- * slices), with or without accumulator reuse.
+ * it creates and writes: it sends a sliding window down either engine path (incremental or rebuilt
+ * from slices), with or without accumulator reuse.
  */
 final class CountingVariant implements WindowAggregation<Counter> {
     private final Counter.Counting counting = new Counter.Counting();
     private final boolean deducts;
     private final boolean resets;
     long creates;
+    long writes;
 
     CountingVariant(final boolean deducts, final boolean resets) {
         this.deducts = deducts;
@@ -56,6 +57,7 @@ final class CountingVariant implements WindowAggregation<Counter> {
 
     @Override
     public void write(final Counter accumulator, final DataOutput out) throws IOException {
+        writes++;
         counting.write(accumulator, out);
     }
 

@@ -7,6 +7,7 @@ import io.streamgrid.jobs.pipeline.RejectedRecord;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.window.impl.SnapshotOutput;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 

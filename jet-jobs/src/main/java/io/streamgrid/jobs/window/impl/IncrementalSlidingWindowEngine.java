@@ -12,6 +12,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
@@ -56,16 +57,30 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     /**
      * The snapshot encoding of each sealed slice (one the watermark has passed), kept from the
      * snapshot that first wrote it (to a {@link CopyableOutput}: the job's; any other output gets
-     * every slice encoded afresh). A sealed slice changes only through a late event, which drops its
-     * bytes; so a snapshot encodes only the slices new since the previous one (1 s of a 10 s window
-     * at the benchmarks' settings) and copies the rest — the job pauses for every snapshot, and
-     * encoding every slice each time was that pause.
+     * every slice encoded afresh), or encoded when the window moved over it (see
+     * {@link #encodeSealedAfter}). A sealed slice changes only through a late event, which drops its
+     * bytes; so a snapshot encodes only the slices it finds unencoded and copies the rest — the job
+     * pauses for every snapshot, and encoding every slice each time was that pause.
      */
     private final Long2ObjectHashMap<byte[]> sealedSliceBytes = new Long2ObjectHashMap<>();
     /** Slices starting below this may have bytes in {@link #sealedSliceBytes}; {@link #NONE}: none has. */
     private long sealedBelow = NONE;
-    /** The watermark at the previous snapshot: how far event time moves between two of them. */
+    /**
+     * The watermark at the previous snapshot — or, before the first, the first this engine had since
+     * it was created or restored (a job's first snapshot comes one interval after its start): how
+     * far event time moves between two snapshots.
+     */
     private long previousSnapshotWatermark = NONE;
+    /**
+     * A slice starting after this is encoded as soon as the window moves over it (it is sealed then),
+     * while its accumulators are still in cache from being combined: the slices expected to be alive
+     * at the next snapshot, judged by how far event time moved between the last two. When a job
+     * replays a backlog, event time outruns the window between two snapshots and every slice a
+     * snapshot holds is new; encoding them there, one cache miss per accumulator, was most of the
+     * snapshot's pause. {@code Long.MAX_VALUE} until the engine's first snapshot, and without snapshots.
+     */
+    private long encodeSealedAfter = Long.MAX_VALUE;
+    private SnapshotOutput sealedEncoder;
 
     public IncrementalSlidingWindowEngine(final WindowDefinition.Sliding window, final WindowPolicy policy,
                                           final WindowAggregation<A> aggregation, final WindowListener<A> listener) {
@@ -199,6 +214,9 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
 
     @Override
     void onWatermark() {
+        if (previousSnapshotWatermark == NONE) {
+            previousSnapshotWatermark = watermark;
+        }
         if (slices.isEmpty() && emittedEnd == NONE) {
             return;
         }
@@ -258,6 +276,9 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                     keysInWindow++;
                 }
             }
+            if (emittedEnd > encodeSealedAfter) {
+                encodeSealed(emittedEnd, entering);
+            }
         }
         emittedEnd += slide;
         if (keysInWindow == 0) {
@@ -272,6 +293,21 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 listener.onWindow(keys.getLongKey(), end - size, end, state.running, nextSequence(state, end), false);
             }
         }
+    }
+
+    /** Keeps the snapshot encoding of the sealed slice starting at {@code start}, for the next snapshot to copy. */
+    private void encodeSealed(final long start, final Long2ObjectHashMap<A> slice) {
+        if (sealedEncoder == null) {
+            sealedEncoder = new SnapshotOutput();
+        }
+        sealedEncoder.reset();
+        try {
+            writeSlice(sealedEncoder, slice);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("bug: encoding into memory failed", e);
+        }
+        sealedSliceBytes.put(start, sealedEncoder.copy(0, sealedEncoder.length()));
+        sealedBelow = Math.max(sealedBelow, start + 1);
     }
 
     /**
@@ -348,10 +384,12 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         // Keep only what the next snapshot will still hold: when event time moves faster than the
         // window between two snapshots (a job catching up on a backlog), every slice is gone by then
         // and keeping them would be a copy of the whole state per snapshot for nothing.
-        // The first snapshot of an engine keeps nothing: how fast event time moves is not known yet.
         final long keptFrom = previousSnapshotWatermark == NONE || watermark() == NONE ? Long.MAX_VALUE
                 : watermark() + Math.max(0, watermark() - previousSnapshotWatermark) - size - lateness;
-        previousSnapshotWatermark = copyable == null ? previousSnapshotWatermark : watermark();
+        if (copyable != null) {
+            previousSnapshotWatermark = watermark();
+            encodeSealedAfter = keptFrom;
+        }
         for (final Map.Entry<Long, Long2ObjectHashMap<A>> slice : slices.entrySet()) {
             final long start = slice.getKey();
             out.writeLong(start);
@@ -361,18 +399,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 continue;
             }
             final int from = copyable == null ? 0 : copyable.length();
-            out.writeInt(slice.getValue().size());
-            final Long2ObjectHashMap<A>.EntryIterator entries = slice.getValue().entrySet().iterator();
-            long previousKey = 0;
-            while (entries.hasNext()) {
-                entries.next();
-                // Keys as the difference from the previous one: a slice's keys are usually near each
-                // other (IPs of one network, ids), so 2-3 bytes instead of 8 — most of a snapshot's size.
-                final long key = entries.getLongKey();
-                VarLongs.writeSigned(out, key - previousKey);
-                previousKey = key;
-                aggregation.write(entries.getValue(), out);
-            }
+            writeSlice(out, slice.getValue());
             if (copyable != null && start + slide <= watermark() && start > keptFrom) {
                 sealedSliceBytes.put(start, copyable.copy(from, copyable.length()));
                 sealedBelow = Math.max(sealedBelow, start + 1);
@@ -403,13 +430,29 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         }
     }
 
+    private void writeSlice(final DataOutput out, final Long2ObjectHashMap<A> slice) throws IOException {
+        out.writeInt(slice.size());
+        final Long2ObjectHashMap<A>.EntryIterator entries = slice.entrySet().iterator();
+        long previousKey = 0;
+        while (entries.hasNext()) {
+            entries.next();
+            // Keys as the difference from the previous one: a slice's keys are usually near each
+            // other (IPs of one network, ids), so 2-3 bytes instead of 8 — most of a snapshot's size.
+            final long key = entries.getLongKey();
+            VarLongs.writeSigned(out, key - previousKey);
+            previousKey = key;
+            aggregation.write(entries.getValue(), out);
+        }
+    }
+
     @Override
     void restoreKeys(final DataInput in) throws IOException {
         slices.clear();
         stateByKey.clear();
         sealedSliceBytes.clear();
         sealedBelow = NONE;
-        previousSnapshotWatermark = NONE;
+        previousSnapshotWatermark = watermark(); // NONE when the snapshot had none: then the first one read
+        encodeSealedAfter = Long.MAX_VALUE;
         keysInWindow = 0;
         cachedSliceStart = NONE;
         cachedSlice = null;

@@ -1,7 +1,5 @@
-package io.streamgrid.jobs.pipeline.impl;
+package io.streamgrid.jobs.window.impl;
 
-import io.streamgrid.jobs.window.impl.CopyableOutput;
-import io.streamgrid.jobs.window.impl.VarLongSink;
 import org.agrona.ExpandableArrayBuffer;
 
 import java.io.ByteArrayOutputStream;
@@ -12,19 +10,20 @@ import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 
 /**
- * Where one partition's snapshot is written: a {@link DataOutput} writing straight into a reusable
- * Agrona buffer, in {@link DataOutputStream}'s format (big-endian, modified UTF-8), so that
+ * Where one partition's snapshot is written (and a window engine's slice encoded ahead of one): a
+ * {@link DataOutput} writing straight into a reusable Agrona buffer, in {@link DataOutputStream}'s
+ * format (big-endian, modified UTF-8), so that
  * {@link java.io.DataInputStream} reads it back. Why not a DataOutputStream over a byte stream: a
  * large window state is millions of small writes, and each would pass through a stream call and a
  * lock; here a {@code writeLong} is one bounds check and one store. Single-threaded; the buffer keeps
  * its capacity between snapshots.
  */
-final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
+public final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
     private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4096);
     private int position;
 
     /** Starts a new snapshot, keeping the capacity. */
-    void reset() {
+    public void reset() {
         position = 0;
     }
 
@@ -47,12 +46,12 @@ final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
     }
 
     /** Fills {@code into} with the bytes written from {@code from} on; returns it. */
-    byte[] copy(final int from, final byte[] into) {
+    public byte[] copy(final int from, final byte[] into) {
         return copy(from, into, 0, into.length);
     }
 
     /** Copies {@code length} bytes written from {@code from} on into {@code into} at {@code at}; returns it. */
-    byte[] copy(final int from, final byte[] into, final int at, final int length) {
+    public byte[] copy(final int from, final byte[] into, final int at, final int length) {
         if (from < 0 || length < 0 || from + length > position) {
             throw new IndexOutOfBoundsException("bytes " + from + ".." + (from + length) + " of " + position + " written");
         }

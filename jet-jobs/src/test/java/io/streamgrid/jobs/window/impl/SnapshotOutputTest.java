@@ -1,4 +1,4 @@
-package io.streamgrid.jobs.pipeline.impl;
+package io.streamgrid.jobs.window.impl;
 
 import io.streamgrid.jobs.window.VarLongs;
 import org.junit.jupiter.api.Test;
