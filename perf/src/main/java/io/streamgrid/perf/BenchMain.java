@@ -40,7 +40,7 @@ public final class BenchMain implements Callable<Integer> {
     @Parameters(paramLabel = "NAME", arity = "0..*", description = "Benchmarks to run (default: all built). --list names them.")
     private List<String> names = new ArrayList<>();
 
-    @Option(names = "--quick", description = "Short runs: all nine in about 12 minutes (a full run about 40), wider ranges.")
+    @Option(names = "--quick", description = "Short runs: all of them in about 25 minutes (a full run about 73), wider ranges.")
     private boolean quick;
 
     @Option(names = "--list", description = "List the benchmarks and exit.")

@@ -306,7 +306,11 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         } catch (final IOException e) {
             throw new UncheckedIOException("bug: encoding into memory failed", e);
         }
-        sealedSliceBytes.put(start, sealedEncoder.copy(0, sealedEncoder.length()));
+        keepSealed(start, sealedEncoder.copy(0, sealedEncoder.length()));
+    }
+
+    private void keepSealed(final long start, final byte[] encoding) {
+        sealedSliceBytes.put(start, encoding);
         sealedBelow = Math.max(sealedBelow, start + 1);
     }
 
@@ -401,8 +405,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             final int from = copyable == null ? 0 : copyable.length();
             writeSlice(out, slice.getValue());
             if (copyable != null && start + slide <= watermark() && start > keptFrom) {
-                sealedSliceBytes.put(start, copyable.copy(from, copyable.length()));
-                sealedBelow = Math.max(sealedBelow, start + 1);
+                keepSealed(start, copyable.copy(from, copyable.length()));
             }
         }
         int withSequences = 0;

@@ -12,11 +12,10 @@ import java.nio.ByteOrder;
 /**
  * Where one partition's snapshot is written (and a window engine's slice encoded ahead of one): a
  * {@link DataOutput} writing straight into a reusable Agrona buffer, in {@link DataOutputStream}'s
- * format (big-endian, modified UTF-8), so that
- * {@link java.io.DataInputStream} reads it back. Why not a DataOutputStream over a byte stream: a
- * large window state is millions of small writes, and each would pass through a stream call and a
- * lock; here a {@code writeLong} is one bounds check and one store. Single-threaded; the buffer keeps
- * its capacity between snapshots.
+ * format (big-endian, modified UTF-8), so that {@link java.io.DataInputStream} reads it back. Why
+ * not a DataOutputStream over a byte stream: a large window state is millions of small writes, and
+ * each would pass through a stream call and a lock; here a {@code writeLong} is one bounds check and
+ * one store. Single-threaded; the buffer keeps its capacity between snapshots.
  */
 public final class SnapshotOutput implements DataOutput, VarLongSink, CopyableOutput {
     private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4096);
