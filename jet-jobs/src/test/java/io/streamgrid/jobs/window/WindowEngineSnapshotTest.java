@@ -89,13 +89,7 @@ class WindowEngineSnapshotTest {
             assertThat(kept.toByteArray()).as("snapshot %d of %d", part, parts - 1).isEqualTo(fresh.toByteArray());
             copiedBytes += kept.copied;
 
-            final Collector resumed = running.copy();
-            final WindowEngine<Counter> restored = WindowEngine.create(policy, new Counter.Counting(), resumed);
-            restored.readState(new DataInputStream(new ByteArrayInputStream(kept.toByteArray())));
-            feed(restored, events, upTo, events.size());
-            restored.onEndOfStream();
-            assertThat(resumed.state).as("restored from snapshot %d", part).isEqualTo(uninterrupted.state);
-            assertThat(resumed.late).as("restored from snapshot %d", part).isEqualTo(uninterrupted.late);
+            assertRestoresToUninterrupted(policy, kept.toByteArray(), events, upTo, running, uninterrupted, part);
         }
         assertThat(copiedBytes).as("bytes of slices kept for a later snapshot").isPositive();
         assertThat(uninterrupted.late).isNotEmpty();
@@ -135,13 +129,7 @@ class WindowEngineSnapshotTest {
             writtenFresh += counting.writes - beforeFresh;
             assertThat(kept.toByteArray()).as("snapshot %d of %d", part, parts - 1).isEqualTo(fresh.toByteArray());
 
-            final Collector resumed = running.copy();
-            final WindowEngine<Counter> restored = WindowEngine.create(policy, new Counter.Counting(), resumed);
-            restored.readState(new DataInputStream(new ByteArrayInputStream(kept.toByteArray())));
-            feed(restored, events, upTo, events.size());
-            restored.onEndOfStream();
-            assertThat(resumed.state).as("restored from snapshot %d", part).isEqualTo(uninterrupted.state);
-            assertThat(resumed.late).as("restored from snapshot %d", part).isEqualTo(uninterrupted.late);
+            assertRestoresToUninterrupted(policy, kept.toByteArray(), events, upTo, running, uninterrupted, part);
         }
         System.out.printf("accumulators written during %d snapshots: %d; a fresh encoding of each writes %d%n",
                 parts - 1, writtenAtSnapshots, writtenFresh);
@@ -149,6 +137,22 @@ class WindowEngineSnapshotTest {
         assertThat(writtenAtSnapshots).as("accumulators encoded at the snapshots rather than ahead of them")
                 .isLessThan(writtenFresh / 3);
         assertThat(uninterrupted.late).isNotEmpty();
+    }
+
+    /**
+     * Restores {@code snapshot}, taken after the first {@code upTo} events, into a fresh engine whose
+     * sink starts as {@code running} was then, feeds it the rest: it must end as the uninterrupted engine.
+     */
+    private static void assertRestoresToUninterrupted(final WindowPolicy policy, final byte[] snapshot,
+                                                      final List<byte[]> events, final int upTo, final Collector running,
+                                                      final Collector uninterrupted, final int part) throws IOException {
+        final Collector resumed = running.copy();
+        final WindowEngine<Counter> restored = WindowEngine.create(policy, new Counter.Counting(), resumed);
+        restored.readState(new DataInputStream(new ByteArrayInputStream(snapshot)));
+        feed(restored, events, upTo, events.size());
+        restored.onEndOfStream();
+        assertThat(resumed.state).as("restored from snapshot %d", part).isEqualTo(uninterrupted.state);
+        assertThat(resumed.late).as("restored from snapshot %d", part).isEqualTo(uninterrupted.late);
     }
 
     /** A plain output whose bytes can be copied, as the job's snapshot output's can. */
