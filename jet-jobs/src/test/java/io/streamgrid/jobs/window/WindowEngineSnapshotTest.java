@@ -119,10 +119,10 @@ class WindowEngineSnapshotTest {
         for (int part = 1; part < parts; part++) {
             final int upTo = events.size() * part / parts;
             feed(snapshotted, events, events.size() * (part - 1) / parts, upTo);
-            final long before = counting.writes;
+            final long beforeKept = counting.writes;
             final CopyingOutput kept = new CopyingOutput();
             snapshotted.writeState(kept);
-            writtenAtSnapshots += counting.writes - before;
+            writtenAtSnapshots += counting.writes - beforeKept;
             final long beforeFresh = counting.writes;
             final ByteArrayOutputStream fresh = new ByteArrayOutputStream();
             snapshotted.writeState(new DataOutputStream(fresh));
