@@ -206,14 +206,15 @@ final class StateTable implements AutoCloseable {
         for (final Map.Entry<?, ?> entry : entries.entrySet()) {
             final Data key = toData(o, entry.getKey());
             final int bucket = bucket(o, key);
+            final byte[] keyBytes = key.toByteArray();
             final byte[] value = toData(o, entry.getValue()).toByteArray();
             if (value.length > PART_BYTES) {
-                large.add(() -> writeInParts(o, map, bucket, key.toByteArray(), value, ttl));
+                large.add(() -> writeInParts(o, map, bucket, keyBytes, value, ttl));
                 continue;
             }
-            inserts.add(o.insert().bind(map, bucket, ByteBuffer.wrap(key.toByteArray()), ByteBuffer.wrap(value), ttl));
+            inserts.add(o.insert().bind(map, bucket, ByteBuffer.wrap(keyBytes), ByteBuffer.wrap(value), ttl));
             if (mayHaveParts) {
-                partDeletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(key.toByteArray())));
+                partDeletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(keyBytes)));
             }
         }
         // After serialising: that is when a value's schema reaches the member's registry.
@@ -287,9 +288,10 @@ final class StateTable implements AutoCloseable {
         for (final Object key : keys) {
             final Data data = toData(o, key);
             final int bucket = bucket(o, data);
-            deletes.add(o.delete().bind(map, bucket, ByteBuffer.wrap(data.toByteArray())));
+            final byte[] keyBytes = data.toByteArray();
+            deletes.add(o.delete().bind(map, bucket, ByteBuffer.wrap(keyBytes)));
             if (mayHaveParts) {
-                deletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(data.toByteArray())));
+                deletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(keyBytes)));
             }
         }
         runAll(o, deletes);

@@ -21,10 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Design of this test: the sliding engine alone (no Jet), fed generated out-of-order streams with
  * late events, with a deducting aggregation (counting: the incremental path) and a non-deducting
  * one (the same count without deduct: the rebuild path), both reusing the accumulators of dropped
- * slices. Final count per window and the late side
- * output must equal the brute-force oracle's; every window's results come with update sequences
- * 1, 2, 3...; nothing is held after the end of the stream. Sizes include a 500-slice window and
- * a lateness that is not a multiple of the slide.
+ * slices. Final count per window and the late side output must equal the brute-force oracle's;
+ * every window's results come with update sequences 1, 2, 3...; nothing is held after the end of
+ * the stream. Sizes include a 500-slice window and a lateness that is not a multiple of the slide.
  */
 class SlidingWindowEngineTest {
 
