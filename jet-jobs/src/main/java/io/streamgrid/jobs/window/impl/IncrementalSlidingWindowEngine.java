@@ -1,7 +1,6 @@
 package io.streamgrid.jobs.window.impl;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.window.VarLongs;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowListener;
@@ -14,6 +13,8 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -36,14 +37,17 @@ import java.util.TreeMap;
 public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngine<A> {
     private static final long NONE = Long.MIN_VALUE;
     private static final int MAX_SPARE_SLICES = 4;
-    /** The layout of {@link #writeKeys}: 2 since keys are written as varint differences. */
-    private static final int STATE_FORMAT = 2;
+    /** The layout of {@link #writeKeys}: 3 since slices are written over key numbers ({@link SliceCodec}). */
+    private static final int STATE_FORMAT = 3;
 
     private final long size;
     private final long slide;
     /** Slice start → (key → accumulator); only slices some window may still need. */
     private final TreeMap<Long, Long2ObjectHashMap<A>> slices = new TreeMap<>();
     private final Long2ObjectHashMap<KeyState<A>> stateByKey = new Long2ObjectHashMap<>();
+    /** A number for every key in {@link #stateByKey}, by which snapshots write a slice's keys. */
+    private final KeyNumbers keyNumbers = new KeyNumbers();
+    private final SliceCodec<A> sliceCodec;
     /** Maps of dropped slices, emptied for reuse: a new slice's map starts at the size keys need. */
     private final ArrayDeque<Long2ObjectHashMap<A>> spareSlices = new ArrayDeque<>();
     /** Accumulators of dropped slices and emptied running windows, for new ones. */
@@ -92,9 +96,12 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         this.size = window.size();
         this.slide = window.slide();
         this.spareAccumulators = new SpareAccumulators<>(aggregation);
+        this.sliceCodec = new SliceCodec<>(aggregation);
     }
 
     private static final class KeyState<A> {
+        /** From {@link #keyNumbers}, for as long as the key has state. */
+        final int number;
         /** The running window's value, null when no slice of the key is in it. */
         A running;
         int slicesInWindow;
@@ -102,6 +109,10 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         int retainedSlices;
         /** Update sequence by window end / slide, for corrections; only with allowed lateness. */
         Long2LongHashMap sequenceByEndIndex;
+
+        KeyState(final int number) {
+            this.number = number;
+        }
     }
 
     @Override
@@ -175,7 +186,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     private KeyState<A> keyState(final long key) {
         KeyState<A> state = stateByKey.get(key);
         if (state == null) {
-            state = new KeyState<>();
+            state = new KeyState<>(keyNumbers.take(key));
             stateByKey.put(key, state);
         }
         return state;
@@ -264,6 +275,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         }
         final Long2ObjectHashMap<A> entering = slices.get(emittedEnd);
         if (entering != null) {
+            final boolean encode = emittedEnd > encodeSealedAfter;
             final Long2ObjectHashMap<A>.EntryIterator entries = entering.entrySet().iterator();
             while (entries.hasNext()) {
                 entries.next();
@@ -275,9 +287,12 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 if (state.slicesInWindow++ == 0) {
                     keysInWindow++;
                 }
+                if (encode) {
+                    sliceCodec.add(state.number, entries.getValue());
+                }
             }
-            if (emittedEnd > encodeSealedAfter) {
-                encodeSealed(emittedEnd, entering);
+            if (encode) {
+                encodeSealed(emittedEnd);
             }
         }
         emittedEnd += slide;
@@ -295,14 +310,17 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         }
     }
 
-    /** Keeps the snapshot encoding of the sealed slice starting at {@code start}, for the next snapshot to copy. */
-    private void encodeSealed(final long start, final Long2ObjectHashMap<A> slice) {
+    /**
+     * Keeps the snapshot encoding of the sealed slice starting at {@code start}, whose entries are
+     * gathered in {@link #sliceCodec}, for the next snapshot to copy.
+     */
+    private void encodeSealed(final long start) {
         if (sealedEncoder == null) {
             sealedEncoder = new SnapshotOutput();
         }
         sealedEncoder.reset();
         try {
-            writeSlice(sealedEncoder, slice);
+            sliceCodec.writeTo(sealedEncoder);
         } catch (final IOException e) {
             throw new UncheckedIOException("bug: encoding into memory failed", e);
         }
@@ -334,6 +352,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 final KeyState<A> state = stateByKey.get(key);
                 if (--state.retainedSlices == 0 && isEmpty(state.sequenceByEndIndex)) {
                     stateByKey.remove(key);
+                    keyNumbers.free(state.number);
                 }
             }
             if (spareAccumulators.reuses()) {
@@ -366,6 +385,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             }
             if (state.retainedSlices == 0 && state.sequenceByEndIndex.isEmpty()) {
                 keys.remove();
+                keyNumbers.free(state.number);
             }
         }
     }
@@ -383,6 +403,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     void writeKeys(final DataOutput out) throws IOException {
         out.writeByte(STATE_FORMAT);
         out.writeLong(emittedEnd);
+        keyNumbers.writeTo(out);
         out.writeInt(slices.size());
         final CopyableOutput copyable = out instanceof CopyableOutput c ? c : null;
         // Keep only what the next snapshot will still hold: when event time moves faster than the
@@ -434,18 +455,12 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     }
 
     private void writeSlice(final DataOutput out, final Long2ObjectHashMap<A> slice) throws IOException {
-        out.writeInt(slice.size());
         final Long2ObjectHashMap<A>.EntryIterator entries = slice.entrySet().iterator();
-        long previousKey = 0;
         while (entries.hasNext()) {
             entries.next();
-            // Keys as the difference from the previous one: a slice's keys are usually near each
-            // other (IPs of one network, ids), so 2-3 bytes instead of 8 — most of a snapshot's size.
-            final long key = entries.getLongKey();
-            VarLongs.writeSigned(out, key - previousKey);
-            previousKey = key;
-            aggregation.write(entries.getValue(), out);
+            sliceCodec.add(stateByKey.get(entries.getLongKey()).number, entries.getValue());
         }
+        sliceCodec.writeTo(out);
     }
 
     @Override
@@ -465,18 +480,27 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                     + ": a snapshot written by another StreamGrid version (start the job over: job submit --from-checkpoint none)");
         }
         emittedEnd = in.readLong();
+        final List<KeyState<A>> stateByNumber = new ArrayList<>();
+        keyNumbers.readFrom(in, (number, key) -> {
+            final KeyState<A> state = new KeyState<>(number);
+            stateByKey.put(key, state);
+            while (stateByNumber.size() < number) {
+                stateByNumber.add(null);
+            }
+            stateByNumber.add(state);
+        });
         final int sliceCount = in.readInt();
         for (int s = 0; s < sliceCount; s++) {
             final long start = in.readLong();
             final boolean inRunningWindow = emittedEnd != NONE && start < emittedEnd && start >= emittedEnd - size;
             final Long2ObjectHashMap<A> slice = new Long2ObjectHashMap<>();
-            final int entries = in.readInt();
-            long key = 0;
-            for (int e = 0; e < entries; e++) {
-                key += VarLongs.readSigned(in);
-                final A accumulator = aggregation.read(in);
-                slice.put(key, accumulator);
-                final KeyState<A> state = keyState(key);
+            SliceCodec.read(in, aggregation, (number, accumulator) -> {
+                final KeyState<A> state = number < stateByNumber.size() ? stateByNumber.get(number) : null;
+                if (state == null) {
+                    throw new IOException("a window slice at " + start + " refers to key number " + number
+                            + ", which no key holds: a damaged snapshot");
+                }
+                slice.put(keyNumbers.key(number), accumulator);
                 state.retainedSlices++;
                 if (inRunningWindow) {
                     if (state.running == null) {
@@ -487,7 +511,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                         keysInWindow++;
                     }
                 }
-            }
+            });
             slices.put(start, slice);
         }
         final int withSequences = in.readInt();
