@@ -86,7 +86,7 @@ final class KeyNumbers {
         }
         highWater = (int) bound;
         if (keyByNumber.length < highWater) {
-            keyByNumber = new long[Integer.highestOneBit(highWater) * 2];
+            keyByNumber = new long[highWater];
         }
         long number = -1;
         long key = 0;

@@ -112,7 +112,7 @@ final class SliceCodec<A> {
         if (layout == BITMAP) {
             final long firstWord = VarLongs.readUnsigned(in);
             final long wordCount = VarLongs.readUnsigned(in);
-            if (firstWord + wordCount > (1L << 26) || wordCount * Long.SIZE < count) {
+            if (firstWord + wordCount > (1L << 25) || wordCount * Long.SIZE < count) { // numbers are ints
                 throw new IOException("a window slice of " + count + " entries in a bitmap of " + wordCount
                         + " words from word " + firstWord + ": a damaged snapshot");
             }
