@@ -48,11 +48,6 @@ final class KeyNumbers {
         return keyByNumber[number];
     }
 
-    /** One more than the highest number given out: the size a table indexed by number needs. */
-    int bound() {
-        return highWater;
-    }
-
     void clear() {
         live.clear();
         free.clear();

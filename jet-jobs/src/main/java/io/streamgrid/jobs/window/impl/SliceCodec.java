@@ -12,7 +12,8 @@ import java.util.Arrays;
  * The snapshot encoding of one slice (key number → accumulator, {@link KeyNumbers}): its entries are
  * {@linkplain #add gathered} in any order, then written in number order, either as a bitmap of the
  * numbers followed by the accumulators, or — when the slice holds few of the numbers — as the
- * differences between successive numbers, each followed by its accumulator; whichever is smaller.
+ * differences between successive numbers, each followed by its accumulator: the bitmap when its
+ * words take at most a byte an entry, which the differences take at least.
  * Why: a slice usually holds most of a partition's keys, and its keys were most of its bytes (about
  * 2 bytes a key as differences in hash order, against an eighth of a byte as a bitmap bit); the
  * snapshot's size is what a snapshot costs in memory, on the backups and, with durable snapshots,

@@ -25,7 +25,7 @@ class KeyNumbersTest {
 
         assertThat(numbers.take(42)).isEqualTo(1);
         assertThat(numbers.key(1)).isEqualTo(42);
-        assertThat(numbers.bound()).isEqualTo(3);
+        assertThat(numbers.take(43)).as("no freed number left: a new one").isEqualTo(3);
     }
 
     @Test
