@@ -58,8 +58,10 @@ class PatternExactlyOnceTest {
             cluster.kill(Scenario.notTheCoordinator(cluster, client));
             System.out.println("killed a member at " + writer.appended.get() + " readings appended");
             // The restarts begin once the job has recovered from the kill and completed a snapshot
-            // since (CI once saw it not RUNNING a minute after a restart that came while it
-            // recovered; the cause was not captured — awaitRunning now reports it).
+            // since. CI twice saw it not RUNNING a minute after a restart: the second time the
+            // cause was captured — Jet suspended the job because its snapshot map held the next
+            // snapshot id, two attempts at one snapshot having flipped the map index twice (Jet's
+            // own coordination; docs/ARCHITECTURE.md, "A job suspended by Jet's snapshot validation").
             Scenario.awaitNextSnapshot(client, running, cluster);
             final SplittableRandom random = new SplittableRandom(5);
             for (int restart = 0; restart < 5; restart++) {
