@@ -9,6 +9,7 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.impl.JobExecutionRecord;
 import com.hazelcast.jet.impl.JobRepository;
+import com.hazelcast.spi.exception.TargetDisconnectedException;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.jobs.event.BuiltInEvents;
@@ -31,6 +32,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -51,10 +53,26 @@ final class Scenario {
         awaitOrReport(() -> job.getStatus() == JobStatus.RUNNING, "not RUNNING", job, cluster);
     }
 
-    /** The id of the job's last completed snapshot (-1: none yet), from Jet's execution record. */
+    /**
+     * The id of the job's last completed snapshot (-1: none yet), from Jet's execution record. Right
+     * after a kill -9 the client may still send a call over the dead member's connection, which then
+     * fails with {@link TargetDisconnectedException} — nothing about the job — so the read is
+     * repeated for up to 30 s (CI saw the first read after a kill fail that way).
+     */
     static long lastSnapshotId(final HazelcastInstance client, final long jobId) {
-        final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(jobId);
-        return record == null ? -1 : record.snapshotId();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                final JobExecutionRecord record =
+                        client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(jobId);
+                return record == null ? -1 : record.snapshotId();
+            } catch (final TargetDisconnectedException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+            }
+        }
     }
 
     /**
