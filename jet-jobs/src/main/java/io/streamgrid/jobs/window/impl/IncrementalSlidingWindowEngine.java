@@ -13,8 +13,6 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -480,27 +478,16 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                     + ": a snapshot written by another StreamGrid version (start the job over: job submit --from-checkpoint none)");
         }
         emittedEnd = in.readLong();
-        final List<KeyState<A>> stateByNumber = new ArrayList<>();
-        keyNumbers.readFrom(in, (number, key) -> {
-            final KeyState<A> state = new KeyState<>(number);
-            stateByKey.put(key, state);
-            while (stateByNumber.size() < number) {
-                stateByNumber.add(null);
-            }
-            stateByNumber.add(state);
-        });
+        keyNumbers.readFrom(in, (number, key) -> stateByKey.put(key, new KeyState<>(number)));
         final int sliceCount = in.readInt();
         for (int s = 0; s < sliceCount; s++) {
             final long start = in.readLong();
             final boolean inRunningWindow = emittedEnd != NONE && start < emittedEnd && start >= emittedEnd - size;
             final Long2ObjectHashMap<A> slice = new Long2ObjectHashMap<>();
             SliceCodec.read(in, aggregation, (number, accumulator) -> {
-                final KeyState<A> state = number < stateByNumber.size() ? stateByNumber.get(number) : null;
-                if (state == null) {
-                    throw new IOException("a window slice at " + start + " refers to key number " + number
-                            + ", which no key holds: a damaged snapshot");
-                }
-                slice.put(keyNumbers.key(number), accumulator);
+                final long key = keyNumbers.key(number); // fails on a number no key holds: a damaged snapshot
+                final KeyState<A> state = stateByKey.get(key);
+                slice.put(key, accumulator);
                 state.retainedSlices++;
                 if (inRunningWindow) {
                     if (state.running == null) {
