@@ -3,6 +3,7 @@ package io.streamgrid.node.impl;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.config.MaxSizePolicy;
@@ -113,6 +114,8 @@ public final class HazelcastConfigFactory {
         // operation fails.
         config.setProperty("hazelcast.invocation.retry.pause.millis", Integer.toString(settings.retryPauseMillis()));
         config.setProperty("hazelcast.invocation.max.retry.count", Integer.toString(Math.max(250, 125_000 / settings.retryPauseMillis())));
+        // A partition's move is told to its source member when it is committed, not ten moves later.
+        config.addListenerConfig(new ListenerConfig(new CompletedMigrationPublisher()));
 
         final NetworkConfig network = config.getNetworkConfig();
         network.setPort(settings.port()).setPortAutoIncrement(false);
