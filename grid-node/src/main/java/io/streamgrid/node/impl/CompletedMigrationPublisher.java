@@ -33,7 +33,8 @@ import java.util.logging.Logger;
  * {@link PublishCompletedMigrationsOperation} with the master's list of completed migrations not
  * yet acknowledged by all); a member applies each move once, by partition version, so a list
  * arriving twice or out of order changes nothing, and Hazelcast's own batches still follow. A
- * send that fails is left to those batches and to Hazelcast's periodic partition table publication.
+ * send that fails, or that a member refuses, is left to those batches (which answer a refusal with
+ * the whole partition table) and to Hazelcast's periodic partition table publication.
  * Uses Hazelcast internals, so it is tied to the Hazelcast version in the parent pom.
  */
 final class CompletedMigrationPublisher implements MigrationListener, HazelcastInstanceAware {
@@ -56,10 +57,14 @@ final class CompletedMigrationPublisher implements MigrationListener, HazelcastI
     @Override
     public void replicaMigrationCompleted(final ReplicaMigrationEvent event) {
         final Node local = node;
-        if (local == null || !local.isMaster() || !local.isRunning()) {
+        if (local == null || !local.isRunning()) {
             return;
         }
         final InternalPartitionServiceImpl partitions = (InternalPartitionServiceImpl) local.getPartitionService();
+        // The master as the partition service knows it, which is what its own publishing checks.
+        if (!partitions.isLocalMemberMaster()) {
+            return;
+        }
         final List<MigrationInfo> completed = partitions.getMigrationManager().getCompletedMigrationsCopy();
         if (completed.isEmpty()) {
             return;
