@@ -32,6 +32,7 @@ public record NodeSettings(
         int gracefulShutdownMaxWaitSeconds,
         int maxParallelMigrations,
         int retryPauseMillis,
+        boolean promptMoveNotices,
         boolean jetEnabled,
         int jetCooperativeThreadCount,
         boolean healthCheckEnabled,

@@ -144,6 +144,21 @@ class NodeSettingsTest {
                 .hasMessageContaining("state-maps.event-journal-capacity is 100: it must be from 271 up");
     }
 
+    /** The master's prompt notices of committed partition moves are on unless the file turns them off. */
+    @Test
+    void when_promptMoveNoticesSetOrNot_then_theMigrationListenerIsRegisteredOnlyWhenOn() throws IOException {
+        final NodeSettings defaults = NodeSettings.load(Optional.empty(), NodeSettings.Overrides.none());
+        assertThat(defaults.promptMoveNotices()).isTrue();
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(defaults).getListenerConfigs())
+                .anyMatch(listener -> listener.getImplementation() instanceof com.hazelcast.partition.MigrationListener);
+
+        final NodeSettings off = NodeSettings.load(Optional.of(write("migration:\n  prompt-move-notices: false\n")),
+                NodeSettings.Overrides.none());
+        assertThat(off.promptMoveNotices()).isFalse();
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(off).getListenerConfigs())
+                .noneMatch(listener -> listener.getImplementation() instanceof com.hazelcast.partition.MigrationListener);
+    }
+
     /** One partition moves at a time unless the file says otherwise, and Hazelcast is told so. */
     @Test
     void when_maxParallelMigrationsSetOrNot_then_hazelcastGetsItAndZeroIsRefused() throws IOException {

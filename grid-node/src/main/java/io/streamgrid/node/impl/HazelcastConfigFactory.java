@@ -114,8 +114,10 @@ public final class HazelcastConfigFactory {
         // operation fails.
         config.setProperty("hazelcast.invocation.retry.pause.millis", Integer.toString(settings.retryPauseMillis()));
         config.setProperty("hazelcast.invocation.max.retry.count", Integer.toString(Math.max(250, 125_000 / settings.retryPauseMillis())));
-        // A partition's move is told to its source member when it is committed, not ten moves later.
-        config.addListenerConfig(new ListenerConfig(new CompletedMigrationPublisher()));
+        if (settings.promptMoveNotices()) {
+            // A partition's move is told to its source member when it is committed, not ten moves later.
+            config.addListenerConfig(new ListenerConfig(new CompletedMigrationPublisher()));
+        }
 
         final NetworkConfig network = config.getNetworkConfig();
         network.setPort(settings.port()).setPortAutoIncrement(false);

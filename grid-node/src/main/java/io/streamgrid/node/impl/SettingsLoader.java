@@ -137,6 +137,7 @@ public final class SettingsLoader {
                 tree.integer("shutdown.graceful-max-wait-seconds"),
                 tree.integer("migration.max-parallel-migrations"),
                 tree.integer("migration.retry-pause-millis"),
+                tree.bool("migration.prompt-move-notices"),
                 tree.bool("jet.enabled"),
                 tree.integer("jet.cooperative-thread-count"),
                 tree.bool("health-check.enabled"),

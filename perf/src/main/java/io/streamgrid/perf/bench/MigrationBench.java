@@ -179,12 +179,12 @@ public final class MigrationBench implements Benchmark {
                                 + "(migration.retry-pause-millis; Hazelcast's 500): with 500 the leave's slow writes bunched "
                                 + "at 0.5, 1.0 and 1.5 s and its p99.9 was 1.05-1.08 s in 8 of 9 runs of Dec 3; with 50, 0.58 s.",
                         "The master tells the member a partition moved from as soon as the move is committed "
-                                + "(CompletedMigrationPublisher; Hazelcast tells it in batches of ten moves): until it "
-                                + "knows, that member refuses writes to the partition. Dec 3, with a probe logging every "
-                                + "write over 40 ms: before, the writes to each partition that had left a member other "
-                                + "than the master waited 0.3-0.9 s, 169-327 of a leave's writes over 150 ms in each of 7 "
-                                + "runs (leave p99.9 0.49-0.92 s); with it, 1 and 16 in the next two runs (leave p99.9 0.21 "
-                                + "and 0.15 s).",
+                                + "(migration.prompt-move-notices, the member default; Hazelcast tells it in batches of ten "
+                                + "moves): until it knows, that member refuses writes to the partition. Dec 3, with a probe "
+                                + "logging every write over 40 ms: before, the writes to each partition that had left a "
+                                + "member other than the master waited 0.3-0.9 s, 169-327 of a leave's writes over 150 ms in "
+                                + "each of 7 runs (leave p99.9 0.49-0.92 s); with it, 1 and 16 in the next two runs (leave "
+                                + "p99.9 0.21 and 0.15 s).",
                         "Members move one partition at a time (migration.max-parallel-migrations: 1, the member "
                                 + "default): with Hazelcast's 10, a run the same day had join p99 0.84 s and leave 1.65 s "
                                 + "(12.4× and 24.3× steady) but the cluster safe 34 s and 9.5 s after; with 2, 0.46 s and "
