@@ -3,8 +3,6 @@ package io.streamgrid.node.impl;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.instance.impl.HazelcastInstanceImpl;
-import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.instance.impl.Node;
 import com.hazelcast.internal.partition.InternalPartitionService;
 import com.hazelcast.internal.partition.MigrationInfo;
@@ -44,14 +42,7 @@ final class CompletedMigrationPublisher implements MigrationListener, HazelcastI
 
     @Override
     public void setHazelcastInstance(final HazelcastInstance instance) {
-        this.node = nodeOf(instance);
-    }
-
-    /** The Hazelcast internals behind a member's instance (as given to listeners, or as returned by Hazelcast). */
-    static Node nodeOf(final HazelcastInstance member) {
-        final HazelcastInstanceImpl impl = member instanceof HazelcastInstanceProxy proxy ? proxy.getOriginal()
-                : (HazelcastInstanceImpl) member;
-        return impl.node;
+        this.node = HazelcastInternals.node(instance);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.streamgrid.node.impl;
 
 import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.internal.metrics.MetricDescriptor;
 import com.hazelcast.internal.metrics.MetricsRegistry;
 import com.hazelcast.internal.metrics.collectors.MetricsCollector;
@@ -87,7 +86,7 @@ final class MemberMetrics implements MultiCollector {
 
     MemberMetrics(final HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
-        this.registry = ((HazelcastInstanceProxy) hazelcast).getOriginal().node.getNodeEngine().getMetricsRegistry();
+        this.registry = HazelcastInternals.node(hazelcast).getNodeEngine().getMetricsRegistry();
     }
 
     @Override

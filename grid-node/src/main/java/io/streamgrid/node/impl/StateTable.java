@@ -6,8 +6,6 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.instance.impl.HazelcastInstanceImpl;
-import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.internal.serialization.impl.HeapData;
@@ -133,7 +131,7 @@ final class StateTable implements AutoCloseable {
         if (opened != null) {
             return;
         }
-        final NodeEngine nodeEngine = nodeEngine(hazelcast);
+        final NodeEngine nodeEngine = HazelcastInternals.node(hazelcast).getNodeEngine();
         LOG.info(() -> "state persistence: connecting to Cassandra " + settings.cassandra().contactPoints() + ", table " + table);
         final CqlSession session = settings.cassandra().connectForWrites();
         try {
@@ -541,10 +539,4 @@ final class StateTable implements AutoCloseable {
         return bytes;
     }
 
-    private static NodeEngine nodeEngine(final HazelcastInstance hazelcast) {
-        if (hazelcast instanceof HazelcastInstanceProxy proxy) {
-            return proxy.getOriginal().node.getNodeEngine();
-        }
-        return ((HazelcastInstanceImpl) hazelcast).node.getNodeEngine();
-    }
 }

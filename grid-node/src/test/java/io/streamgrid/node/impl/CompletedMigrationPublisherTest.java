@@ -81,8 +81,8 @@ class CompletedMigrationPublisherTest {
         }
         map.putAll(values);
 
-        final PartitionStateManager otherPartitions = ((InternalPartitionServiceImpl) CompletedMigrationPublisher
-                .nodeOf(other).getPartitionService()).getPartitionStateManager();
+        final PartitionStateManager otherPartitions = ((InternalPartitionServiceImpl) HazelcastInternals.node(other)
+                .getPartitionService()).getPartitionStateManager();
         final int partitionCount = master.getPartitionService().getPartitions().size();
         final AtomicBoolean sampling = new AtomicBoolean(true);
         final AtomicInteger mostHeld = new AtomicInteger();
