@@ -144,10 +144,20 @@ class ContinuousQueryTest {
         private final IMap<Long, Tick> map;
         private final long[] versions = new long[KEYS];
         private final SplittableRandom random = new SplittableRandom(5);
+        private final Runnable onRetry;
+        /** Null: a batch is written at most 5 times, again only after TargetDisconnectedException. */
+        private final Duration retryFor;
         private long written;
 
         Writer(final IMap<Long, Tick> map) {
+            this(map, () -> { }, null);
+        }
+
+        /** A writer that writes a failed batch again, whatever the failure, for up to {@code retryFor}, calling {@code onRetry} each time. */
+        Writer(final IMap<Long, Tick> map, final Runnable onRetry, final Duration retryFor) {
             this.map = map;
+            this.onRetry = onRetry;
+            this.retryFor = retryFor;
         }
 
         long write(final int updates) {
@@ -174,15 +184,32 @@ class ContinuousQueryTest {
          * it again is safe and lands the same versions.
          */
         private void putAll(final Map<Long, Tick> batch) {
+            final long deadline = retryFor == null ? 0 : System.nanoTime() + retryFor.toNanos();
             for (int attempt = 1; ; attempt++) {
                 try {
                     map.putAll(batch);
                     return;
-                } catch (final com.hazelcast.spi.exception.TargetDisconnectedException e) {
-                    if (attempt == 5) {
+                } catch (final RuntimeException e) {
+                    final boolean again = retryFor == null
+                            ? e instanceof com.hazelcast.spi.exception.TargetDisconnectedException && attempt < 5
+                            : System.nanoTime() < deadline;
+                    if (!again) {
                         throw e;
                     }
+                    onRetry.run();
+                    if (retryFor != null) {
+                        sleep(100);
+                    }
                 }
+            }
+        }
+
+        private static void sleep(final long millis) {
+            try {
+                Thread.sleep(millis);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while writing", e);
             }
         }
     }

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Reads member processes' {@code /metrics} (and the status page's data) the way Prometheus and a browser do, for the tests. */
-final class MetricsScrape {
+public final class MetricsScrape {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Path DASHBOARD = Path.of("..", "docs", "grafana", "streamgrid-dashboard.json");
 
@@ -29,7 +29,7 @@ final class MetricsScrape {
     }
 
     /** GET {@code url}; asserts status 200. */
-    static HttpResponse<String> get(final String url) throws IOException, InterruptedException {
+    public static HttpResponse<String> get(final String url) throws IOException, InterruptedException {
         final HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("GET " + url).isEqualTo(200);
@@ -37,7 +37,7 @@ final class MetricsScrape {
     }
 
     /** GET /metrics, as series (name with labels) → value; asserts the text format's content type. */
-    static Map<String, Double> scrape(final MemberProcess member) throws IOException, InterruptedException {
+    public static Map<String, Double> scrape(final MemberProcess member) throws IOException, InterruptedException {
         final HttpResponse<String> response = get(member.metricsUrl());
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
         final Map<String, Double> series = new LinkedHashMap<>();

@@ -104,7 +104,7 @@ final class MemberMetrics implements MultiCollector {
         }
         addMaps(snapshots);
         addSubscriptions(snapshots);
-        addCluster(snapshots, collected.migrationQueueSize);
+        addCluster(snapshots, collected.migrationQueueSize, collected.parkedOperations);
         return new MetricSnapshots(snapshots);
     }
 
@@ -184,11 +184,14 @@ final class MemberMetrics implements MultiCollector {
         snapshots.add(queued.build());
     }
 
-    private void addCluster(final List<MetricSnapshot> snapshots, final long migrationQueueSize) {
+    private void addCluster(final List<MetricSnapshot> snapshots, final long migrationQueueSize, final long parkedOperations) {
         final int owned = ClusterView.partitionsByMember(hazelcast).getOrDefault(hazelcast.getCluster().getLocalMember(), 0);
         snapshots.add(single("streamgrid_member_partitions_owned", "Partitions this member owns", owned));
         snapshots.add(single("streamgrid_member_migrations_queued", "Partition migrations queued on this member",
                 migrationQueueSize));
+        snapshots.add(single("streamgrid_member_parked_operations",
+                "Operations parked on this member waiting for a condition (long-poll reads, locks); StreamGrid's own reads never park",
+                parkedOperations));
         snapshots.add(single("streamgrid_cluster_members", "Members of the cluster as this member sees it",
                 hazelcast.getCluster().getMembers().size()));
         snapshots.add(single("streamgrid_cluster_safe", "1 when every partition's backups are in sync and nothing migrates",
@@ -212,6 +215,7 @@ final class MemberMetrics implements MultiCollector {
         /** User metric → job name → combined value (sorted, so the output's order is stable). */
         final Map<String, Map<String, Long>> byJob = new TreeMap<>();
         long migrationQueueSize;
+        long parkedOperations;
 
         @Override
         public void collectLong(final MetricDescriptor descriptor, final long value) {
@@ -226,6 +230,8 @@ final class MemberMetrics implements MultiCollector {
                 byJob.computeIfAbsent(metric, m -> new TreeMap<>()).merge(job, value, (a, b) -> series.combine().applyAsLong(a, b));
             } else if ("partitions".equals(descriptor.prefix()) && "migrationQueueSize".equals(metric)) {
                 migrationQueueSize = value;
+            } else if ("operation.parker".equals(descriptor.prefix()) && "totalParkedOperationCount".equals(metric)) {
+                parkedOperations = value;
             }
         }
 
