@@ -43,8 +43,9 @@ import java.util.logging.Logger;
  * partitions, so a member crash or a migration loses nothing a reader has not yet read; and reads
  * take a filter that runs on the member ({@link ChangeFilter}), so only matching changes cross the
  * network. The reads are shared by the client's subscriptions of the map ({@link MapFeed}: one
- * chain of asynchronous long-poll reads per partition, no thread each, filtered by the union of
- * their predicates), and each batch is offered to this subscription's bounded queue, which keeps
+ * chain of asynchronous reads per partition, no thread each, filtered by the union of their
+ * predicates, woken by a change listener, never parked on a member), and each batch is offered
+ * to this subscription's bounded queue, which keeps
  * what its own predicate passes; one delivery thread applies changes to the subscription's mirror
  * of the result and calls the listener, so deltas of a key arrive in journal (= write) order.
  *
@@ -519,9 +520,12 @@ final class ContinuousSubscription implements Subscription {
     }
 
     /**
+     * Reads what the journal holds from {@code sequence} on, without waiting for more (no read of a
+     * subscription parks on a member: {@link MapFeed} says why); caught up, the chain attaches to
+     * the shared read again.
+     *
      * @param resumed whether this read lets a stopped chain go on: counted in {@link #resumedReads}
-     *                until it returns, so it must not park (minimum 0 changes) — a parked read would
-     *                hold its share of the room while other chains wait
+     *                until it returns
      */
     private void read(final int partition, final int chain, final long sequence, final boolean resumed) {
         if (closed || generation.get(partition) != chain) {
@@ -532,7 +536,7 @@ final class ContinuousSubscription implements Subscription {
         }
         final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
         try {
-            reading = journal.readFromEventJournal(sequence, resumed ? 0 : 1, readLimit, partition, filter, null);
+            reading = journal.readFromEventJournal(sequence, 0, readLimit, partition, filter, null);
         } catch (final RuntimeException e) {
             if (resumed) {
                 resumedReads.decrementAndGet();
@@ -551,7 +555,7 @@ final class ContinuousSubscription implements Subscription {
             if (generation.get(partition) != chain) {
                 return;
             }
-            // An empty minimum-0 read reports 0 as the next sequence (Hazelcast never sets it): stay where we are.
+            // An empty read reports 0 as the next sequence (Hazelcast never sets it): stay where we are.
             final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
             final long lost = next - batch.readCount() - sequence;
             if (lost > 0) {
@@ -561,7 +565,7 @@ final class ContinuousSubscription implements Subscription {
             for (int i = 0; i < batch.size(); i++) {
                 final Delta delta = toDelta(batch.get(i), partition, batch.getSequence(i));
                 if (delta != null && !queue.offer(delta)) {
-                    stop(partition, chain, batch.getSequence(i)); // chains that were parked together can overfill the room
+                    stop(partition, chain, batch.getSequence(i)); // chains that read together can overfill the room
                     return;
                 }
             }

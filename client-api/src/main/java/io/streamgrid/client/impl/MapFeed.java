@@ -1,38 +1,73 @@
 package io.streamgrid.client.impl;
 
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.MapEvent;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryEvictedListener;
+import com.hazelcast.map.listener.EntryExpiredListener;
+import com.hazelcast.map.listener.EntryMergedListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import com.hazelcast.map.listener.MapClearedListener;
+import com.hazelcast.map.listener.MapEvictedListener;
+import com.hazelcast.query.Predicate;
+import com.hazelcast.query.Predicates;
 import com.hazelcast.ringbuffer.ReadResultSet;
 import io.streamgrid.cq.ChangeFilter;
+import io.streamgrid.cq.Where;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * The journal reads of one client's subscriptions to one map, shared: one chain of long-poll reads
- * per partition, filtered on the member by the union of the subscriptions' predicates
+ * The journal reads of one client's subscriptions to one map, shared: one chain of reads per
+ * partition, filtered on the member by the union of the subscriptions' predicates
  * ({@link ChangeFilter#anyOf}), each batch handed to every subscription attached to that partition,
  * which keeps what matches its own predicate.
  *
- * <p>Why: a parked journal read is re-run on its partition's thread by every write to the
- * partition, so N subscriptions reading on their own cost the members N re-runs (and N responses)
- * per write; shared, one. The profile of 100 subscriptions of one map (cq-fanout) had those re-runs
+ * <p>Why shared: N subscriptions reading on their own cost the members N reads (and N responses)
+ * per change; shared, one. The profile of 100 subscriptions of one map (cq-fanout) had those reads
  * as the members' main cost and delivery p99 in the hundreds of milliseconds.
+ *
+ * <p>Why no read ever waits on a member: a journal read asking for at least one change parks on
+ * the member until one arrives, and a parked read is what once stopped a cluster for good after a
+ * member was killed — Hazelcast's promotion of the dead member's partitions answers the parked
+ * operations of each promoted partition, and one that had already been answered (the same
+ * operation run twice by a retried invocation) made the promotion throw, so it never finished and
+ * every operation on those partitions was retried against the dead member for ever
+ * ({@code MemberKillUnderSubscriptionsTest}). So every read asks for at least zero changes and
+ * returns at once; what tells a chain that there is something to read is a <em>doorbell</em>: one
+ * entry listener of this feed on the map, without values, filtered by the same union, whose events
+ * say only "partition p changed". A chain reads on while reads come back full or the doorbell rang
+ * meanwhile, else it rests until the doorbell rings. Listener events are not durable (a member
+ * killed before it sent one loses it) and an update that takes an entry out of every predicate does
+ * not ring (Hazelcast filters an update by its new value), so a <em>sweep</em> reads every resting
+ * partition every {@link #SWEEP_MS} ms, and at once when a member leaves: a change the doorbell
+ * missed is read within that time, never lost (the journal holds it). Its price: about
+ * {@code 2 × partitions} empty reads a second per map a client follows when nothing changes.
  *
  * <p>What keeps every subscription complete — each change it matches offered once or more, in
  * journal order per partition (a subscription drops what it has already applied, by sequence):
  * <ul>
  *   <li>A subscription is attached to a partition <em>after</em> a sequence (its snapshot's tail):
- *       a reading that is ahead of that is rewound to it, and a read parked with a union that lacks
- *       the subscription's predicate is replaced (a parked read never sees a predicate added later —
- *       the replaced read stays parked on the member until a change it passes arrives, and its
- *       answer is dropped).</li>
+ *       a chain that is ahead of that is rewound to it, and a read in flight with a union that
+ *       lacks the subscription's predicate is replaced (its answer is dropped). A changed union
+ *       registers a new doorbell before the old one goes, then rings every partition.</li>
  *   <li>A subscription whose buffer has no room for a change is detached from that partition at that
  *       change and reads it on its own from there (its back-pressure); it attaches again once it has
  *       caught up.</li>
@@ -43,16 +78,28 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread safety: each partition's state is guarded by its own lock, under which batches are
  * handed out and the next read is issued; handing out only offers to the subscriptions' queues and
- * never waits.
+ * never waits. The doorbell's registration has a lock of its own and no partition lock is held
+ * while it talks to the cluster.
  */
 final class MapFeed {
+    /** How often every resting partition is read whether its doorbell rang or not. */
+    static final long SWEEP_MS = 500;
+    private static final Logger LOG = Logger.getLogger(MapFeed.class.getName());
+
     private final HazelcastInstance client;
+    private final IMap<Object, Object> map;
     private final EventJournalReader<EventJournalMapEvent<Object, Object>> journal;
     private final Part[] parts;
     /** The subscriptions reading through this feed (guarded by this). */
     private final Set<ContinuousSubscription> members = new LinkedHashSet<>();
     /** The union of the members' predicates; null without members. */
     private volatile ChangeFilter union;
+    /** Whether a sweep is scheduled (guarded by this). */
+    private boolean sweeping;
+    private final Object doorbellLock = new Object();
+    /** The doorbell's registration, and the union it was registered for (guarded by doorbellLock); null: none. */
+    private UUID doorbell;
+    private ChangeFilter doorbellFilter;
 
     /** One partition's reading. */
     private static final class Part {
@@ -63,7 +110,9 @@ final class MapFeed {
         int generation;
         /** Whether a read of this generation is in flight (or waits to be retried). */
         boolean reading;
-        /** Where the read in flight started; the next read starts where it ends. */
+        /** Whether the doorbell rang (or a sweep passed) since the read in flight was issued: read again after it. */
+        boolean rung;
+        /** Where the read in flight started, or, resting, where the next read starts. */
         long sequence;
         /** The filter of the read in flight. */
         ChangeFilter filter;
@@ -76,12 +125,24 @@ final class MapFeed {
     @SuppressWarnings("unchecked")
     MapFeed(final HazelcastInstance client, final String mapName) {
         this.client = client;
-        this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) client.getMap(mapName);
+        this.map = client.getMap(mapName);
+        this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;
         final int partitions = client.getPartitionService().getPartitions().size();
         this.parts = new Part[partitions];
         for (int p = 0; p < partitions; p++) {
             parts[p] = new Part(p);
         }
+        // Doorbell events the member that left had not sent yet are gone: read every partition now.
+        client.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(final MembershipEvent event) {
+            }
+
+            @Override
+            public void memberRemoved(final MembershipEvent event) {
+                ringAll();
+            }
+        });
     }
 
     /** The journal this feed reads, for a subscription's own reads (its snapshot, its catching up). */
@@ -98,9 +159,17 @@ final class MapFeed {
             members.add(subscription);
             union = unionOfMembers();
         }
+        updateDoorbell();
         for (int p = 0; p < parts.length; p++) {
             attach(subscription, p, tails[p]);
         }
+        synchronized (this) {
+            if (sweeping) {
+                return;
+            }
+            sweeping = true;
+        }
+        scheduleSweep();
     }
 
     /** Removes {@code subscription} from every partition and from the union. */
@@ -118,6 +187,7 @@ final class MapFeed {
                 }
             }
         }
+        updateDoorbell();
     }
 
     /**
@@ -136,11 +206,14 @@ final class MapFeed {
                     return; // it has left (closed while it attached): nothing to read for it
                 }
             }
+            final boolean others = !part.attached.isEmpty();
             part.attached.add(subscription);
             if (part.reading && part.sequence <= after + 1 && part.filter.includes(subscription.where())) {
-                return; // the read in flight passes its changes from far enough back
+                part.rung = true; // the read in flight passes its changes from far enough back; read on after it
+                return;
             }
-            part.sequence = part.reading ? Math.min(part.sequence, after + 1) : after + 1;
+            // Resting or reading, the others need every change from part.sequence on.
+            part.sequence = others ? Math.min(part.sequence, after + 1) : after + 1;
             part.generation++;
             issue(part);
         }
@@ -151,15 +224,21 @@ final class MapFeed {
         return ChangeFilter.anyOf(members.stream().map(ContinuousSubscription::where).toList());
     }
 
-    /** Under the part's lock. */
+    /** Under the part's lock: reads what the journal holds from part.sequence on, without waiting for more. */
     private void issue(final Part part) {
+        final ChangeFilter filter = union;
+        if (filter == null) {
+            stopReading(part); // the last member left meanwhile
+            return;
+        }
         part.reading = true;
-        part.filter = union;
+        part.rung = false;
+        part.filter = filter;
         final int generation = part.generation;
         final long sequence = part.sequence;
         final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
         try {
-            reading = journal.readFromEventJournal(sequence, 1, ContinuousSubscription.MAX_BATCH, part.partition, part.filter, null);
+            reading = journal.readFromEventJournal(sequence, 0, ContinuousSubscription.MAX_BATCH, part.partition, filter, null);
         } catch (final RuntimeException e) {
             onFailure(part, generation, e);
             return;
@@ -202,8 +281,10 @@ final class MapFeed {
         part.sequence = next;
         if (part.attached.isEmpty()) {
             stopReading(part);
+        } else if (batch.readCount() == ContinuousSubscription.MAX_BATCH || part.rung) {
+            issue(part); // more may be there already
         } else {
-            issue(part);
+            part.reading = false; // caught up: rest until the doorbell rings or the sweep passes
         }
     }
 
@@ -235,9 +316,135 @@ final class MapFeed {
         part.attached.clear();
     }
 
-    /** Under the part's lock: no one is attached; a read still parked is answered into nothing. */
+    /** Under the part's lock: no one is attached; the answer of a read still in flight is dropped. */
     private static void stopReading(final Part part) {
         part.reading = false;
         part.generation++;
+    }
+
+    /** Something may have changed in {@code partition}: a resting chain reads, a reading one reads again after. */
+    private void ring(final int partition) {
+        final Part part = parts[partition];
+        synchronized (part) {
+            if (part.attached.isEmpty()) {
+                return;
+            }
+            if (part.reading) {
+                part.rung = true;
+            } else {
+                issue(part);
+            }
+        }
+    }
+
+    private void ringAll() {
+        for (int p = 0; p < parts.length; p++) {
+            ring(p);
+        }
+    }
+
+    private void scheduleSweep() {
+        CompletableFuture.delayedExecutor(SWEEP_MS, TimeUnit.MILLISECONDS).execute(this::sweep);
+    }
+
+    /** Every {@link #SWEEP_MS} while anyone reads through this feed: reads every partition, and registers a doorbell that failed to. */
+    private void sweep() {
+        synchronized (this) {
+            if (members.isEmpty() || !client.getLifecycleService().isRunning()) {
+                sweeping = false;
+                return;
+            }
+        }
+        try {
+            updateDoorbell();
+            ringAll();
+        } finally {
+            scheduleSweep();
+        }
+    }
+
+    /**
+     * Registers the doorbell for the current union (the new one before the old one goes, then
+     * rings every partition for what changed before it was in place), or removes it when no one is
+     * left. A registration that fails is logged and tried again by the next sweep, which meanwhile
+     * reads every partition anyway.
+     */
+    private void updateDoorbell() {
+        synchronized (doorbellLock) {
+            final ChangeFilter wanted = union;
+            if (Objects.equals(wanted, doorbellFilter) || !client.getLifecycleService().isRunning()) {
+                return;
+            }
+            try {
+                final UUID old = doorbell;
+                doorbell = wanted == null ? null : map.addEntryListener(new Doorbell(), predicateOf(wanted), false);
+                doorbellFilter = wanted;
+                if (old != null) {
+                    map.removeEntryListener(old);
+                }
+            } catch (final RuntimeException e) {
+                LOG.log(Level.WARNING, "continuous queries of " + map.getName() + ": the change listener could not be "
+                        + (wanted == null ? "removed" : "registered") + " (" + e + "); every partition is read every "
+                        + SWEEP_MS + " ms until it is", e);
+                return;
+            }
+        }
+        ringAll();
+    }
+
+    /** The union as a query predicate: the doorbell rings for a change whose new value (old, for a removal) one of the predicates passes. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Predicate<Object, Object> predicateOf(final ChangeFilter filter) {
+        final List<Where> wheres = filter.wheres();
+        return wheres.size() == 1 ? wheres.get(0) : Predicates.or(wheres.toArray(new Predicate[0]));
+    }
+
+    /** The doorbell: each change event names only its key, whose partition is read. */
+    private final class Doorbell implements EntryAddedListener<Object, Object>, EntryUpdatedListener<Object, Object>,
+            EntryRemovedListener<Object, Object>, EntryExpiredListener<Object, Object>, EntryEvictedListener<Object, Object>,
+            EntryMergedListener<Object, Object>, MapClearedListener, MapEvictedListener {
+        private void rang(final EntryEvent<Object, Object> event) {
+            ring(client.getPartitionService().getPartition(event.getKey()).getPartitionId());
+        }
+
+        @Override
+        public void entryAdded(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryUpdated(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryRemoved(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryExpired(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryEvicted(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryMerged(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void mapCleared(final MapEvent event) {
+            ringAll();
+        }
+
+        @Override
+        public void mapEvicted(final MapEvent event) {
+            ringAll();
+        }
     }
 }
