@@ -21,7 +21,12 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -132,18 +137,61 @@ final class DemoCommand implements Callable<Integer> {
         return LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line)).start();
     }
 
+    /** How long a demo waits for its results to converge before it reports what differs. */
+    static final Duration RESULTS_WAIT = Duration.ofSeconds(120);
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(15);
+
     /**
-     * Reads a demo's results every 500 ms until {@code done} holds for them or 120 s have passed;
-     * returns the last reading (the caller reports what differs if it never converged).
+     * Reads a demo's results every 500 ms until {@code done} holds for them or {@link #RESULTS_WAIT}
+     * has passed; returns the last reading (the caller reports what differs if it never converged).
+     * Never waits silently: every 15 s it prints that it is still waiting for {@code what}, and a read
+     * that itself does not return by the deadline (a cluster that stopped answering) ends the wait with
+     * an {@link IllegalStateException} naming {@code what}, instead of blocking for ever.
      */
-    static <T> T readUntil(final Callable<T> read, final Predicate<T> done) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        T last;
-        do {
-            TimeUnit.MILLISECONDS.sleep(500);
-            last = read.call();
-        } while (!done.test(last) && System.nanoTime() < deadline);
-        return last;
+    static <T> T readUntil(final PrintWriter out, final String what, final Callable<T> read, final Predicate<T> done)
+            throws Exception {
+        return readUntil(out, what, RESULTS_WAIT, PROGRESS_EVERY, read, done);
+    }
+
+    /** {@link #readUntil(PrintWriter, String, Callable, Predicate)} with its wait and progress period given. */
+    static <T> T readUntil(final PrintWriter out, final String what, final Duration wait, final Duration progressEvery,
+                           final Callable<T> read, final Predicate<T> done) throws Exception {
+        final long start = System.nanoTime();
+        final long deadline = start + wait.toNanos();
+        long nextProgress = start + progressEvery.toNanos();
+        // Reads run on their own daemon thread so that a read blocked inside the client (a partition whose
+        // owner never answers) cannot hold the demo past its deadline.
+        final ExecutorService reader = Executors.newSingleThreadExecutor(runnable -> {
+            final Thread thread = new Thread(runnable, "demo-results-reader");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            T last;
+            do {
+                TimeUnit.MILLISECONDS.sleep(500);
+                final Future<T> reading = reader.submit(read);
+                try {
+                    last = reading.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    reading.cancel(true);
+                    throw new IllegalStateException("gave up waiting for " + what + " after " + wait.toSeconds()
+                            + " s: the cluster did not answer a read of the results (see the members' logs)");
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+                final long now = System.nanoTime();
+                if (now >= nextProgress && !done.test(last)) {
+                    out.println("   still waiting for " + what + " (" + TimeUnit.NANOSECONDS.toSeconds(now - start)
+                            + " s of at most " + wait.toSeconds() + ")");
+                    out.flush();
+                    nextProgress = now + progressEvery.toNanos();
+                }
+            } while (!done.test(last) && System.nanoTime() < deadline);
+            return last;
+        } finally {
+            reader.shutdownNow();
+        }
     }
 
     /** Appends records {@code from} (inclusive) to {@code to} (exclusive) to a demo's log(s). */

@@ -91,7 +91,7 @@ final class FraudDemo implements Callable<Integer> {
             final List<Job> jobs = new ArrayList<>();
             jobs.add(KeyedJobs.submit(client.getJet(), scoring, options));
             final Path feedbackDir = KeyedJobs.logDirectory(training, options);
-            DemoCommand.readUntil(() -> SchemaLog.exists(feedbackDir), created -> created);
+            DemoCommand.readUntil(out, "the scoring job to create its feedback log", () -> SchemaLog.exists(feedbackDir), created -> created);
             jobs.add(KeyedJobs.submit(client.getJet(), training, options));
             jobs.add(KeyedJobs.submit(client.getJet(), monitoring, options));
             // Event time from the next minute on: ahead of the wall clock, as a live stream is. (A quiet log's heartbeat
@@ -114,11 +114,12 @@ final class FraudDemo implements Callable<Integer> {
                 outcomes.appendEndOfStream();
                 out.println("== all " + total + " payments and outcomes appended; waiting for the jobs");
                 final int labels = stream.labels().size();
-                DemoCommand.readUntil(() -> client.<String, TrainingStatus>getMap(Payments.TRAINING).get(FraudScoringJob.MODEL),
+                DemoCommand.readUntil(out, "the model to be trained on every label",
+                        () -> client.<String, TrainingStatus>getMap(Payments.TRAINING).get(FraudScoringJob.MODEL),
                         status -> status != null && status.labels() >= labels);
                 final FeedbackLog.Contents feedback = FeedbackLog.read(feedbackDir);
                 final MonitoringOracle oracle = new MonitoringOracle(feedback.entries(), MONITORING, FraudScoringJob.MODEL);
-                final Map<String, ModelWindow> written = DemoCommand.readUntil(
+                final Map<String, ModelWindow> written = DemoCommand.readUntil(out, "the monitoring windows to match the oracle",
                         () -> new HashMap<>(client.<String, ModelWindow>getMap(Payments.MONITORING)),
                         found -> sameCounts(found, oracle.windows()));
                 Thread.sleep(1_000); // the last alerts' deltas
@@ -177,7 +178,7 @@ final class FraudDemo implements Callable<Integer> {
                 + replay.mapName(Payments.SCORES));
         final Job replaying = KeyedJobs.submit(client.getJet(), new FraudScoringJob().withModelVersion(before.version()).job(),
                 options.withReplay(replay));
-        final Map<Long, FraudScore> replayed = DemoCommand.readUntil(
+        final Map<Long, FraudScore> replayed = DemoCommand.readUntil(out, "the replay to score every payment",
                 () -> new HashMap<>(client.<Long, FraudScore>getMap(replay.mapName(Payments.SCORES))),
                 found -> found.size() >= stream.payments().size());
         replaying.cancel();

@@ -90,7 +90,7 @@ final class MachinesDemo implements Callable<Integer> {
             DemoCommand.appendKillingMidway(cluster, out, total, "readings", (from, to) -> fleet.append(logs, from, to));
             logs.appendEndOfStream();
             out.println("== all " + total + " readings appended and the streams closed; waiting for the job");
-            final FleetStream.Check check = DemoCommand.readUntil(
+            final FleetStream.Check check = DemoCommand.readUntil(out, "the alerts to match the oracle",
                     () -> fleet.check(new HashMap<>(client.<String, PatternAlert>getMap(MachineHealthJob.ALERTS))),
                     FleetStream.Check::passed);
             final int late = client.getMap(job.lateMap()).size();

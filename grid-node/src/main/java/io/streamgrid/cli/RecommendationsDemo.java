@@ -97,7 +97,7 @@ final class RecommendationsDemo implements Callable<Integer> {
 
             DemoCommand.appendKillingMidway(cluster, out, total, "clicks", (from, to) -> stream.append(log, from, to));
             out.println("== all " + total + " clicks appended; waiting for the job");
-            final Map<Long, Recommendations> found = DemoCommand.readUntil(
+            final Map<Long, Recommendations> found = DemoCommand.readUntil(out, "the recommendations to match the oracle",
                     () -> new HashMap<>(client.<Long, Recommendations>getMap(RecommendationsJob.RECOMMENDATIONS)),
                     read -> ClickStream.differences(expected, read).isEmpty());
             final List<String> differences = ClickStream.differences(expected, found);

@@ -105,7 +105,7 @@ final class TradingDemo implements Callable<Integer> {
             DemoCommand.appendKillingMidway(cluster, out, trades, "trades", (from, to) -> stream.append(log, from, to));
             out.println("== all " + trades + " trades appended; waiting for the job to apply them");
             final TradeStream.Expected expected = stream.expected(LIMIT);
-            final List<String> differences = DemoCommand.readUntil(
+            final List<String> differences = DemoCommand.readUntil(out, "positions, exposure and alerts to match the oracle",
                     () -> TradeStream.differences(expected, new HashMap<>(client.<String, Position>getMap(Trades.POSITIONS)),
                             new HashMap<>(client.<String, Exposure>getMap(Trades.EXPOSURE)),
                             new HashMap<>(client.<String, ExposureAlert>getMap(Trades.ALERTS))),
