@@ -14,13 +14,24 @@ import io.streamgrid.sink.impl.CassandraSinkP;
  * start otherwise): a decided transaction that cannot be committed then suspends the job with its
  * snapshot instead of losing it.
  *
- * <p>Write timestamps are {@code base + epoch * 1000} µs. The base is taken on a member when each
- * execution of the job starts: the later of the member's clock and 1 ms above the highest timestamp
- * any exactly-once sink used on the table — so a job submitted later writes above an earlier one,
- * whatever the submitting host's clock says. The target table should be written by this sink only
- * (other writers' timestamps would compete with these).
+ * <p>Write timestamps are {@code base + k * 1000} µs for an execution's k-th epoch. The base is taken
+ * on a member when each execution of the job starts: the latest of the member's clock, 1 ms above
+ * the highest timestamp any exactly-once sink used on the table (kept in the cluster map
+ * {@value #TIMESTAMP_LEDGER_MAP}), and 1 ms above the timestamps in the snapshot the execution
+ * restores — so a job submitted later writes above an earlier one whatever the submitting host's
+ * clock says, a restored job writes above itself even after a restart of the whole cluster, and the
+ * timestamps stay within a few milliseconds of the fastest member clock that took a base, however
+ * often the job restarts (a restart adds at most 2 ms to their lead; every epoch that follows, at
+ * least 10 ms long and 1 ms on the timestamp line, takes 9 ms of it away). The target table should be written by this sink only (other writers'
+ * timestamps would compete with these).
  */
 public final class CassandraSinks {
+    /**
+     * The cluster map holding the highest write timestamp used per table; persist it with the job
+     * maps when jobs outlive the cluster, so that another job on the table also writes above.
+     */
+    public static final String TIMESTAMP_LEDGER_MAP = "streamgrid.sink-timestamps";
+
     private CassandraSinks() {
     }
 

@@ -16,6 +16,7 @@ import com.hazelcast.spi.merge.DiscardMergePolicy;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
 import io.streamgrid.node.PersistenceSettings;
+import io.streamgrid.sink.CassandraSinks;
 
 import java.util.HashMap;
 import java.util.List;
@@ -38,10 +39,12 @@ public final class HazelcastConfigFactory {
      * the job's two snapshot maps holds it), snapshot data, the copies of snapshots a job is started
      * from ({@code job submit --from-checkpoint}), uploaded resources. Jet's master finds
      * jobs by scanning the records, so a cluster that loads these maps resumes the jobs by itself.
+     * With them the Cassandra sink's timestamp ledger, so that every job writing a table after a
+     * restart of the whole cluster still writes above what was written before it.
      */
-    static final List<String> JET_JOB_MAPS = List.of(JobRepository.JOB_RECORDS_MAP_NAME, JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME,
+    static final List<String> JOB_MAPS = List.of(JobRepository.JOB_RECORDS_MAP_NAME, JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME,
             JobRepository.SNAPSHOT_DATA_MAP_PREFIX + "*", JobRepository.EXPORTED_SNAPSHOTS_PREFIX + "*",
-            JobRepository.RESOURCES_MAP_NAME_PREFIX + "*");
+            JobRepository.RESOURCES_MAP_NAME_PREFIX + "*", CassandraSinks.TIMESTAMP_LEDGER_MAP);
 
     /**
      * Of those, the snapshot maps (a job's own two, and the copies a job is started from): loaded
@@ -81,7 +84,7 @@ public final class HazelcastConfigFactory {
                 .setWriteDelaySeconds(0)
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER);
         final MapStoreConfig snapshotStore = new MapStoreConfig(store).setProperty(CassandraMapStore.READ_BY_KEY, "false");
-        for (final String name : JET_JOB_MAPS) {
+        for (final String name : JOB_MAPS) {
             final MapConfig jobMap = new MapConfig(name).setBackupCount(config.getJetConfig().getBackupCount())
                     .setStatisticsEnabled(true).setMapStoreConfig(JET_SNAPSHOT_MAPS.contains(name) ? snapshotStore : store);
             jobMap.getMergePolicyConfig().setPolicy(DiscardMergePolicy.class.getName());

@@ -44,9 +44,9 @@ public final class StatePersistence implements AutoCloseable {
         try {
             table.open(hazelcast);
             if (settings.jobs()) {
-                // Jet's job and execution records first, whatever the initial-load setting: loading a map
+                // Jet's job and execution records (and the sink's timestamp ledger) first, whatever the initial-load setting: loading a map
                 // takes seconds even when it is empty, and Jet needs them before any job can start or resume.
-                for (final String map : HazelcastConfigFactory.JET_JOB_MAPS) {
+                for (final String map : HazelcastConfigFactory.JOB_MAPS) {
                     if (!map.contains("*")) {
                         hazelcast.getMap(map).size();
                     }

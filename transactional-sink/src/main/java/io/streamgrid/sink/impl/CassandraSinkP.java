@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *     in one write when the job's snapshots are persisted.</li>
  * <li>Commit ({@code snapshotCommitFinish(true)}, called only once the whole snapshot completed —
  *     the transaction is then <em>decided</em>): the writes go out with
- *     write timestamp {@code base + epoch * 1000} (the request's timestamp), fixed at prepare and kept in the
+ *     write timestamp {@code base + (epoch - restored epoch) * 1000} (the request's timestamp), fixed at prepare and kept in the
  *     snapshot with the transaction. The same transaction committed again — after a restore, by
  *     whichever processor, in whichever later execution — writes the same cells with the same
  *     timestamp: a no-op where nothing newer was written, and below every newer write where
@@ -106,6 +106,10 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     /** Entries of {@link #preparedParts} the snapshot has taken. */
     private int partsSaved;
     private long epoch;
+    /** The highest epoch of the restored snapshot (0 without one): this execution's epochs count from it. */
+    private long restoredEpoch;
+    /** The highest write timestamp in the restored snapshot; {@link Long#MIN_VALUE} without one. */
+    private long restoredTimestampMicros = Long.MIN_VALUE;
     /** Transactions of the restored snapshot this processor commits, by id, as their parts arrive. */
     private final Map<String, RowCodec.Restoring> restored = new LinkedHashMap<>();
     private Semaphore inFlight;
@@ -244,6 +248,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         final byte[] data = (byte[]) value;
         final RowCodec.Part part = RowCodec.decode(data);
         epoch = Math.max(epoch, part.epoch());
+        restoredEpoch = epoch;
+        restoredTimestampMicros = Math.max(restoredTimestampMicros, part.timestampMicros());
         if (part.processorIndex() % totalParallelism == processorIndex) {
             restored.computeIfAbsent(part.txnId(), id -> new RowCodec.Restoring(part, spec)).add(part, data);
         }
@@ -309,9 +315,20 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         commitMillis.set(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
 
-    /** The write timestamp of this execution's epoch {@code e}: above everything written to the table before it. */
+    /**
+     * The write timestamp of this execution's epoch {@code e}: one {@link TimestampLedger#EPOCH_STEP}
+     * per epoch of this execution above its base — above everything written to the table before it —
+     * and counted from the restored epoch, not from 0: the epoch number keeps growing across
+     * restarts, and adding it again to every new base would push the timestamps further ahead of the
+     * clock with each restart. The base is at least one step above the restored snapshot's own
+     * timestamps, which every processor receives (broadcast) and so computes alike: after a restart
+     * of the whole cluster the ledger is empty or older, and a member clock behind the one that wrote
+     * must still write above it.
+     */
     private long timestampOf(final long e) {
-        return timestampBaseMicros + e * TimestampLedger.EPOCH_STEP;
+        final long base = restoredTimestampMicros == Long.MIN_VALUE ? timestampBaseMicros
+                : Math.max(timestampBaseMicros, restoredTimestampMicros + TimestampLedger.EPOCH_STEP);
+        return base + (e - restoredEpoch) * TimestampLedger.EPOCH_STEP;
     }
 
     /** Test hook, see {@link SinkOptions#commitBarrierDir()}. */

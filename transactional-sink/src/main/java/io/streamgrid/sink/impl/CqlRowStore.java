@@ -10,12 +10,12 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
 import com.datastax.oss.driver.api.core.type.codec.registry.CodecRegistry;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
 import io.streamgrid.sink.CassandraTarget;
 import io.streamgrid.sink.TableSpec;
 
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * A table of a real Cassandra cluster: prepared INSERT and DELETE, rows of a partition in one
@@ -33,7 +33,7 @@ final class CqlRowStore implements RowStore {
     private final TypeCodec<Object>[] insertCodecs;
     private final TypeCodec<Object>[] deleteCodecs;
     private final boolean explicitTimestamps;
-    private final IMap<String, Long> ledger;
+    private final ConcurrentMap<String, Long> ledger;
 
     CqlRowStore(final CassandraTarget target, final TableSpec spec, final boolean explicitTimestamps,
                 final HazelcastInstance hazelcast) {

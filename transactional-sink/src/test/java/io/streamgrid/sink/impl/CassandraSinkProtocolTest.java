@@ -25,11 +25,14 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +59,8 @@ class CassandraSinkProtocolTest {
     private static final class RecordingStore implements RowStore {
         final List<String> log = new ArrayList<>();
         Function<List<RowWrite>, Throwable> failure = rows -> null;
+        /** The cluster's timestamp ledger, when a test follows it (as the Cassandra store does). */
+        ConcurrentMap<String, Long> ledger;
 
         @Override
         public CompletionStage<?> write(final List<RowWrite> partition, final long timestampMicros) {
@@ -75,6 +80,9 @@ class CassandraSinkProtocolTest {
         @Override
         public void reserve(final long timestampMicros) {
             log.add("reserve@" + timestampMicros);
+            if (ledger != null) {
+                TimestampLedger.reserve(ledger, TABLE.qualifiedName(), timestampMicros);
+            }
         }
 
         @Override
@@ -198,8 +206,102 @@ class CassandraSinkProtocolTest {
         process(restored, new Item(1, "z", 9));
         prepare(restored);
         restored.snapshotCommitFinish(true);
-        assertThat(store.log).as("the next epoch writes above the restored one")
-                .containsExactly("reserve@" + (BASE + 2_000), "write@" + (BASE + 2_000) + " [upsert[1, z, 9.0]]");
+        assertThat(store.log).as("the next epoch writes a step above the base, which is a step above the restored epoch")
+                .containsExactly("reserve@" + (BASE + 3_000), "write@" + (BASE + 3_000) + " [upsert[1, z, 9.0]]");
+    }
+
+    /**
+     * Design of this test: a job restarts 40 times and runs 100 epochs, 10 ms apart, between
+     * restarts (a restart takes 0.5 s); each execution takes its base from one ledger, as the meta
+     * supplier does, and every epoch updates rows that exist. Then the whole cluster restarts: the
+     * ledger is gone and the member that takes the base has a clock 30 s behind; the restored
+     * execution updates and deletes existing rows. A last-write-wins table (Cassandra keeps the
+     * highest timestamp per cell) must hold every last write, and the timestamps' lead over the
+     * clock must not grow with the restarts. On the earlier code each restart added the whole epoch
+     * count to the base again: the lead grew to about a minute and the writes after the
+     * whole-cluster restart were all below the cells already written.
+     */
+    @Test
+    void when_aJobRestartsManyTimesAndThenTheWholeCluster_then_timestampsStayNearTheClockAndEveryUpdateAndDeleteLands()
+            throws Exception {
+        store.ledger = new ConcurrentHashMap<>();
+        long clockMicros = 1_700_000_000_000_000L;
+        final Map<Long, String> expected = new HashMap<>();
+        List<Map.Entry<Object, Object>> snapshot = List.of();
+        final List<Long> leadAtEachRestartMicros = new ArrayList<>();
+        for (int restart = 0; restart < 40; restart++) {
+            clockMicros += 500_000;
+            final CassandraSinkP<Item> execution = processor(ProcessingGuarantee.EXACTLY_ONCE,
+                    TimestampLedger.newBase(store.ledger, TABLE.qualifiedName(), clockMicros));
+            restore(execution, snapshot);
+            long lead = Long.MIN_VALUE;
+            for (int e = 0; e < 100; e++) {
+                clockMicros += 10_000;
+                final long id = e % 5;
+                final String label = "r" + restart + "e" + e;
+                process(execution, new Item(id, label, e));
+                expected.put(id, label);
+                snapshot = prepare(execution);
+                execution.snapshotCommitFinish(true);
+                lead = Math.max(lead, lastWriteTimestamp() - clockMicros);
+            }
+            leadAtEachRestartMicros.add(lead);
+        }
+        System.out.println("write timestamps' lead over the clock in executions 1, 10, 40: " + leadAtEachRestartMicros.get(0)
+                + ", " + leadAtEachRestartMicros.get(9) + ", " + leadAtEachRestartMicros.get(39) + " µs");
+        assertThat(leadAtEachRestartMicros).as("lead over the clock per execution, µs").allMatch(lead -> lead <= 2_000);
+
+        // The whole cluster restarts: the ledger is lost, and the member taking the base is 30 s behind.
+        store.ledger = new ConcurrentHashMap<>();
+        final CassandraSinkP<Item> afterRestart = processor(ProcessingGuarantee.EXACTLY_ONCE,
+                TimestampLedger.newBase(store.ledger, TABLE.qualifiedName(), clockMicros - 30_000_000));
+        restore(afterRestart, snapshot);
+        for (long id = 0; id < 5; id++) {
+            final boolean delete = id == 2;
+            process(afterRestart, new Item(id, delete ? null : "after", id));
+            expected.put(id, delete ? null : "after");
+        }
+        prepare(afterRestart);
+        afterRestart.snapshotCommitFinish(true);
+
+        assertThat(lastWriteWins()).as("what a last-write-wins table holds").isEqualTo(expected);
+    }
+
+    private void restore(final CassandraSinkP<Item> p, final List<Map.Entry<Object, Object>> snapshot) {
+        final TestInbox inbox = new TestInbox();
+        inbox.addAll(snapshot);
+        p.restoreFromSnapshot(inbox);
+        assertThat(p.finishSnapshotRestore()).isTrue();
+    }
+
+    private long lastWriteTimestamp() {
+        for (int i = store.log.size() - 1; i >= 0; i--) {
+            final String line = store.log.get(i);
+            if (line.startsWith("write@")) {
+                return Long.parseLong(line.substring("write@".length(), line.indexOf(' ')));
+            }
+        }
+        throw new AssertionError("no write yet");
+    }
+
+    /** Per id, the label of its write with the highest timestamp (null: deleted), as Cassandra would keep it. */
+    private Map<Long, String> lastWriteWins() {
+        final Map<Long, Long> bestTimestamp = new HashMap<>();
+        final Map<Long, String> table = new HashMap<>();
+        for (final String line : store.log) {
+            if (!line.startsWith("write@")) {
+                continue;
+            }
+            final long timestamp = Long.parseLong(line.substring("write@".length(), line.indexOf(' ')));
+            final boolean delete = line.contains("[delete[");
+            final String[] values = line.substring(line.indexOf("[", line.indexOf(' ') + 2) + 1, line.indexOf(']')).split(", ");
+            final long id = Long.parseLong(values[0]);
+            if (timestamp > bestTimestamp.getOrDefault(id, Long.MIN_VALUE)) {
+                bestTimestamp.put(id, timestamp);
+                table.put(id, delete ? null : values[1]);
+            }
+        }
+        return table;
     }
 
     /**
