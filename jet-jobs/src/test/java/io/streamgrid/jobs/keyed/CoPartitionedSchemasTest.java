@@ -168,6 +168,41 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
         }
     }
 
+    /**
+     * Design of this test: both logs end; readings appended to either afterwards must not vanish.
+     * A one-schema job reads on after the end of its stream and reports such events late (the
+     * watermark stands at the end of time); a job reading several schemas skipped a log once it had
+     * ended, so they reached neither the state nor {@code late.*} nor {@code rejected.*}. Every one of
+     * them must be in the late map.
+     */
+    @Test
+    void when_readingsArriveAfterBothLogsEnded_then_eachIsReportedLateAsInAOneSchemaJob() throws Exception {
+        final List<MachineReading> temperatures = readings(31, 1_000, 0);
+        final List<MachineReading> pressures = readings(32, 1_000, 1_000_000);
+        final KeyedJob<double[]> job = job(60_000);
+        startMember();
+        try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
+             SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
+            MachineReading.append(temperatureLog, temperatures, 0, temperatures.size());
+            MachineReading.append(pressureLog, pressures, 0, pressures.size());
+            temperatureLog.appendEndOfStream();
+            pressureLog.appendEndOfStream();
+            final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
+            JobTestSupport.awaitEqual(expected(temperatures, pressures), () -> Map.copyOf(member.<String, Double>getMap(MAP)),
+                    Duration.ofSeconds(60), running);
+
+            final List<MachineReading> afterTheEnd = readings(33, 100, 2_000_000);
+            MachineReading.append(temperatureLog, afterTheEnd, 0, 50);
+            MachineReading.append(pressureLog, afterTheEnd, 50, 100);
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(member.getMap(job.lateMap()).size())
+                    .as("readings appended after both logs ended, in " + job.lateMap()).isEqualTo(afterTheEnd.size()));
+            assertThat(member.getMap(MAP).size()).as("no state written for them").isEqualTo(pressures.size());
+            assertThat(member.getMap(job.rejectedMap()).size()).isZero();
+            running.cancel();
+        }
+    }
+
     @Test
     void when_schemasAreKeyedDifferentlyOrNoIdleTimeout_then_theJobIsRefusedNamingWhy() {
         final EventSchema byName = EventSchema.builder("pressure").stringKey("machine", 16).eventTime("ts").float64("bar").build();

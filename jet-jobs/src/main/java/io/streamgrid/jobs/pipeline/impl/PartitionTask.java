@@ -148,10 +148,28 @@ abstract class PartitionTask {
         return read;
     }
 
-    /** Several logs: the earliest next record first, while every log that has not ended has one. */
+    /**
+     * Several logs: the earliest next record first, while every log that has not ended has one.
+     * Records a log holds after its end of stream take no part in the merge (nothing waits for
+     * them): they are handled as they come, as the one-log path handles them — late once every log
+     * ended, since the watermark then stands at the end of time — never skipped.
+     */
     private int pollMerged(final int max) {
         final long now = System.nanoTime();
         int handled = 0;
+        for (final Input in : inputs) {
+            while (in.ended && handled < max) {
+                final int length = in.reader().next();
+                if (length < 0) {
+                    break;
+                }
+                in.lastRecordNanos = now;
+                lastIndex = in.reader.lastIndex();
+                in.lastIndex = lastIndex;
+                handle(in, length, false);
+                handled++;
+            }
+        }
         while (handled < max) {
             Input next = null;
             for (final Input in : inputs) {
