@@ -13,15 +13,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The split-brain scenario of {@link SplitBrainTest}, run inside the test's network namespace (a
  * JVM cannot enter one itself): starts three members on 127.0.0.1-3, cuts 127.0.0.3 off from the
- * other two with the namespace's own firewall (nftables), writes on both sides, heals, and checks.
+ * other two with the namespace's own firewall (nftables), writes on both sides (the majority also
+ * updates and deletes keys that existed before the split), heals, and checks that every write and
+ * delete acknowledged by the majority holds.
  * Prints the figures and {@code RESULT: PASS} or exits non-zero naming what failed.
  */
 public final class SplitBrainDriver {
@@ -84,7 +88,22 @@ public final class SplitBrainDriver {
         await("the majority to see 2 members", () -> majority.getCluster().getMembers().size() == 2);
         System.out.println("split seen after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cut) + " ms");
 
+        // Keys that existed before the split, changed on the majority while it lasts: a third updated,
+        // a third deleted (the minority still holds their old values), a third left alone.
         final Map<String, Long> acknowledged = new HashMap<>();
+        final Set<String> deleted = new HashSet<>();
+        for (int i = 0; i < 1_000; i++) {
+            final String key = "before-" + i;
+            if (i % 3 == 0) {
+                onMajority.set(key, -1L - i);
+                acknowledged.put(key, -1L - i);
+            } else if (i % 3 == 1) {
+                onMajority.delete(key);
+                deleted.add(key);
+            } else {
+                acknowledged.put(key, (long) i);
+            }
+        }
         int minorityRefused = 0;
         int minorityAccepted = 0;
         final long writeUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -109,9 +128,6 @@ public final class SplitBrainDriver {
         await("the merge back to 3 members, cluster safe", () -> majority.getCluster().getMembers().size() == 3 && safeWith(3));
         System.out.println("merged after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - healed) + " ms");
 
-        for (int i = 0; i < 1_000; i++) {
-            acknowledged.put("before-" + i, (long) i);
-        }
         int lost = 0;
         int wrong = 0;
         for (final Map.Entry<String, Long> entry : acknowledged.entrySet()) {
@@ -122,6 +138,14 @@ public final class SplitBrainDriver {
                 wrong++;
             }
         }
+        int resurrected = 0;
+        for (final String key : deleted) {
+            if (onMajority.get(key) != null) {
+                resurrected++;
+            }
+        }
+        System.out.println(deleted.size() + " deletes acknowledged on the majority, " + resurrected + " of them back after healing");
+        check(resurrected == 0, resurrected + " entries deleted on the majority came back with the merge");
         int minorityPresent = 0;
         for (final String key : onMajority.keySet()) {
             if (key.startsWith("minority-")) {

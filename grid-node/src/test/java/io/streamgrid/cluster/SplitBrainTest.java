@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * network namespace of the test's own, on 127.0.0.1, .2 and .3 (each address is its own source
  * there). The namespace's firewall (nftables) cuts .3 off from the other two. The minority member
  * must refuse state-map writes with SplitBrainProtectionException while the majority keeps
- * serving; after the cut heals, the clusters merge and every write acknowledged on the majority is
- * there, none of the minority's refused writes is. The scenario runs in {@link SplitBrainDriver}
+ * serving — and updates and deletes keys that existed before the split; after the cut heals, the
+ * clusters merge and every write acknowledged on the majority is there, no key it deleted came back,
+ * none of the minority's refused writes is. The scenario runs in {@link SplitBrainDriver}
  * inside the namespace; this test prepares the namespace, runs it and checks its verdict. All
  * traffic stays inside the namespace.
  */
@@ -46,7 +47,8 @@ class SplitBrainTest {
                     && !line.startsWith("Picked up")).reduce("", (a, b) -> a + b + "\n"));
             assertThat(finished).as("driver finished; see " + log).isTrue();
             assertThat(output).as("driver verdict; see " + log).contains("RESULT: PASS")
-                    .containsPattern("(\\d+) writes acknowledged on the majority, \\1 found, 0 lost, 0 wrong after healing");
+                    .containsPattern("(\\d+) writes acknowledged on the majority, \\1 found, 0 lost, 0 wrong after healing")
+                    .containsPattern("[1-9]\\d* deletes acknowledged on the majority, 0 of them back after healing");
             assertThat(driver.exitValue()).isZero();
         }
     }

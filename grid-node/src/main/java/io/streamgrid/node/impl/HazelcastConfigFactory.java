@@ -145,6 +145,11 @@ public final class HazelcastConfigFactory {
             config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(
                     STATE_SPLIT_BRAIN_PROTECTION, true, settings.splitBrainMinimumClusterSize()));
             stateMaps.setSplitBrainProtectionName(STATE_SPLIT_BRAIN_PROTECTION);
+            // The smaller side refused every write during the split, so its copy is only ever older:
+            // the larger side's entries win whole, and a key it deleted (client delete, expiry, a
+            // session's retraction) stays deleted. Hazelcast's default (put-if-absent) brought such
+            // keys back from the smaller side.
+            stateMaps.getMergePolicyConfig().setPolicy(DiscardMergePolicy.class.getName());
         }
         config.addMapConfig(stateMaps);
         final Map<String, MapConfig> mapConfigByPrefix = new HashMap<>();
