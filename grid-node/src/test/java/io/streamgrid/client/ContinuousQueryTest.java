@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  */
 class ContinuousQueryTest {
     private static final String MAP = "state.ticks";
-    private static final int KEYS = 10_000;
+    static final int KEYS = 10_000;
     private static final int UPDATES = 200_000;
     private static final List<String> WHERE = List.of("bucket < 3", "bucket BETWEEN 2 AND 6 AND tag LIKE 'a%'",
             "version > 15 OR tag = 'zz'");

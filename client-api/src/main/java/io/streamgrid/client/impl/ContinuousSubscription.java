@@ -118,6 +118,8 @@ final class ContinuousSubscription implements Subscription {
     private volatile Throwable failure;
     /** What made handing this subscription a shared batch fail (its predicate on a value, say); ends it. */
     private volatile RuntimeException feedFailure;
+    /** Set when the client reconnected to another cluster: every partition resynchronises (its journal began again). */
+    private final AtomicBoolean clusterReplaced = new AtomicBoolean();
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread delivery;
     private volatile boolean closed;
@@ -229,6 +231,10 @@ final class ContinuousSubscription implements Subscription {
                     throw feedFailure;
                 }
                 report();
+                if (clusterReplaced.getAndSet(false)) {
+                    resyncUntilDone(allPartitions(), "the client reconnected to another cluster (a restart of the whole cluster): "
+                            + "its journals began again");
+                }
                 resumeStoppedChains();
                 final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (item instanceof Delta delta) {
@@ -331,6 +337,7 @@ final class ContinuousSubscription implements Subscription {
     private void resync(final Set<Integer> parts, final String reason) {
         for (final int p : parts) {
             generation.incrementAndGet(p); // stops the partition's current read chain
+            feed.detach(this, p); // and the shared read's hand-outs: it attaches again after the new tail
         }
         final long[] tails = catchUp(parts, false, reason);
         resyncs.incrementAndGet();
@@ -409,6 +416,11 @@ final class ContinuousSubscription implements Subscription {
                 apply(new Delta(known ? Delta.Kind.UPDATE : Delta.Kind.ENTER, entry.getKey(), entry.getValue(),
                         partitionOf(entry.getKey()), -1));
             }
+        }
+        for (final int p : parts) {
+            // The window's changes follow the snapshot's tail, whatever was applied before: a journal
+            // that began again (a new cluster) numbers them below the old position.
+            appliedThrough[p] = before[p];
         }
         for (int i = 0; i < window.size(); i++) {
             final EventJournalMapEvent<Object, Object> event = window.get(i);
@@ -513,6 +525,15 @@ final class ContinuousSubscription implements Subscription {
         requestResync(partition, generation.get(partition), sequence, reason);
     }
 
+    /**
+     * The client is connected to another cluster than before (every member was replaced within the
+     * reconnect window): positions in the old journals mean nothing in the new ones, so the delivery
+     * thread resynchronises every partition.
+     */
+    void clusterReplaced() {
+        clusterReplaced.set(true);
+    }
+
     // ---- its own read chains, after a full queue (client executor threads) ----
 
     private void read(final int partition, final int chain, final long sequence) {
@@ -553,6 +574,11 @@ final class ContinuousSubscription implements Subscription {
                 return;
             }
             if (generation.get(partition) != chain) {
+                return;
+            }
+            final String wentBack = MapFeed.wentBack(partition, sequence, batch);
+            if (wentBack != null) {
+                requestResync(partition, chain, sequence, wentBack);
                 return;
             }
             // An empty read reports 0 as the next sequence (Hazelcast never sets it): stay where we are.

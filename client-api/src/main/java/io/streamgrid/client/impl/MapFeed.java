@@ -1,9 +1,11 @@
 package io.streamgrid.client.impl;
 
+import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
@@ -100,6 +102,8 @@ final class MapFeed {
     /** The doorbell's registration, and the union it was registered for (guarded by doorbellLock); null: none. */
     private UUID doorbell;
     private ChangeFilter doorbellFilter;
+    /** The cluster the feed's positions are in (guarded by this); null until the client is connected. */
+    private UUID clusterId;
 
     /** One partition's reading. */
     private static final class Part {
@@ -143,6 +147,81 @@ final class MapFeed {
                 ringAll();
             }
         });
+        // Reconnected to another cluster (a whole-cluster restart within the reconnect window): its
+        // journals began again, below the positions read so far. Hazelcast fires no event for it
+        // (CLIENT_CHANGED_CLUSTER is for blue-green failover only): the cluster id is compared on
+        // every reconnection and every sweep.
+        this.clusterId = clusterIdOf(client);
+        client.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
+                checkCluster();
+            }
+        });
+    }
+
+    /** The id of the cluster {@code client} is connected to (null while it is not); Hazelcast keeps it internal. */
+    private static UUID clusterIdOf(final HazelcastInstance client) {
+        return client instanceof HazelcastClientProxy proxy ? proxy.client.getClientClusterService().getClusterId() : null;
+    }
+
+    /** If the client is now connected to another cluster than before: {@link #clusterReplaced()}, once. */
+    private void checkCluster() {
+        final UUID now = clusterIdOf(client);
+        final boolean replaced;
+        synchronized (this) {
+            replaced = now != null && clusterId != null && !now.equals(clusterId);
+            if (now != null) {
+                clusterId = now;
+            }
+        }
+        if (replaced) {
+            clusterReplaced();
+        }
+    }
+
+    /**
+     * Why a read from {@code sequence} shows the partition's journal went back — its first event is
+     * below where the read started: Hazelcast moves a read beyond the newest event back to just
+     * after it (a new cluster, or a new primary that never received the tail read before) — or null.
+     */
+    static String wentBack(final int partition, final long sequence, final ReadResultSet<?> batch) {
+        if (batch.readCount() == 0) {
+            return null;
+        }
+        // What was read, filtered or not, began at next - readCount (the filter may have passed none of it).
+        final long firstRead = batch.getNextSequenceToReadFrom() - batch.readCount();
+        if (firstRead >= sequence) {
+            return null;
+        }
+        return "the journal of partition " + partition + " went back from sequence " + sequence + " to " + firstRead
+                + " (a new primary without the changes read before, or a new cluster)";
+    }
+
+    /** Every member subscription resynchronises every partition, and no partition is read until they attach again. */
+    private void clusterReplaced() {
+        final List<ContinuousSubscription> subscriptions;
+        synchronized (this) {
+            subscriptions = List.copyOf(members);
+        }
+        LOG.info(() -> "continuous queries of " + map.getName() + ": the client reconnected to another cluster; "
+                + subscriptions.size() + " subscription(s) resynchronise");
+        for (final Part part : parts) {
+            synchronized (part) {
+                part.attached.clear();
+                stopReading(part);
+            }
+        }
+        subscriptions.forEach(ContinuousSubscription::clusterReplaced);
+    }
+
+    /** Detaches {@code subscription} from {@code partition} (it resynchronises it and attaches again after). */
+    void detach(final ContinuousSubscription subscription, final int partition) {
+        final Part part = parts[partition];
+        synchronized (part) {
+            if (part.attached.remove(subscription) && part.attached.isEmpty()) {
+                stopReading(part);
+            }
+        }
     }
 
     /** The journal this feed reads, for a subscription's own reads (its snapshot, its catching up). */
@@ -250,8 +329,15 @@ final class MapFeed {
                 }
                 if (error != null) {
                     onFailure(part, generation, error);
-                } else {
+                    return;
+                }
+                try {
                     handOut(part, sequence, batch);
+                } catch (final RuntimeException e) {
+                    // Never leave the partition marked as reading with no read in flight: it would never be read again.
+                    LOG.log(Level.WARNING, "continuous queries of " + map.getName() + ": handing out partition " + part.partition
+                            + "'s changes failed; its subscriptions resynchronise it", e);
+                    onFailure(part, generation, e);
                 }
             }
         });
@@ -263,7 +349,10 @@ final class MapFeed {
         final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
         final long lost = next - batch.readCount() - sequence;
         final List<ContinuousSubscription> attached = part.attached;
-        if (lost > 0) {
+        final String wentBack = wentBack(part.partition, sequence, batch);
+        if (wentBack != null) {
+            lose(part, sequence, wentBack);
+        } else if (lost > 0) {
             // Each resynchronises the partition and attaches again after it: reading on past the gap
             // meanwhile would find more gaps in a burst and ask each for more resyncs.
             lose(part, sequence, lost + " journal events overwritten before they were read");
@@ -356,6 +445,7 @@ final class MapFeed {
             }
         }
         try {
+            checkCluster();
             updateDoorbell();
             ringAll();
         } finally {
