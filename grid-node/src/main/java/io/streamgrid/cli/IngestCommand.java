@@ -5,6 +5,7 @@ import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.ingest.JsonLinesLoader;
+import io.streamgrid.jobs.ingest.LoadLedger;
 import io.streamgrid.jobs.ingest.LoadReport;
 import io.streamgrid.jobs.ingest.SchemaGenerator;
 import io.streamgrid.jobs.ingest.SchemaLoader;
@@ -112,7 +113,7 @@ final class IngestCommand {
         ConfigOptions options;
 
         @Override
-        public Integer call() {
+        public Integer call() throws Exception {
             final ConfigTree tree = options.tree();
             final EventSchema schema = schema(tree, schemaName.toLowerCase(Locale.ROOT));
             final EventType builtIn = EventType.ofSchema(schema.name());
@@ -124,6 +125,21 @@ final class IngestCommand {
                 throw new ConfigException(e.getMessage(), e);
             }
             final PrintWriter out = spec.commandLine().getOut();
+            // One writer of events at a time per ingest directory: a load's resume counts the events after its last record of progress.
+            final AutoCloseable exclusive;
+            try {
+                exclusive = LoadLedger.exclusive(JobCatalog.ingestDir(tree));
+            } catch (final IllegalStateException e) {
+                throw new ConfigException(e.getMessage() + "; nothing was generated", e);
+            }
+            try (exclusive) {
+                generate(tree, schema, builtIn, generatorSpec, out);
+            }
+            return 0;
+        }
+
+        private void generate(final ConfigTree tree, final EventSchema schema, final EventType builtIn, final GeneratorSpec generatorSpec,
+                              final PrintWriter out) {
             if (builtIn != null) {
                 try (BuiltInLogs logs = builtInLogs(tree)) {
                     new EventGenerator(generatorSpec).appendTo(logs, 100_000, out::println);
@@ -135,7 +151,6 @@ final class IngestCommand {
                     finish(log, out);
                 }
             }
-            return 0;
         }
 
         private void finish(final SchemaLog log, final PrintWriter out) {
@@ -171,6 +186,11 @@ final class IngestCommand {
         @Option(names = "--end", description = "Append the end of the stream afterwards, so that every window and timer fires.")
         boolean end;
 
+        @Option(names = "--force", description = {"Load the file from its first line even if it was loaded before.",
+                "Without it, a file loaded completely is refused, and a load that was interrupted (killed, crashed)",
+                "resumes where it stopped: every line is appended once however often the command is run."})
+        boolean force;
+
         @Mixin
         ConfigOptions options;
 
@@ -186,9 +206,10 @@ final class IngestCommand {
                 if (format != null) {
                     throw new ConfigException("--format goes with --schema: a file of several built-in types loads from JSON lines only");
                 }
-                try (BuiltInLogs logs = builtInLogs(tree)) {
-                    final LoadReport report = new JsonLinesLoader().load(input, logs, rejectedFile, out::println);
-                    out.println(report + " into the logs of the built-in types under " + logs.ingestDir());
+                try (BuiltInLogs logs = builtInLogs(tree);
+                     LoadLedger ledger = openLedger(logs.ingestDir(), logs.all(), out)) {
+                    final LoadReport report = new JsonLinesLoader().load(input, logs, rejectedFile, ledger, out::println);
+                    out.println(report + " into the logs of the built-in types under " + logs.ingestDir() + resumed(ledger));
                     if (end) {
                         out.println("appended the end of the stream to every partition of the logs of " + logs.appendEndOfStream());
                     }
@@ -197,20 +218,48 @@ final class IngestCommand {
             }
             final EventSchema schema = schema(tree, schemaName);
             final SchemaLoader.Format fileFormat = format == null ? SchemaLoader.Format.of(input) : parseFormat(format);
-            try (SchemaLog log = openSchemaLog(tree, schema)) {
+            try (SchemaLog log = openSchemaLog(tree, schema);
+                 LoadLedger ledger = openLedger(JobCatalog.ingestDir(tree), List.of(log), out)) {
                 final LoadReport report;
                 try {
-                    report = new SchemaLoader(schema).load(input, fileFormat, log, rejectedFile, out::println);
+                    report = new SchemaLoader(schema).load(input, fileFormat, log, rejectedFile, ledger, out::println);
                 } catch (final IllegalArgumentException e) {
                     throw new ConfigException(e.getMessage() + "; nothing was loaded", e);
                 }
-                out.println(report + " into the log of schema " + schema.name() + " (" + log.directory() + ")");
+                out.println(report + " into the log of schema " + schema.name() + " (" + log.directory() + ")" + resumed(ledger));
                 if (end) {
                     log.appendEndOfStream();
                     out.println("appended the end of the stream to every partition");
                 }
             }
             return 0;
+        }
+
+        /** The file's ledger; refuses a file loaded completely before (unless --force) and says when it resumes. */
+        private LoadLedger openLedger(final Path ingestDir, final List<SchemaLog> logs, final PrintWriter out) throws IOException {
+            final LoadLedger ledger;
+            try {
+                ledger = LoadLedger.open(ingestDir, input, logs, force);
+            } catch (final IllegalStateException e) {
+                throw new ConfigException(e.getMessage() + "; nothing was loaded", e);
+            }
+            if (ledger.finished()) {
+                ledger.close();
+                throw new ConfigException(input + " was loaded completely before (" + ledger.finishedDescription()
+                        + "): nothing was loaded again; --force loads it once more (every line a second time)");
+            }
+            if (ledger.resumeAfterLine() > 0) {
+                out.println("an earlier load of " + input + " stopped after line " + ledger.resumeAfterLine()
+                        + ": resuming there (lines it appended are not appended again)");
+            }
+            return ledger;
+        }
+
+        private static String resumed(final LoadLedger ledger) {
+            return ledger.resumeAfterLine() > 0 || ledger.skippedAsAlreadyAppended() > 0
+                    ? "; resumed after line " + ledger.resumeAfterLine() + ", " + ledger.skippedAsAlreadyAppended()
+                    + " events of the interrupted batch found in the log and not appended again"
+                    : "";
         }
 
         private static SchemaLoader.Format parseFormat(final String text) {

@@ -36,11 +36,25 @@ public final class BuiltInLogs implements AutoCloseable {
 
     /** Appends {@code record}, an event of a built-in type, to its type's log; returns its index there. */
     public long append(final SchemaRecord record) {
+        return logOf(record).append(record);
+    }
+
+    /** The log of {@code record}'s built-in type. */
+    public SchemaLog logOf(final SchemaRecord record) {
         final EventType type = EventType.ofSchema(record.layout().schema().name());
         if (type == null) {
             throw new IllegalArgumentException("schema " + record.layout().schema().name() + " is not a built-in type");
         }
-        return log(type).append(record);
+        return log(type);
+    }
+
+    /** The log of every built-in type, created where missing (a load names every log it may write before its first append). */
+    public List<SchemaLog> all() {
+        final List<SchemaLog> all = new ArrayList<>();
+        for (final EventType type : EventType.values()) {
+            all.add(log(type));
+        }
+        return all;
     }
 
     /** Appends the end of the stream to every partition of every built-in type's log that exists; returns those types. */

@@ -40,7 +40,22 @@ public final class JsonLinesLoader {
      */
     public LoadReport load(final Path input, final BuiltInLogs logs, final Path rejectedFile, final Consumer<String> progress)
             throws IOException {
-        return LineLoad.load(input, rejectedFile, progress, null, (line, lineNumber) -> logs.append(encode(FlatJson.parse(line), lineNumber)));
+        try (LoadLedger ledger = LoadLedger.open(logs.ingestDir(), input, logs.all(), true)) {
+            return load(input, logs, rejectedFile, ledger, progress);
+        }
+    }
+
+    /**
+     * As {@link #load(Path, BuiltInLogs, Path, Consumer)}, through {@code ledger} (opened for
+     * {@link BuiltInLogs#all()}): lines an interrupted load of the same file appended are not appended again.
+     */
+    public LoadReport load(final Path input, final BuiltInLogs logs, final Path rejectedFile, final LoadLedger ledger,
+                           final Consumer<String> progress)
+            throws IOException {
+        return LineLoad.load(input, rejectedFile, progress, null, ledger, (line, lineNumber) -> {
+            final SchemaRecord record = encode(FlatJson.parse(line), lineNumber);
+            ledger.append(logs.logOf(record), record);
+        });
     }
 
     private SchemaRecord encode(final Map<String, Object> fields, final long lineNumber) {

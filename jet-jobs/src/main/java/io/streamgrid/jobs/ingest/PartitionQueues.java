@@ -64,6 +64,12 @@ final class PartitionQueues implements AutoCloseable {
                 : queue.countExcerpts(lastReadIndex, last);
     }
 
+    /** The index of {@code partition}'s last record, {@link PartitionReader#START} when it has none. */
+    long lastIndex(final int partition) {
+        final long last = queues[partition].lastIndex();
+        return last < 0 ? PartitionReader.START : last;
+    }
+
     ExcerptTailer tailer(final int partition) {
         return queues[partition].createTailer();
     }

@@ -72,21 +72,32 @@ public final class SchemaLoader {
      */
     public LoadReport load(final Path input, final Format format, final SchemaLog log, final Path rejectedFile,
                            final Consumer<String> progress) throws IOException {
+        try (LoadLedger ledger = LoadLedger.open(log.directory().toAbsolutePath().getParent(), input, List.of(log), true)) {
+            return load(input, format, log, rejectedFile, ledger, progress);
+        }
+    }
+
+    /**
+     * As {@link #load(Path, Format, SchemaLog, Path, Consumer)}, through {@code ledger} (opened for
+     * {@code log}): lines an interrupted load of the same file appended are not appended again.
+     */
+    public LoadReport load(final Path input, final Format format, final SchemaLog log, final Path rejectedFile,
+                           final LoadLedger ledger, final Consumer<String> progress) throws IOException {
         if (format == Format.ACCESSLOG) {
             checkAccessLogFields(input);
             final List<String> kept = schema.fields().stream().map(Field::name).toList();
-            return LineLoad.load(input, rejectedFile, progress, null, (line, lineNumber) -> {
+            return LineLoad.load(input, rejectedFile, progress, null, ledger, (line, lineNumber) -> {
                 final Map<String, Object> values = AccessLogLine.parse(line);
                 values.keySet().retainAll(kept); // the log's other parts (ident, protocol, ...) are not the schema's
                 encode(values, lineNumber);
-                log.append(record);
+                ledger.append(log, record);
             });
         }
         final List<String> header = new ArrayList<>();
         return LineLoad.load(input, rejectedFile, progress, format == Format.CSV ? first -> header.addAll(checkHeader(first, input)) : null,
-                (line, lineNumber) -> {
+                ledger, (line, lineNumber) -> {
                     encode(header.isEmpty() ? FlatJson.parse(line) : csvValues(header, line), lineNumber);
-                    log.append(record);
+                    ledger.append(log, record);
                 });
     }
 

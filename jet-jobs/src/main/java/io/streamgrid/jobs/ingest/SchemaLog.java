@@ -320,6 +320,25 @@ public final class SchemaLog implements AutoCloseable {
         return records;
     }
 
+    /** The index of {@code partition}'s last record, control records included; {@link PartitionReader#START} when empty. */
+    public long lastIndex(final int partition) {
+        return queues.lastIndex(partition);
+    }
+
+    /** Events ({@link SchemaLayout#KIND_EVENT} records, not control or emitted ones) of {@code partition} after {@code index}, read one by one. */
+    public long eventsAfter(final int partition, final long index) {
+        long events = 0;
+        try (PartitionReader reader = reader(partition, index)) {
+            int length;
+            while ((length = reader.next()) >= 0) {
+                if (length > 0 && reader.buffer().getByte(0) == SchemaLayout.KIND_EVENT) {
+                    events++;
+                }
+            }
+        }
+        return events;
+    }
+
     /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link PartitionReader#START}: at the beginning). */
     public PartitionReader reader(final int partition, final long lastReadIndex) {
         return new PartitionReader(partition, queues.tailer(partition), lastReadIndex,

@@ -1,0 +1,132 @@
+package io.streamgrid.cli;
+
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.jobs.ingest.PartitionReader;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Design of this test: {@code ingest load} of a 600,000-line CSV file runs in a child JVM, as a
+ * user runs it, and is killed with SIGKILL once it reported 100,000 lines; the user runs the same
+ * command again. Every line must then be in the log exactly once (the oracle: the line numbers the
+ * records carry as their sequence), and a third run of the command must refuse the file, loaded
+ * completely, without appending anything. Before, the second run appended every line again and
+ * every job counted the first part twice.
+ */
+class IngestLoadResumeTest {
+    private static final int LINES = 600_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_aLoadIsKilledPartWayAndRunAgain_then_everyLineIsInTheLogOnce() throws Exception {
+        final Path ingest = dir.resolve("ingest");
+        final Path config = Files.writeString(dir.resolve("sg.yaml"), String.join("\n", "ingest:", "  dir: " + ingest,
+                "  partitions: 4", "schemas:", "  trade:", "    key: account", "    event-time: ts", "    fields:",
+                "      - {name: account, type: string, max-length: 8}", "      - {name: ts, type: timestamp}",
+                "      - {name: price, type: double}", ""));
+        final Path input = dir.resolve("trades.csv");
+        try (BufferedWriter out = Files.newBufferedWriter(input)) {
+            out.write("account,ts,price\n");
+            for (int i = 0; i < LINES; i++) {
+                out.write("A" + (i % 997) + "," + (1_767_225_600_000L + i) + "," + (i % 1000) / 10.0 + "\n");
+            }
+        }
+        final List<String> command = List.of("ingest", "load", input.toString(), "--schema", "trade", "--config", config.toString());
+
+        final Process first = start(command);
+        final String progress = awaitLine(first, "read 100000 lines");
+        first.destroyForcibly(); // SIGKILL, by this process's own PID
+        assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        System.out.println("first load killed after: " + progress + "; events in the log: " + linesInLog(ingest).size());
+        assertThat(linesInLog(ingest).size()).as("killed part-way").isBetween(100_000, LINES - 1);
+
+        final Process second = start(command);
+        final String secondOutput = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(second.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        System.out.println("second load: " + secondOutput.lines().filter(l -> !l.startsWith("read ")).toList());
+        assertThat(second.exitValue()).as(secondOutput).isZero();
+        assertThat(secondOutput).contains("resuming there");
+
+        final List<Long> found = linesInLog(ingest);
+        final boolean[] seen = new boolean[LINES + 2];
+        long duplicated = 0;
+        long foreign = 0;
+        for (final long line : found) {
+            if (line < 2 || line > LINES + 1) {
+                foreign++;
+            } else if (seen[(int) line]) {
+                duplicated++;
+            } else {
+                seen[(int) line] = true;
+            }
+        }
+        final long distinct = found.size() - duplicated - foreign;
+        System.out.println(LINES + " expected, " + distinct + " found, " + (LINES - distinct) + " lost, " + duplicated + " duplicated");
+        assertThat(foreign).isZero();
+        assertThat(duplicated).as("lines appended twice").isZero();
+        assertThat(distinct).as("lines in the log").isEqualTo(LINES);
+
+        final CliRun third = CliRun.of(command.toArray(String[]::new));
+        assertThat(third.code()).isEqualTo(2);
+        assertThat(third.err()).contains("was loaded completely before", "--force loads it once more");
+        assertThat(linesInLog(ingest)).as("nothing appended by the refused load").hasSize(LINES);
+    }
+
+    private Process start(final List<String> args) throws Exception {
+        return new ProcessBuilder(LocalCluster.cliCommand(LocalCluster.writeJvmOptions(dir), "256m",
+                System.getProperty("java.class.path"), null, args)).redirectErrorStream(true).start();
+    }
+
+    /** Reads the process's output until a line contains {@code text}; returns that line. */
+    private static String awaitLine(final Process process, final String text) throws Exception {
+        final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        final List<String> seen = new ArrayList<>();
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.contains(text)) {
+                return line;
+            }
+            seen.add(line);
+        }
+        throw new AssertionError("the load ended before printing '" + text + "': " + seen);
+    }
+
+    /** The sequence (line number) of every event in the trade log, all partitions. */
+    private static List<Long> linesInLog(final Path ingest) {
+        final Path logDir = SchemaLog.directoryOf(ingest, "trade");
+        final List<Long> lines = new ArrayList<>();
+        try (SchemaLog log = SchemaLog.openExisting(logDir, SchemaLog.storedSchema(logDir))) {
+            final SchemaRecord record = new SchemaRecord(log.schema().layout());
+            for (int p = 0; p < log.partitions(); p++) {
+                try (PartitionReader reader = log.reader(p, PartitionReader.START)) {
+                    int length;
+                    while ((length = reader.next()) >= 0) {
+                        if (reader.buffer().getByte(0) == SchemaLayout.KIND_EVENT) {
+                            lines.add(record.wrap(reader.buffer(), 0, length).sequence());
+                        }
+                    }
+                }
+            }
+        }
+        return lines;
+    }
+}
