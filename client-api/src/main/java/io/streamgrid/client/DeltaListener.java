@@ -6,11 +6,16 @@ import java.util.Set;
 /**
  * Receives a subscription's result: first {@link #onSnapshot}, then {@link #onDelta} in write order
  * per key. All calls come from the subscription's own delivery thread, one at a time; a slow
- * listener delays only its own subscription. An exception thrown here is logged and counted
- * ({@link Subscription#listenerErrors()}); the subscription goes on with the next call.
+ * listener delays only its own subscription. An exception thrown by {@link #onDelta} or
+ * {@link #onResync} is logged and counted ({@link Subscription#listenerErrors()}); the subscription
+ * goes on with the next call.
  */
 public interface DeltaListener {
-    /** The matching entries when the subscription started. */
+    /**
+     * The matching entries when the subscription started. If this throws, the subscription does not
+     * start — every delta after it would be relative to a state the listener does not have:
+     * {@link #onFailure} is called and the call that subscribed throws, naming the exception.
+     */
     void onSnapshot(Map<Object, Object> entries);
 
     void onDelta(Delta delta);

@@ -64,6 +64,40 @@ class SubscriptionFailureTest {
         }
     }
 
+    /**
+     * A listener whose onSnapshot throws has no initial state for the deltas that would follow: the
+     * subscription used to stay RUNNING with the error only counted. It must not start: subscribe
+     * fails naming the listener's error, the listener hears of it, and nothing reads for it.
+     */
+    @Test
+    void when_listenerThrowsInOnSnapshot_then_subscribeFailsNamingItAndNothingGoesOn() {
+        final IMap<Integer, Integer> map = client.hazelcast().getMap("state.snapshot-failure");
+        map.put(1, 1);
+        final AtomicReference<Throwable> told = new AtomicReference<>();
+        final DeltaListener listener = new DeltaListener() {
+            @Override
+            public void onSnapshot(final Map<Object, Object> entries) {
+                throw new IllegalStateException("listener bug in onSnapshot");
+            }
+
+            @Override
+            public void onDelta(final Delta delta) {
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                told.set(cause);
+            }
+        };
+
+        assertThatThrownBy(() -> client.subscribe("state.snapshot-failure", "this >= 0", listener, SubscriptionOptions.defaults()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("did not start")
+                .hasMessageContaining("onSnapshot")
+                .hasMessageContaining("listener bug in onSnapshot");
+        assertThat(told.get()).as("the listener was told").isNotNull();
+    }
+
     @Test
     void when_listenerThrows_then_theSubscriptionGoesOnAndCountsTheErrors() {
         final ThrowingListener listener = new ThrowingListener();

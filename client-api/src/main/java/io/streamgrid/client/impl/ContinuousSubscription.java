@@ -249,6 +249,7 @@ final class ContinuousSubscription implements Subscription {
             Thread.currentThread().interrupt();
         } catch (final RuntimeException | Error e) {
             if (!started.isDone()) {
+                fail(e); // the listener hears why it gets nothing; subscribe() throws it too
                 started.completeExceptionally(e);
             } else if (!closed) {
                 fail(e);
@@ -399,7 +400,10 @@ final class ContinuousSubscription implements Subscription {
             try {
                 listener.onSnapshot(Map.copyOf(current));
             } catch (final RuntimeException e) {
-                listenerFailed(e, "onSnapshot");
+                // Unlike a delta, the snapshot is the base of everything after it: without it the
+                // listener's state is wrong for good, so the subscription does not start.
+                listenerErrors.incrementAndGet();
+                throw new IllegalStateException("the listener's onSnapshot threw " + e, e);
             }
         } else {
             final List<Object> gone = new ArrayList<>();
