@@ -11,6 +11,7 @@ import io.streamgrid.cluster.PartitionTable;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.MemberAddress;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -152,7 +153,9 @@ final class ClusterCommand {
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = "Stop every member started from --work-dir (by PID; SIGKILL after --grace-seconds).")
+            description = {"Stop every member started from --work-dir by PID: SIGTERM (each migrates nothing, writes its pending",
+                    "write-behind changes and stops), SIGKILL only to a member still running after the grace period, said",
+                    "member by member, with exit code 1."})
     static final class Stop implements java.util.concurrent.Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -161,8 +164,12 @@ final class ClusterCommand {
                 description = "Where 'cluster start' kept its state (default: ${DEFAULT-VALUE}).")
         Path workDir;
 
-        @Option(names = "--grace-seconds", defaultValue = "60", description = "Wait before SIGKILL (default: ${DEFAULT-VALUE}).")
-        int graceSeconds;
+        @Option(names = "--grace-seconds", paramLabel = "SECONDS",
+                description = "Wait before SIGKILL (default: the configuration's shutdown.graceful-max-wait-seconds + 30).")
+        Integer graceSeconds;
+
+        @Mixin
+        ConfigOptions options;
 
         @Override
         public Integer call() {
@@ -172,8 +179,18 @@ final class ClusterCommand {
                 out.println("no cluster started from " + workDir + ": nothing to stop");
                 return 0;
             }
-            cluster.get().stop(workDir, Duration.ofSeconds(graceSeconds), out::println);
-            out.println("cluster stopped");
+            // As long as the members themselves may take: the graceful shutdown waits up to that for its write-behind flush.
+            final int grace = graceSeconds != null ? graceSeconds
+                    : options.tree().integer("shutdown.graceful-max-wait-seconds") + 30;
+            final List<String> notGraceful = cluster.get().stop(workDir, Duration.ofSeconds(grace), out::println);
+            if (!notGraceful.isEmpty()) {
+                final PrintWriter err = spec.commandLine().getErr();
+                err.println("cluster stopped, but " + notGraceful.size() + " member(s) did not shut down gracefully: "
+                        + String.join("; ", notGraceful));
+                err.flush();
+                return StreamGridCli.EXIT_FAILED;
+            }
+            out.println("cluster stopped (every member shut down gracefully)");
             return 0;
         }
     }

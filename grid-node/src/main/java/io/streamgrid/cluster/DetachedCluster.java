@@ -13,6 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -106,22 +109,68 @@ public record DetachedCluster(String clusterName, List<Member> members) {
 
     /**
      * Stops every recorded member that still runs: SIGTERM to all (a whole-cluster stop needs no
-     * migration, so they go together), SIGKILL after {@code grace}. Removes the state file.
+     * migration, so they go together; each writes its pending write-behind changes first), SIGKILL
+     * to a member still running after {@code grace}. Says every 15 s what it waits for. Removes the
+     * state file. Returns the members that did not stop on their own — killed, or not even by
+     * SIGKILL — each described for the user; empty when every member shut down gracefully.
      */
-    public void stop(final Path workDir, final Duration grace, final Consumer<String> progress) {
+    public List<String> stop(final Path workDir, final Duration grace, final Consumer<String> progress) {
         final List<ProcessHandle> running = new ArrayList<>();
         for (final Member member : members) {
             member.process().ifPresent(running::add);
         }
         running.forEach(ProcessHandle::destroy);
+        final long start = System.nanoTime();
+        final List<String> notGraceful = new ArrayList<>();
         for (final ProcessHandle process : running) {
-            final boolean gone = ProcessTree.terminate(process, grace);
-            progress.accept("member pid " + process.pid() + (gone ? " stopped" : " could not be stopped"));
+            final Duration left = grace.minusNanos(System.nanoTime() - start);
+            final ProcessTree.Outcome outcome = ProcessTree.terminate(process, waitingSaying(process, left, grace, start, progress));
+            switch (outcome) {
+                case EXITED -> progress.accept("member pid " + process.pid() + " stopped");
+                case KILLED -> {
+                    final String what = "member pid " + process.pid() + " did not finish its graceful shutdown within "
+                            + grace.toSeconds() + " s of SIGTERM and was killed with SIGKILL: changes it had not written yet "
+                            + "(write-behind) may be lost (see its log; --grace-seconds waits longer)";
+                    progress.accept(what);
+                    notGraceful.add(what);
+                }
+                case STILL_RUNNING -> {
+                    final String what = "member pid " + process.pid() + " could not be stopped, even by SIGKILL";
+                    progress.accept(what);
+                    notGraceful.add(what);
+                }
+            }
         }
         try {
             Files.deleteIfExists(workDir.resolve(STATE_FILE));
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot delete " + workDir.resolve(STATE_FILE), e);
         }
+        return notGraceful;
+    }
+
+    /** Waits up to {@code left} for {@code process} to exit, saying every 15 s that it waits; returns what is left then (zero or more). */
+    private static Duration waitingSaying(final ProcessHandle process, final Duration left, final Duration grace, final long start,
+                                          final Consumer<String> progress) {
+        final long deadline = System.nanoTime() + Math.max(0, left.toNanos());
+        while (process.isAlive()) {
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                break;
+            }
+            try {
+                process.onExit().get(Math.min(remaining, TimeUnit.SECONDS.toNanos(15)), TimeUnit.NANOSECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (final ExecutionException | TimeoutException stillRunning) {
+                if (process.isAlive() && deadline - System.nanoTime() > 0) {
+                    progress.accept("waiting for member pid " + process.pid() + " to finish its graceful shutdown (migrations, "
+                            + "write-behind flush): " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + " s of at most "
+                            + grace.toSeconds());
+                }
+            }
+        }
+        return Duration.ZERO;
     }
 }

@@ -19,14 +19,17 @@ final class ProcessTree {
         root.destroyForcibly();
     }
 
-    /** SIGTERM, then SIGKILL after {@code grace}; returns true when the process has gone. */
-    static boolean terminate(final ProcessHandle process, final Duration grace) {
+    /** How a process {@link #terminate}d: on its own after SIGTERM, by SIGKILL, or not at all. */
+    enum Outcome { EXITED, KILLED, STILL_RUNNING }
+
+    /** SIGTERM, then SIGKILL after {@code grace}. */
+    static Outcome terminate(final ProcessHandle process, final Duration grace) {
         process.destroy();
         if (awaitExit(process, grace)) {
-            return true;
+            return Outcome.EXITED;
         }
         kill(process);
-        return awaitExit(process, Duration.ofSeconds(10));
+        return awaitExit(process, Duration.ofSeconds(10)) ? Outcome.KILLED : Outcome.STILL_RUNNING;
     }
 
     private static boolean awaitExit(final ProcessHandle process, final Duration wait) {
