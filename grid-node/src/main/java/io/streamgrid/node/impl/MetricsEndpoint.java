@@ -35,7 +35,7 @@ public final class MetricsEndpoint implements AutoCloseable {
         JvmMetrics.builder().register(registry);
         registry.register(new MemberMetrics(member));
         return new MetricsEndpoint(HTTPServer.builder().hostname(host).port(port).registry(registry)
-                .defaultHandler(new StatusPage(member)).buildAndStart());
+                .defaultHandler(new StatusPage(member, host)).buildAndStart());
     }
 
     public int port() {

@@ -13,14 +13,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -42,14 +47,30 @@ final class StatusPage implements HttpHandler {
     private static final long SAMPLE_EVERY_MS = 1_000;
     private static final int ALERTS_SHOWN = 8;
 
+    /** How long one status.json answer serves repeated polls (any number of open pages costs one computation per interval). */
+    private static final long JSON_FRESH_MS = 500;
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
     private final HazelcastInstance hazelcast;
     private final byte[] page;
+    /** Host names (lower case) the page answers to besides IP literals and localhost: the bound host and this machine's name. */
+    private final Set<String> ownNames;
+    private String lastJson;
+    private long lastJsonMs;
     /** Job name → its samples, oldest first. */
     private final Map<String, ArrayDeque<JobFigures>> history = new HashMap<>();
     private long lastSampleMs;
 
-    StatusPage(final HazelcastInstance hazelcast) {
+    StatusPage(final HazelcastInstance hazelcast, final String boundHost) {
         this.hazelcast = hazelcast;
+        final Set<String> names = new HashSet<>();
+        names.add(boundHost.toLowerCase(Locale.ROOT));
+        try {
+            names.add(InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT));
+        } catch (final IOException noName) {
+            LOG.fine("this machine's host name is unknown: the status page answers to addresses and localhost only");
+        }
+        this.ownNames = Set.copyOf(names);
         try (InputStream in = StatusPage.class.getResourceAsStream("/status.html")) {
             if (in == null) {
                 throw new IllegalStateException("status.html is missing from the grid-node jar");
@@ -64,7 +85,12 @@ final class StatusPage implements HttpHandler {
     public void handle(final HttpExchange exchange) throws IOException {
         try (exchange) {
             final String path = exchange.getRequestURI().getPath();
-            if (!"GET".equals(exchange.getRequestMethod())) {
+            final String host = exchange.getRequestHeaders().getFirst("Host");
+            if (!isOwnName(host)) {
+                // DNS rebinding: a page of another site whose name now resolves to this address must not read it.
+                send(exchange, 421, "text/plain; charset=utf-8", ("Host " + host + " is not a name of this member: use its address, "
+                        + "localhost or its host name\n").getBytes(StandardCharsets.UTF_8));
+            } else if (!"GET".equals(exchange.getRequestMethod())) {
                 send(exchange, 405, "text/plain; charset=utf-8", "GET only\n".getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/") || path.equals("/status")) {
                 send(exchange, 200, "text/html; charset=utf-8", page);
@@ -80,6 +106,27 @@ final class StatusPage implements HttpHandler {
         }
     }
 
+    /**
+     * Whether a request's Host header names this member: an IP literal (no DNS name, so nothing to
+     * rebind), localhost, the address the endpoint is bound to or this machine's host name.
+     */
+    boolean isOwnName(final String hostHeader) {
+        if (hostHeader == null || hostHeader.isBlank()) {
+            return false;
+        }
+        String name = hostHeader.trim().toLowerCase(Locale.ROOT);
+        if (name.startsWith("[")) {
+            final int end = name.indexOf(']');
+            return end > 0; // an IPv6 literal
+        }
+        final int colon = name.lastIndexOf(':');
+        if (colon >= 0) {
+            name = name.substring(0, colon);
+        }
+        return name.equals("localhost") || ownNames.contains(name) || IPV4.matcher(name).matches();
+    }
+
+
     private static void send(final HttpExchange exchange, final int status, final String type, final byte[] body) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", type);
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
@@ -92,6 +139,15 @@ final class StatusPage implements HttpHandler {
     /** The cluster as this member sees it, with each job's sample history. */
     synchronized String json() {
         final long now = System.currentTimeMillis();
+        if (lastJson != null && now - lastJsonMs < JSON_FRESH_MS) {
+            return lastJson;
+        }
+        lastJson = freshJson(now);
+        lastJsonMs = now;
+        return lastJson;
+    }
+
+    private String freshJson(final long now) {
         final List<Job> jobs = hazelcast.getJet().getJobs();
         if (now - lastSampleMs >= SAMPLE_EVERY_MS) {
             sample(jobs);
