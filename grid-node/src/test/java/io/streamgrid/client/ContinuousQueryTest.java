@@ -183,11 +183,26 @@ class ContinuousQueryTest {
          * client does not redo non-idempotent operations); the batch's values are final, so writing
          * it again is safe and lands the same versions.
          */
+        /** Every write acknowledged, in order, when {@link #recordAcknowledged} was called; else null. */
+        private volatile List<Tick> acknowledged;
+
+        /** From now on keeps every acknowledged write, in order (an oracle for subscribers that must see each version). */
+        void recordAcknowledged() {
+            acknowledged = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        }
+
+        List<Tick> acknowledged() {
+            return List.copyOf(acknowledged);
+        }
+
         private void putAll(final Map<Long, Tick> batch) {
             final long deadline = retryFor == null ? 0 : System.nanoTime() + retryFor.toNanos();
             for (int attempt = 1; ; attempt++) {
                 try {
                     map.putAll(batch);
+                    if (acknowledged != null) {
+                        acknowledged.addAll(batch.values());
+                    }
                     return;
                 } catch (final RuntimeException e) {
                     final boolean again = retryFor == null
@@ -217,6 +232,10 @@ class ContinuousQueryTest {
     /** Keeps a key → version view from snapshot and deltas; counts versions that go back. */
     static class Recorder implements DeltaListener {
         final Map<Object, Long> versions = new ConcurrentHashMap<>();
+        /** Per key, every version delivered as ENTER or UPDATE, in delivery order. */
+        final Map<Object, List<Long>> deliveredVersions = new ConcurrentHashMap<>();
+        /** Per key, its version in the snapshot. */
+        final Map<Object, Long> snapshotVersions = new ConcurrentHashMap<>();
         final Map<Object, Long> highest = new ConcurrentHashMap<>();
         final AtomicLong backwards = new AtomicLong();
         volatile int snapshotSize = -1;
@@ -227,6 +246,7 @@ class ContinuousQueryTest {
             snapshotSize = entries.size();
             entries.forEach((k, v) -> {
                 versions.put(k, ((Tick) v).version());
+                snapshotVersions.put(k, ((Tick) v).version());
                 highest.put(k, ((Tick) v).version());
             });
         }
@@ -239,6 +259,9 @@ class ContinuousQueryTest {
                 backwards.incrementAndGet();
             }
             highest.merge(delta.key(), version, Math::max);
+            if (delta.kind() != Delta.Kind.LEAVE) {
+                deliveredVersions.computeIfAbsent(delta.key(), k -> new java.util.ArrayList<>()).add(version);
+            }
             if (delta.kind() == Delta.Kind.LEAVE) {
                 versions.remove(delta.key());
             } else {
