@@ -293,13 +293,13 @@ final class ContinuousSubscription implements Subscription {
     /** The subscription cannot go on: FAILED with {@code cause}, logged, and the listener told once. */
     private void fail(final Throwable cause) {
         failure = cause;
-        state = State.FAILED;
         LOG.log(Level.SEVERE, "subscription to " + map.getName() + " failed and stopped: " + cause, cause);
         try {
             listener.onFailure(cause);
         } catch (final RuntimeException e) {
             LOG.log(Level.WARNING, "subscription to " + map.getName() + ": the listener's onFailure threw", e);
         }
+        state = State.FAILED; // after the listener was told: whoever sees FAILED knows the listener knows
     }
 
     /**
