@@ -60,16 +60,8 @@ class ClusterRestartUnderSubscriptionsTest {
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                             .until(() -> recorder.view().equals(expected));
                 } finally {
-                    final Map<Object, Long> actual = recorder.view();
-                    final long lost = expected.keySet().stream().filter(k -> !actual.containsKey(k)).count();
-                    final long extra = actual.keySet().stream().filter(k -> !expected.containsKey(k)).count();
-                    final long stale = expected.entrySet().stream()
-                            .filter(e -> actual.containsKey(e.getKey()) && !actual.get(e.getKey()).equals(e.getValue())).count();
-                    System.out.println("subscriber after the cluster was replaced: " + expected.size() + " expected, "
-                            + (actual.size() - extra) + " found, " + lost + " lost, " + extra + " extra, " + stale + " stale; "
-                            + subscription.resyncs() + " RESYNC");
-                    System.out.println("lost keys' partitions: " + expected.keySet().stream().filter(k -> !actual.containsKey(k))
-                            .map(k -> client.hazelcast().getPartitionService().getPartition(k).getPartitionId()).distinct().sorted().toList());
+                    System.out.println("subscriber after the cluster was replaced: " + ContinuousQueryTest.comparison(expected,
+                            recorder.view()) + "; " + subscription.resyncs() + " RESYNC");
                 }
                 assertThat(subscription.resyncs()).as("the subscription said it resynchronised").isPositive();
                 final Map<Object, Long> viewExpected = versions(client, "version > 0");
@@ -86,9 +78,7 @@ class ClusterRestartUnderSubscriptionsTest {
     }
 
     private static Map<Object, Long> versions(final StreamGridClient client, final String where) {
-        final Map<Object, Long> versions = new HashMap<>();
-        client.query(MAP, where).forEach((k, v) -> versions.put(k, ((Tick) v).version()));
-        return versions;
+        return ContinuousQueryTest.serverVersions(client, MAP, where);
     }
 
     private static Map<Object, Long> versionsOf(final LocalView view) {

@@ -229,6 +229,23 @@ class ContinuousQueryTest {
         }
     }
 
+    /** Key → version of what the server holds for {@code where} in {@code map}: the oracle a view is compared with. */
+    static Map<Object, Long> serverVersions(final StreamGridClient client, final String map, final String where) {
+        final Map<Object, Long> versions = new HashMap<>();
+        client.query(map, where).forEach((k, v) -> versions.put(k, ((Tick) v).version()));
+        return versions;
+    }
+
+    /** "N expected, N found, L lost, X extra, S stale": a view against the oracle, key by key. */
+    static String comparison(final Map<Object, Long> expected, final Map<Object, Long> actual) {
+        final long lost = expected.keySet().stream().filter(k -> !actual.containsKey(k)).count();
+        final long extra = actual.keySet().stream().filter(k -> !expected.containsKey(k)).count();
+        final long stale = expected.entrySet().stream()
+                .filter(e -> actual.containsKey(e.getKey()) && !actual.get(e.getKey()).equals(e.getValue())).count();
+        return expected.size() + " expected, " + (actual.size() - extra) + " found, " + lost + " lost, " + extra + " extra, "
+                + stale + " stale";
+    }
+
     /** Keeps a key → version view from snapshot and deltas; counts versions that go back. */
     static class Recorder implements DeltaListener {
         final Map<Object, Long> versions = new ConcurrentHashMap<>();

@@ -117,14 +117,8 @@ class MemberKillUnderSubscriptionsTest {
                 try {
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> recorder.view().equals(expected));
                 } finally {
-                    final Map<Object, Long> actual = recorder.view();
-                    final long lost = expected.keySet().stream().filter(k -> !actual.containsKey(k)).count();
-                    final long extra = actual.keySet().stream().filter(k -> !expected.containsKey(k)).count();
-                    final long stale = expected.entrySet().stream()
-                            .filter(e -> actual.containsKey(e.getKey()) && !actual.get(e.getKey()).equals(e.getValue())).count();
-                    System.out.println("subscriber '" + WHERE.get(i) + "': " + expected.size() + " expected, "
-                            + (actual.size() - extra) + " found, " + lost + " lost, " + extra + " extra, " + stale + " stale; "
-                            + subscriptions.get(i).resyncs() + " RESYNC, " + recorder.backwards.get() + " went back");
+                    System.out.println("subscriber '" + WHERE.get(i) + "': " + ContinuousQueryTest.comparison(expected, recorder.view())
+                            + "; " + subscriptions.get(i).resyncs() + " RESYNC, " + recorder.backwards.get() + " went back");
                 }
                 assertThat(recorder.backwards.get()).as("versions that went back for '" + WHERE.get(i) + "'").isZero();
                 assertEveryMatchingVersionDelivered(writer.writer.acknowledged(), WHERE_AS_JAVA.get(i), recorder, WHERE.get(i),
@@ -184,9 +178,7 @@ class MemberKillUnderSubscriptionsTest {
     }
 
     private static Map<Object, Long> versions(final StreamGridClient client, final String where) {
-        final Map<Object, Long> versions = new HashMap<>();
-        client.query(MAP, where).forEach((k, v) -> versions.put(k, ((Tick) v).version()));
-        return versions;
+        return ContinuousQueryTest.serverVersions(client, MAP, where);
     }
 
     /**

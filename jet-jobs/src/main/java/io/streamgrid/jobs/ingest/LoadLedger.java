@@ -51,7 +51,7 @@ public final class LoadLedger implements AutoCloseable {
 
     private final Path file;
     private final Path input;
-    private final FileChannel lockChannel;
+    /** The ingest directory's load lock; its channel is closed with it. */
     private final FileLock lock;
     private final Properties committed;
     private final long resumeAfterLine;
@@ -63,11 +63,9 @@ public final class LoadLedger implements AutoCloseable {
     private final Map<String, SchemaLog> logsByName = new TreeMap<>();
     private long skipped;
 
-    private LoadLedger(final Path file, final Path input, final FileChannel lockChannel, final FileLock lock,
-                       final Properties committed) {
+    private LoadLedger(final Path file, final Path input, final FileLock lock, final Properties committed) {
         this.file = file;
         this.input = input;
-        this.lockChannel = lockChannel;
         this.lock = lock;
         this.committed = committed;
         this.resumeAfterLine = Long.parseLong(committed.getProperty("lines-done", "0"));
@@ -84,20 +82,9 @@ public final class LoadLedger implements AutoCloseable {
      */
     public static LoadLedger open(final Path ingestDir, final Path input, final List<SchemaLog> logs, final boolean force)
             throws IOException {
-        final Path dir = Files.createDirectories(ingestDir.resolve(DIR));
-        final FileChannel channel = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        final FileLock lock;
-        try {
-            lock = tryLock(channel);
-        } catch (final IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
-        if (lock == null) {
-            channel.close();
-            throw new IllegalStateException("another load (or ingest generate) into " + ingestDir + " is running: they run one at a "
-                    + "time; run this one when it has finished");
-        }
+        final FileLock lock = lockIngestDir(ingestDir, "another load (or ingest generate) into " + ingestDir
+                + " is running: they run one at a time; run this one when it has finished");
+        final Path dir = ingestDir.resolve(DIR);
         try {
             final Path file = dir.resolve(sha256(input) + ".properties");
             final Properties committed = new Properties();
@@ -106,12 +93,11 @@ public final class LoadLedger implements AutoCloseable {
                     committed.load(in);
                 }
             }
-            final LoadLedger ledger = new LoadLedger(file, input, channel, lock, committed);
+            final LoadLedger ledger = new LoadLedger(file, input, lock, committed);
             ledger.prepare(logs);
             return ledger;
         } catch (final IOException | RuntimeException e) {
-            lock.release();
-            channel.close();
+            release(lock);
             throw e;
         }
     }
@@ -123,6 +109,12 @@ public final class LoadLedger implements AutoCloseable {
      * @throws IllegalStateException when a load of this ingest directory is running
      */
     public static AutoCloseable exclusive(final Path ingestDir) throws IOException {
+        final FileLock lock = lockIngestDir(ingestDir, "a load into " + ingestDir + " is running: run this when it has finished");
+        return () -> release(lock);
+    }
+
+    /** Takes {@code ingestDir}'s load lock; throws IllegalStateException with {@code busy} when another holds it. */
+    private static FileLock lockIngestDir(final Path ingestDir, final String busy) throws IOException {
         final Path dir = Files.createDirectories(ingestDir.resolve(DIR));
         final FileChannel channel = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         final FileLock lock;
@@ -134,15 +126,17 @@ public final class LoadLedger implements AutoCloseable {
         }
         if (lock == null) {
             channel.close();
-            throw new IllegalStateException("a load into " + ingestDir + " is running: run this when it has finished");
+            throw new IllegalStateException(busy);
         }
-        return () -> {
-            try {
+        return lock;
+    }
+
+    private static void release(final FileLock lock) throws IOException {
+        try (FileChannel channel = lock.channel()) {
+            if (lock.isValid()) {
                 lock.release();
-            } finally {
-                channel.close();
             }
-        };
+        }
     }
 
     /** Whether this file was loaded completely before. */
@@ -259,13 +253,7 @@ public final class LoadLedger implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try {
-            if (lock.isValid()) {
-                lock.release();
-            }
-        } finally {
-            lockChannel.close();
-        }
+        release(lock);
     }
 
     /** The lock, or null when another process — or another load in this JVM — holds it. */
