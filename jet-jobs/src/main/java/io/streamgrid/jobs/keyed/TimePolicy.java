@@ -12,10 +12,14 @@ import java.io.Serializable;
  *     {@link KeyedContext#isLate()} true, so the function can correct what it already emitted.</li>
  * <li>An event further behind goes to the job's late side output ({@code late.<job>}) with the
  *     reason; it does not reach the function. Nothing is dropped silently.</li>
- * <li>An event more than {@code maxFutureMs} ahead of the watermark is rejected
- *     ({@code rejected.<job>}) and does not move the watermark.</li>
+ * <li>An event more than {@code maxFutureMs} ahead of the watermark is one bad clock — rejected
+ *     ({@code rejected.<job>}) without moving the watermark — when a later event of the partition
+ *     goes back near the old time, and a jump of the whole stream, which the watermark follows,
+ *     when the next 32 agree with it; it waits in the log until they decide. An event more than
+ *     {@code maxFutureMs} ahead of the wall clock is rejected, a partition's first included.</li>
  * <li>A partition without records for {@code idleTimeoutMs} of wall-clock time gets a heartbeat in
- *     its log that moves its watermark on; 0 turns this off.</li>
+ *     its log that moves its watermark to its other partitions' time, or — when its events follow
+ *     the wall clock — the wall clock; a paused history waits. 0 turns this off.</li>
  * </ul>
  */
 public record TimePolicy(long allowedDisorderMs, long allowedLatenessMs, long maxFutureMs, long idleTimeoutMs)

@@ -16,12 +16,16 @@ import java.util.Objects;
  *     with a higher update sequence.</li>
  * <li>An event later than that goes to the late side output with the reason. Nothing is dropped
  *     silently.</li>
- * <li>An event more than {@code maxFutureMs} ahead of its partition's watermark is rejected (to the
- *     job's rejected side output, with the reason) and does not move the watermark: one event with
- *     a clock far ahead cannot make every later event late. The first event of a partition has no
- *     watermark to be measured against and is accepted.</li>
+ * <li>An event more than {@code maxFutureMs} ahead of its partition's watermark is held until the
+ *     events after it in the log decide: one going back near the old time makes it one bad clock,
+ *     rejected (to the job's rejected side output, with the reason) without moving the watermark,
+ *     so no later event becomes late; 32 agreeing with it make it a jump of the whole stream, which
+ *     the watermark follows. An event more than {@code maxFutureMs} ahead of the wall clock is
+ *     rejected, a partition's first event included.</li>
  * <li>A partition without records for {@code idleTimeoutMs} of wall-clock time has its watermark
- *     moved on (see {@code SchemaLog.appendHeartbeat}), so its last windows close; 0 turns this off.</li>
+ *     moved on (see {@code SchemaLog.appendHeartbeat}) to its other partitions' time, or — when its
+ *     events follow the wall clock — the wall clock, so its last windows close; a paused history
+ *     waits for more data or its end of stream. 0 turns this off.</li>
  * </ul>
  *
  * @param window            which windows

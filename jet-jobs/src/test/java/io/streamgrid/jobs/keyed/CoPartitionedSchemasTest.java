@@ -169,6 +169,44 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
     }
 
     /**
+     * Design of this test: both streams jump 50 hours ahead half-way (more than the one day of
+     * max-future-ms), as a history with a gap does. The merge must follow the jump in both logs:
+     * every pressure reading finds its temperature, none is rejected. Before, every reading after
+     * the gap was rejected as too far ahead.
+     */
+    @Test
+    void when_bothStreamsJumpAheadByMoreThanMaxFuture_then_theMergeFollows() throws Exception {
+        final long gap = 50 * 3_600_000L;
+        final List<MachineReading> temperatures = withGap(readings(41, 4_000, 0), gap);
+        final List<MachineReading> pressures = withGap(readings(42, 4_000, 1_000_000), gap);
+        final KeyedJob<double[]> job = job(60_000);
+        startMember();
+        try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
+             SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
+            MachineReading.append(temperatureLog, temperatures, 0, temperatures.size());
+            MachineReading.append(pressureLog, pressures, 0, pressures.size());
+            temperatureLog.appendEndOfStream();
+            pressureLog.appendEndOfStream();
+            final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
+            JobTestSupport.awaitEqual(expected(temperatures, pressures), () -> Map.copyOf(member.<String, Double>getMap(MAP)),
+                    Duration.ofSeconds(60), running);
+            assertThat(member.getMap(job.rejectedMap()).size()).as("readings rejected").isZero();
+            assertThat(member.getMap(job.lateMap()).size()).as("readings late").isZero();
+            running.cancel();
+        }
+    }
+
+    /** The readings with their second half moved {@code gap} ms later. */
+    private static List<MachineReading> withGap(final List<MachineReading> readings, final long gap) {
+        final List<MachineReading> out = new ArrayList<>(readings.size());
+        for (int i = 0; i < readings.size(); i++) {
+            final MachineReading r = readings.get(i);
+            out.add(i < readings.size() / 2 ? r : new MachineReading(r.machine(), r.ts() + gap, r.value(), r.sequence()));
+        }
+        return out;
+    }
+
+    /**
      * Design of this test: both logs end; readings appended to either afterwards must not vanish.
      * A one-schema job reads on after the end of its stream and reports such events late (the
      * watermark stands at the end of time); a job reading several schemas skipped a log once it had

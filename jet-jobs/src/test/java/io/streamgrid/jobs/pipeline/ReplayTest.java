@@ -45,10 +45,15 @@ class ReplayTest extends EmbeddedMemberTest {
 
     /** Requests of one IP, {@code perMinute} in each of minutes 1..{@code minutes}, then (optionally) the end of stream. */
     private void appendMinutes(final SchemaLog log, final int minutes, final int perMinute) {
+        appendMinutes(log, 0, MINUTE, minutes, perMinute);
+    }
+
+    /** As {@link #appendMinutes(SchemaLog, int, int)}, from {@code base} on and with "minutes" of {@code minute} ms. */
+    private void appendMinutes(final SchemaLog log, final long base, final long minute, final int minutes, final int perMinute) {
         long sequence = 0;
         for (int m = 1; m <= minutes; m++) {
             for (int i = 0; i < perMinute; i++) {
-                final SchemaRecord record = events.request(m * MINUTE + i * 10L, sequence++, IP, 0, 100, 200);
+                final SchemaRecord record = events.request(base + m * minute + i * 10L, sequence++, IP, 0, 100, 200);
                 log.append(0, record.buffer(), record.offset(), record.length());
             }
         }
@@ -89,14 +94,22 @@ class ReplayTest extends EmbeddedMemberTest {
         liveJob.cancel();
     }
 
+    /**
+     * The stream follows the wall clock (an idle heartbeat moves only such a stream's clock): three
+     * one-second "minutes", the last one the current second.
+     */
     @Test
     void when_aReplayIdlesAtTheEndOfTheLog_then_itAppendsNoHeartbeatButTheLiveJobDoes() {
         final int appended = 3 * 20;
+        final long second = 1_000;
+        final long now = System.currentTimeMillis();
         try (SchemaLog log = openLog(1)) {
-            appendMinutes(log, 3, 20); // no end of stream: the partition idles after its last record
+            // no end of stream: the partition idles after its last record
+            appendMinutes(log, now - now % second - 3 * second, second, 3, 20);
         }
         startMember();
-        final IpTrafficJob job = ipTraffic(200);
+        final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(second), 0, 0, 24 * 60 * MINUTE, 200),
+                3.0, 100, 3);
         final JobOptions options = JobOptions.of(dir).withSnapshotInterval(200);
         final Replay replay = Replay.into("idle");
         final Job replayJob = WindowedJobs.submit(member.getJet(), job, options.withReplay(replay));

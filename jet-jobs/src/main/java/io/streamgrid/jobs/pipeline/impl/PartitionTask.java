@@ -53,6 +53,11 @@ abstract class PartitionTask {
     private final Input[] inputs;
     private final long maxFutureMs;
     private long skipBefore = Long.MIN_VALUE;
+    /** The wall clock plus max-future-ms when last read (see {@link #isAheadOfWallClock}). */
+    private long wallClockHorizon = Long.MIN_VALUE;
+    /** The wall clock when records were last handled, and the watermark then (for {@link #clockByWallClock}). */
+    private long handledAtMs;
+    private long watermarkWhenHandled = Long.MIN_VALUE;
     /** The event being handled (a flyweight over its reader's buffer), of {@link #input}'s schema. */
     SchemaRecord record;
     /** Which of the job's schemas {@link #record} is of (0 for a job reading one). */
@@ -124,23 +129,49 @@ abstract class PartitionTask {
     /** Reads and handles up to {@code max} records; returns how many (0 when nothing new is there). */
     final int poll(final int max) {
         final int handled = inputs.length == 1 ? pollOne(inputs[0], max) : pollMerged(max);
+        if (handled > 0) {
+            handledAtMs = System.currentTimeMillis();
+            watermarkWhenHandled = watermark();
+        }
         afterPoll();
         return handled;
     }
 
-    /** One log: every record in log order. */
+    /**
+     * Where the wall clock puts this partition's event-time clock now, for an idle heartbeat; or
+     * Long.MIN_VALUE when its event time does not follow the wall clock. It follows when its records
+     * were last handled with its newest event (watermark plus {@code allowedDisorderMs}) at most
+     * {@code toleranceMs} behind the wall clock; the clock then is the wall clock less that lag
+     * (a stream read a few seconds behind stays that far behind). A historical stream that pauses
+     * (two loads minutes apart, a cluster restarted) has not moved on in event time, and a restored
+     * partition follows the wall clock again only once it has handled records.
+     */
+    final long clockByWallClock(final long allowedDisorderMs, final long toleranceMs, final long nowMs) {
+        if (watermarkWhenHandled == Long.MIN_VALUE) {
+            return Long.MIN_VALUE;
+        }
+        final long lag = Math.max(0, handledAtMs - (watermarkWhenHandled + allowedDisorderMs));
+        return lag <= toleranceMs ? nowMs - lag : Long.MIN_VALUE;
+    }
+
+    /** One log: every record in log order (a held one first). */
     private int pollOne(final Input in, final int max) {
         final PartitionReader reader = in.reader();
         int read = 0;
         while (read < max) {
-            final int length = reader.next();
+            final int length = in.headLength >= 0 ? in.headLength : reader.next();
             if (length < 0) {
                 break;
             }
-            read++;
+            in.headLength = -1;
             lastIndex = reader.lastIndex();
+            if (!handle(in, length, false)) {
+                in.headLength = length; // held where it is until the log decides it
+                lastIndex = in.lastIndex;
+                break;
+            }
             in.lastIndex = lastIndex;
-            handle(in, length, false);
+            read++;
         }
         if (read > 0) {
             in.lastRecordNanos = System.nanoTime();
@@ -158,16 +189,8 @@ abstract class PartitionTask {
         final long now = System.nanoTime();
         int handled = 0;
         for (final Input in : inputs) {
-            while (in.ended && handled < max) {
-                final int length = in.reader().next();
-                if (length < 0) {
-                    break;
-                }
-                in.lastRecordNanos = now;
-                lastIndex = in.reader.lastIndex();
-                in.lastIndex = lastIndex;
-                handle(in, length, false);
-                handled++;
+            if (in.ended && handled < max) {
+                handled += pollOne(in, max - handled);
             }
         }
         while (handled < max) {
@@ -186,11 +209,13 @@ abstract class PartitionTask {
             if (next == null) {
                 return handled; // every log ended
             }
-            final int length = next.headLength;
-            next.headLength = -1;
             lastIndex = next.reader.lastIndex();
+            if (!handle(next, next.headLength, next.headTime != REJECT_FIRST)) { // readHead validated it
+                lastIndex = next.lastIndex;
+                return handled; // held, and first in the merge: the others wait with it
+            }
+            next.headLength = -1;
             next.lastIndex = lastIndex;
-            handle(next, length, next.headTime != REJECT_FIRST); // readHead validated it
             handled++;
         }
         return handled;
@@ -198,9 +223,12 @@ abstract class PartitionTask {
 
     /**
      * Sorts the record of {@code length} bytes just read from {@code in}: a control record, an
-     * event, or rejected with the reason. {@code validEvent}: it was already found to be a valid event.
+     * event, or rejected with the reason. {@code validEvent}: it was already found to be a valid
+     * event. Returns false when the record is held: an event far ahead of the watermark whose log
+     * does not yet show whether it is a jump of the stream or one bad clock ({@link LeapCheck}); it
+     * is handed in again, and nothing after it is handled before it.
      */
-    private void handle(final Input in, final int length, final boolean validEvent) {
+    private boolean handle(final Input in, final int length, final boolean validEvent) {
         input = in.number;
         record = in.record;
         final DirectBuffer buffer = in.reader.buffer();
@@ -211,35 +239,67 @@ abstract class PartitionTask {
                 if (ended()) {
                     onEndOfStream();
                 }
-                return;
+                return true;
             }
             if (kind == SchemaLayout.KIND_HEARTBEAT) {
                 onHeartbeat(SchemaLog.controlTime(buffer, 0));
-                return;
+                return true;
             }
         }
         record.wrap(buffer, 0, length);
         final String invalid = validEvent ? null : record.validate();
         if (invalid != null) {
             reject(length, invalid);
-            return;
+            return true;
         }
-        if (buffer.getByte(0) == SchemaLayout.KIND_EMITTED && in.isRepeat(record.sequence())) {
+        final boolean emitted = buffer.getByte(0) == SchemaLayout.KIND_EMITTED;
+        if (emitted && in.isRepeat(record.sequence())) {
             repeats++;
-            return;
+            return true;
         }
         final long time = record.eventTime();
-        if (time < skipBefore) {
-            skipped++;
-            return;
-        }
         final long watermark = watermark();
-        if (watermark != Long.MIN_VALUE && time - watermark > maxFutureMs) {
-            reject(length, "event time " + time + " is " + (time - watermark) + " ms ahead of the partition's watermark "
-                    + watermark + ", more than max-future-ms " + maxFutureMs + "; the watermark was not moved");
-            return;
+        final boolean skip = time < skipBefore;
+        final boolean aheadOfWallClock = !skip && isAheadOfWallClock(time);
+        LeapCheck.Verdict leap = null;
+        if (!skip && !aheadOfWallClock && watermark != Long.MIN_VALUE && time - watermark > maxFutureMs) {
+            leap = in.leaps().decide(lastIndex, time, maxFutureMs);
+            if (leap == LeapCheck.Verdict.UNDECIDED) {
+                return false;
+            }
         }
-        onEvent(time);
+        if (emitted) {
+            in.rememberEmitted(record.sequence());
+        }
+        if (skip) {
+            skipped++;
+        } else if (aheadOfWallClock) {
+            reject(length, "event time " + time + " is " + (time - System.currentTimeMillis()) + " ms ahead of the wall clock, more than"
+                    + " max-future-ms " + maxFutureMs + ": a clock error; the watermark was not moved");
+        } else if (leap == LeapCheck.Verdict.OUTLIER) {
+            reject(length, "event time " + time + " is " + (time - watermark) + " ms ahead of the partition's watermark "
+                    + watermark + ", more than max-future-ms " + maxFutureMs + ", and a later event of the partition (at "
+                    + in.leaps().wentBackTo() + ") is back behind it: one bad clock; the watermark was not moved");
+        } else {
+            onEvent(time); // on time, or the first event of a jump of the stream
+        }
+        return true;
+    }
+
+    /**
+     * Whether an event time is more than max-future-ms ahead of the wall clock: no real event can
+     * be, so it is rejected even as a partition's first event (which has no watermark to compare
+     * with). The wall clock is read again only when a time passes the last horizon computed. The one
+     * verdict that depends on when it is made: an event rejected so may be taken by a replay run
+     * once the real time has come within max-future-ms of it.
+     */
+    private boolean isAheadOfWallClock(final long time) {
+        if (time <= wallClockHorizon) {
+            return false;
+        }
+        final long now = System.currentTimeMillis();
+        wallClockHorizon = now + maxFutureMs < now ? Long.MAX_VALUE : now + maxFutureMs;
+        return time > wallClockHorizon;
     }
 
     /**
@@ -249,7 +309,11 @@ abstract class PartitionTask {
      * {@code othersNewest} (the newest event time of the processor's other partitions) when that is
      * ahead of its own, else at the wall clock when that is. Several logs: a log with nothing new for
      * {@code idleNanos} while another has a record waiting, at the later of the waiting records'
-     * times and the wall clock. Returns the heartbeat's time, or {@link PartitionTasksP#NO_HEARTBEAT}.
+     * times and the wall clock — leaving out records more than max-future-ms ahead of the watermark
+     * (which may be one bad clock) unless only such records wait, then at the earliest of them, so
+     * that it can be decided. {@code wallClockMs} is Long.MIN_VALUE when the partition's event time
+     * does not follow the wall clock (see {@link #clockByWallClock}). Returns the heartbeat's time,
+     * or {@link PartitionTasksP#NO_HEARTBEAT}.
      */
     final long heartbeatIfIdle(final long nowNanos, final long idleNanos, final long allowedDisorderMs, final long othersNewest,
                                final long wallClockMs) {
@@ -265,11 +329,20 @@ abstract class PartitionTask {
             in.lastRecordNanos = nowNanos; // not again before it is read, or another idle timeout passed
             return time;
         }
+        final long watermark = watermark();
         long waiting = Long.MIN_VALUE;
+        long earliestLeap = Long.MAX_VALUE;
         for (final Input in : inputs) {
             if (!in.ended && in.headLength >= 0) {
-                waiting = Math.max(waiting, in.headTime);
+                if (watermark != Long.MIN_VALUE && in.headTime - watermark > maxFutureMs) {
+                    earliestLeap = Math.min(earliestLeap, in.headTime);
+                } else {
+                    waiting = Math.max(waiting, in.headTime);
+                }
             }
+        }
+        if (waiting == Long.MIN_VALUE && earliestLeap != Long.MAX_VALUE) {
+            waiting = earliestLeap;
         }
         if (waiting == Long.MIN_VALUE) {
             return PartitionTasksP.NO_HEARTBEAT; // nobody is held back
@@ -341,6 +414,7 @@ abstract class PartitionTask {
                 in.readEmitted(data);
             }
             readState(data);
+            watermarkWhenHandled = Long.MIN_VALUE; // a restored partition follows the wall clock again only once it reads
         } catch (final IOException e) {
             throw new UncheckedIOException("corrupt snapshot of job " + jobName + " partition " + partition, e);
         }
@@ -428,7 +502,9 @@ abstract class PartitionTask {
         boolean ended;
         /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
         long lastRecordNanos = System.nanoTime();
-        /** Merging: the length of the record read but not handled yet (in the reader's buffer), or -1. */
+        /** Reads the leaps ahead of the watermark forward; created at the first. */
+        private LeapCheck leaps;
+        /** The length of the record read but not handled yet (in the reader's buffer), or -1: merging, or held. */
         int headLength = -1;
         /** Merging: that record's place in the merge order. */
         long headTime;
@@ -462,28 +538,25 @@ abstract class PartitionTask {
 
         /** Where a record goes in the merge: its event time, a heartbeat's time, the end of stream last, a bad record first. */
         private long orderTime(final DirectBuffer buffer, final int length) {
-            if (length == SchemaLayout.CONTROL_LENGTH && buffer.getByte(1) == SchemaLayout.MARKER) {
-                final byte kind = buffer.getByte(0);
-                if (kind == SchemaLayout.KIND_END_OF_STREAM) {
-                    return Long.MAX_VALUE;
-                }
-                if (kind == SchemaLayout.KIND_HEARTBEAT) {
-                    return SchemaLog.controlTime(buffer, 0);
-                }
-            }
-            record.wrap(buffer, 0, length);
-            return record.validate() == null ? record.eventTime() : REJECT_FIRST;
+            final long time = LeapCheck.timeOf(record, buffer, length);
+            return time == Long.MIN_VALUE ? REJECT_FIRST : time;
         }
 
-        /** Whether an emitted event of this {@code sequence} was read before; remembers it when not. */
+        /** Whether an emitted event of this {@code sequence} was handled before. */
         boolean isRepeat(final long sequence) {
-            final int writer = Emitted.writer(sequence);
-            final long count = Emitted.count(sequence);
-            if (count <= emittedCounts.get(writer)) {
-                return true;
+            return Emitted.count(sequence) <= emittedCounts.get(Emitted.writer(sequence));
+        }
+
+        /** Remembers that the emitted event of this {@code sequence} was handled. */
+        void rememberEmitted(final long sequence) {
+            emittedCounts.put(Emitted.writer(sequence), Emitted.count(sequence));
+        }
+
+        LeapCheck leaps() {
+            if (leaps == null) {
+                leaps = new LeapCheck(log, partition);
             }
-            emittedCounts.put(writer, count);
-            return false;
+            return leaps;
         }
 
         void writeEmitted(final DataOutput data) throws IOException {
@@ -516,6 +589,9 @@ abstract class PartitionTask {
             if (reader != null) {
                 reader.close();
                 reader = null;
+            }
+            if (leaps != null) {
+                leaps.reset();
             }
         }
     }

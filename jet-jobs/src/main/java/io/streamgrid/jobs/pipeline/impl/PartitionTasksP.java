@@ -30,6 +30,12 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private static final int BATCH = 1024;
     private static final long CALL_BUDGET_NANOS = 1_000_000;
     static final long NO_HEARTBEAT = Long.MIN_VALUE;
+    /**
+     * A partition whose newest event was read at most this far behind the wall clock (or the idle
+     * timeout, when longer) follows the wall clock: an idle heartbeat may move its clock with it. A
+     * stream further behind is a history, and a pause in it moves nothing.
+     */
+    static final long LIVE_LAG_MS = 60_000;
 
     /** What goes to the progress vertex: nothing reads it. */
     private static final Boolean PROGRESS = Boolean.TRUE;
@@ -37,6 +43,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private final String jobName;
     private final long allowedDisorderMs;
     private final long idleTimeoutNanos;
+    private final long idleTimeoutMs;
     private final long skipBefore;
     private final ArrayDeque<StateUpdate> pending = new ArrayDeque<>();
     private final StateWriter writer = new StateWriter() {
@@ -100,6 +107,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         this.skipBefore = replay == null ? Long.MIN_VALUE : replay.fromEventTimeMs();
         this.allowedDisorderMs = allowedDisorderMs;
         this.idleTimeoutNanos = replay == null ? TimeUnit.MILLISECONDS.toNanos(idleTimeoutMs) : 0;
+        this.idleTimeoutMs = idleTimeoutMs;
     }
 
     /** Opens the log(s) and whatever else the tasks read; returns the partition count. */
@@ -206,8 +214,9 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
                     othersNewest = Math.max(othersNewest, other.watermark() + allowedDisorderMs);
                 }
             }
-            final long eventTime = idle.heartbeatIfIdle(now, idleTimeoutNanos, allowedDisorderMs, othersNewest,
-                    System.currentTimeMillis());
+            final long wallClock = idle.clockByWallClock(allowedDisorderMs, Math.max(idleTimeoutMs, LIVE_LAG_MS),
+                    System.currentTimeMillis()); // Long.MIN_VALUE for a history: a paused one has not moved on
+            final long eventTime = idle.heartbeatIfIdle(now, idleTimeoutNanos, allowedDisorderMs, othersNewest, wallClock);
             if (eventTime != NO_HEARTBEAT) {
                 getLogger().fine("job " + jobName + ": partition " + idle.partition() + " idle, heartbeat at event time " + eventTime);
             }
