@@ -1,6 +1,7 @@
 package io.streamgrid.sink.impl;
 
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.DriverExecutionException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.NoNodeAvailableException;
 import com.datastax.oss.driver.api.core.NodeUnavailableException;
@@ -14,6 +15,7 @@ import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import com.datastax.oss.driver.internal.core.adminrequest.UnexpectedResponseException;
 
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -32,7 +34,10 @@ final class CassandraErrors {
             RequestThrottlingException.class, BusyConnectionException.class, ClosedConnectionException.class,
             ConnectionInitException.class, HeartbeatException.class, UnavailableException.class,
             OverloadedException.class, BootstrappingException.class, ReadTimeoutException.class,
-            WriteTimeoutException.class);
+            WriteTimeoutException.class,
+            // An error answer to the driver's own metadata query while connecting ("Server is shutting
+            // down"): a node stopping or starting. Seen opening the sink's table as Cassandra stopped.
+            UnexpectedResponseException.class);
 
     private CassandraErrors() {
     }
@@ -50,10 +55,11 @@ final class CassandraErrors {
         return TRANSIENT.stream().anyMatch(type -> type.isInstance(cause));
     }
 
-    /** The error behind the wrappers that futures add. */
+    /** The error behind the wrappers that futures (and the driver's synchronous calls) add. */
     static Throwable unwrap(final Throwable error) {
         Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException || cause instanceof DriverExecutionException)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause;

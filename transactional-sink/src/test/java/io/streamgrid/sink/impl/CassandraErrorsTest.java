@@ -2,6 +2,7 @@ package io.streamgrid.sink.impl;
 
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.DriverExecutionException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.NoNodeAvailableException;
 import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
@@ -12,6 +13,9 @@ import com.datastax.oss.driver.api.core.servererrors.ServerError;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import com.datastax.oss.driver.internal.core.adminrequest.UnexpectedResponseException;
+import com.datastax.oss.protocol.internal.ProtocolConstants;
+import com.datastax.oss.protocol.internal.response.Error;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -43,5 +47,16 @@ class CassandraErrorsTest {
     void when_noNodeAnswers_then_transient() {
         assertThat(CassandraErrors.isTransient(new NoNodeAvailableException())).isTrue();
         assertThat(CassandraErrors.isTransient(AllNodesFailedException.fromErrors(Map.of()))).isTrue();
+    }
+
+    /**
+     * Seen in CassandraExactlyOnceTest: a sink opening its table while Cassandra stopped got this
+     * from the connection's metadata query, took it for permanent and suspended the job.
+     */
+    @Test
+    void when_connectingMeetsAServerShuttingDown_then_transient() {
+        final UnexpectedResponseException shuttingDown = new UnexpectedResponseException("SELECT * FROM system.peers_v2",
+                new Error(ProtocolConstants.ErrorCode.SERVER_ERROR, "Server is shutting down"));
+        assertThat(CassandraErrors.isTransient(new DriverExecutionException(shuttingDown))).isTrue();
     }
 }
