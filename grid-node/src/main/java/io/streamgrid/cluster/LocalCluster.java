@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -188,7 +189,9 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * Waits until every live member reports itself ACTIVE in a safe cluster of
-     * {@code expectedMembers} with no migration queued; returns how long it waited.
+     * {@code expectedMembers} with no migration queued, and ready — its persisted state loaded
+     * ({@link MemberProcess#notReady()}); says what it waits for every 15 s; returns how long it
+     * waited.
      *
      * @throws IllegalStateException on timeout, or when a member process has died meanwhile,
      *                               with each member's last health and log file
@@ -196,6 +199,7 @@ public final class LocalCluster implements AutoCloseable {
     public Duration awaitSafe(final int expectedMembers, final Duration timeout) {
         final long start = System.nanoTime();
         final long deadline = start + timeout.toNanos();
+        long nextProgress = start + TimeUnit.SECONDS.toNanos(15);
         while (true) {
             final List<String> notSafe = new ArrayList<>();
             for (final MemberProcess member : members) {
@@ -205,14 +209,24 @@ public final class LocalCluster implements AutoCloseable {
                 final Optional<MemberHealth> health = member.health();
                 if (health.isEmpty() || !health.get().isSafeWith(expectedMembers)) {
                     notSafe.add(member + ": " + health.map(Object::toString).orElse("no answer") + ", log " + member.logFile());
+                } else {
+                    final String notReady = member.notReady();
+                    if (notReady != null) {
+                        notSafe.add(member + ": " + notReady + ", log " + member.logFile());
+                    }
                 }
             }
             if (notSafe.isEmpty() && members.size() == expectedMembers) {
                 return Duration.ofNanos(System.nanoTime() - start);
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("cluster not safe with " + expectedMembers + " members after "
+            final long now = System.nanoTime();
+            if (now > deadline) {
+                throw new IllegalStateException("cluster not safe and ready with " + expectedMembers + " members after "
                         + timeout + ": " + String.join("; ", notSafe));
+            }
+            if (now > nextProgress) {
+                spec.progress.accept("waiting for the cluster to be safe and ready: " + String.join("; ", notSafe));
+                nextProgress = now + TimeUnit.SECONDS.toNanos(15);
             }
             sleep(100);
         }

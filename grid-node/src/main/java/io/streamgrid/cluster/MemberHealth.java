@@ -45,6 +45,26 @@ public record MemberHealth(String nodeState, boolean clusterSafe, int migrationQ
         }
     }
 
+    /**
+     * Asks StreamGrid's readiness endpoint of a member ({@code GET /ready} on its metrics port):
+     * null when the member is ready — its persisted state loaded, jobs able to resume — else why
+     * not (what it waits for, or that it does not answer). Hazelcast's {@code /hazelcast/health}
+     * says ACTIVE and safe before that. Never throws for an unreachable member.
+     */
+    public static String notReady(final String host, final int metricsPort) {
+        final HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + metricsPort + "/ready"))
+                .timeout(Duration.ofSeconds(3)).GET().build();
+        try {
+            final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? null : response.body().strip();
+        } catch (final IOException e) {
+            return "no answer on " + host + ":" + metricsPort + "/ready";
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
     static MemberHealth parse(final String json) {
         String nodeState = "UNKNOWN";
         boolean clusterSafe = false;

@@ -70,6 +70,11 @@ public final class MemberProcess {
         return MemberHealth.probe(host, port);
     }
 
+    /** Null when the member is ready (see {@link MemberHealth#notReady}), else why not. */
+    public String notReady() {
+        return MemberHealth.notReady(host, metricsPort);
+    }
+
     /** SIGKILL to the process and anything it started; returns once it is gone. */
     void kill() {
         ProcessTree.kill(process.toHandle());

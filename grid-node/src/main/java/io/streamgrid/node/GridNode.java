@@ -46,12 +46,14 @@ public final class GridNode implements AutoCloseable {
     }
 
     /** The metrics endpoint, or null when metrics are off or their port could not be bound (a warning was logged). */
-    private static MetricsEndpoint startMetrics(final HazelcastInstance instance, final NodeSettings settings) {
+    private static MetricsEndpoint startMetrics(final HazelcastInstance instance, final NodeSettings settings,
+                                                final StatePersistence persistence) {
         if (!settings.metricsEnabled()) {
             return null;
         }
         try {
-            return MetricsEndpoint.start(instance, settings.metricsHost(), settings.metricsPortResolved());
+            return MetricsEndpoint.start(instance, settings.metricsHost(), settings.metricsPortResolved(),
+                    persistence == null ? () -> null : persistence::waitingFor);
         } catch (final IOException | RuntimeException e) {
             LOG.warning("metrics endpoint not started: cannot serve on " + settings.metricsHost() + ":" + settings.metricsPortResolved()
                     + " (" + e.getMessage() + "); the member runs without metrics — free the port or set metrics.port");
@@ -83,8 +85,8 @@ public final class GridNode implements AutoCloseable {
         }
         final Config config = HazelcastConfigFactory.memberConfig(settings);
         final HazelcastInstance instance = Hazelcast.newHazelcastInstance(config);
-        final GridNode node = new GridNode(instance, startMetrics(instance, settings),
-                StatePersistence.start(instance, config, settings.persistence()));
+        final StatePersistence persistence = StatePersistence.start(instance, config, settings.persistence());
+        final GridNode node = new GridNode(instance, startMetrics(instance, settings, persistence), persistence);
         if (settings.allowCodeUpload()) {
             LOG.warning("jobs.allow-code-upload is true: any client that can reach " + settings.address()
                     + " can send code that runs on every member of cluster " + settings.clusterName());

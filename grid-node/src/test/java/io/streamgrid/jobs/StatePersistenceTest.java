@@ -16,6 +16,7 @@ import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder;
 import io.streamgrid.cli.StreamGridCli;
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberHealth;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.event.EventType;
@@ -61,6 +62,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -117,6 +119,60 @@ class StatePersistenceTest {
     static void stopCassandra() {
         if (cassandra != null) {
             cassandra.close();
+        }
+    }
+
+    /**
+     * Design: two members start from a configuration with persistence while Cassandra is down.
+     * Hazelcast's health answers ACTIVE and cluster-safe within seconds, but the members cannot serve
+     * their persisted maps or resume jobs: StreamGrid's readiness ({@code /ready}) must say so,
+     * naming Cassandra, and the cluster start (what {@code cluster start} runs) must not return.
+     * Once Cassandra is back both turn ready and the start returns. Before, the start returned
+     * while the members still waited for Cassandra.
+     */
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_membersStartWhileCassandraIsDown_then_theyAreNotReadyUntilTheirStateIsLoaded(final TestInfo test) throws Exception {
+        final Path workDir = TestWorkDir.of(test);
+        final Path config = writeConfig(workDir, "readiness", "write-through");
+        final int basePort = LocalCluster.freePort();
+        cassandra.stop();
+        final CompletableFuture<LocalCluster> started = new CompletableFuture<>();
+        final Thread starter = new Thread(() -> {
+            try {
+                started.complete(LocalCluster.builder().members(2).memberHeap("512m").workDir(workDir).basePort(basePort)
+                        .clusterName("sg-ready-" + UUID.randomUUID().toString().substring(0, 8)).configFile(config)
+                        .startTimeout(Duration.ofMinutes(4)).progress(System.out::println).start());
+            } catch (final RuntimeException e) {
+                started.completeExceptionally(e);
+            }
+        }, "cluster-start");
+        starter.start();
+        try {
+            await().atMost(Duration.ofMinutes(2)).until(() -> MemberHealth.probe("127.0.0.1", basePort)
+                    .map(h -> h.isSafeWith(2)).orElse(false));
+            Thread.sleep(5_000); // well past what loading takes with Cassandra up
+            final String notReady = MemberHealth.notReady("127.0.0.1", basePort + 1000);
+            System.out.println("Hazelcast health: " + MemberHealth.probe("127.0.0.1", basePort).orElseThrow()
+                    + "; StreamGrid readiness: " + notReady);
+            assertThat(notReady).as("readiness with Cassandra down").contains("Cassandra");
+            assertThat(started).as("the cluster start returned with Cassandra down").isNotDone();
+
+            cassandra.start();
+            try (LocalCluster cluster = started.get(3, TimeUnit.MINUTES)) {
+                for (final MemberProcess member : cluster.members()) {
+                    assertThat(member.notReady()).as("readiness of " + member + " with Cassandra back").isNull();
+                }
+                cluster.newClient().getMap("state.accounts").put("acct-1", account(1, 1));
+            }
+        } finally {
+            if (!cassandra.isRunning()) {
+                cassandra.start();
+            }
+            starter.join(TimeUnit.MINUTES.toMillis(5));
+            if (started.isDone() && !started.isCompletedExceptionally()) {
+                started.join().close();
+            }
         }
     }
 

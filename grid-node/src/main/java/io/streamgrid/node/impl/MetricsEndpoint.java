@@ -6,10 +6,12 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.io.IOException;
+import java.util.function.Supplier;
 
 /**
  * A member's HTTP endpoint for people and monitoring: the live status page at {@code /}
- * ({@link StatusPage}) and {@code GET /metrics} in Prometheus text format: {@link MemberMetrics} (jobs, sinks,
+ * ({@link StatusPage}), readiness at {@code GET /ready} (200 once the member can serve its persisted
+ * state and resume jobs, 503 naming what it waits for) and {@code GET /metrics} in Prometheus text format: {@link MemberMetrics} (jobs, sinks,
  * maps, partitions, cluster) and the JVM's (memory, GC, threads, from the Prometheus client's JVM
  * instrumentation). Why the Prometheus Java client and not Micrometer: we only need the
  * exposition, and Micrometer's Prometheus registry is a layer over this same client.
@@ -26,16 +28,18 @@ public final class MetricsEndpoint implements AutoCloseable {
     }
 
     /**
-     * Serves the member's metrics on {@code host:port}.
+     * Serves the member's metrics on {@code host:port}. {@code waitingFor} says what the member's
+     * persisted state still waits for, null once loaded.
      *
      * @throws IOException when the port cannot be bound
      */
-    public static MetricsEndpoint start(final HazelcastInstance member, final String host, final int port) throws IOException {
+    public static MetricsEndpoint start(final HazelcastInstance member, final String host, final int port,
+                                        final Supplier<String> waitingFor) throws IOException {
         final PrometheusRegistry registry = new PrometheusRegistry();
         JvmMetrics.builder().register(registry);
         registry.register(new MemberMetrics(member));
         return new MetricsEndpoint(HTTPServer.builder().hostname(host).port(port).registry(registry)
-                .defaultHandler(new StatusPage(member, host)).buildAndStart());
+                .defaultHandler(new StatusPage(member, host, waitingFor)).buildAndStart());
     }
 
     public int port() {

@@ -12,62 +12,99 @@ import java.util.logging.Logger;
  * A member's persistence of state maps at run time: opens the member's {@link StateTable} (which
  * restores the stored Compact schemas) and, with {@code initial-load: eager}, loads every persisted
  * map — in the background, so that the member joins its cluster first and the load is spread over
- * all members that start together. Operations on a map that is still loading wait for it.
+ * all members that start together. Operations on a map that is still loading wait for it. Until
+ * all of that is done the member is not ready ({@link #waitingFor()}, served at {@code /ready}).
  */
 public final class StatePersistence implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(StatePersistence.class.getName());
+    /** Pause between attempts after a failed load (Cassandra went away meanwhile, say). */
+    private static final long RETRY_MS = 5_000;
     private final StateTable table;
+    private final HazelcastInstance hazelcast;
+    private final PersistenceSettings settings;
     private final Thread loader;
+    /** What the member still waits for before it is ready; null once the persisted state is loaded. */
+    private volatile String waitingFor = "Cassandra: opening the state table";
 
-    private StatePersistence(final StateTable table, final Thread loader) {
+    private StatePersistence(final StateTable table, final HazelcastInstance hazelcast, final PersistenceSettings settings) {
         this.table = table;
-        this.loader = loader;
+        this.hazelcast = hazelcast;
+        this.settings = settings;
+        this.loader = new Thread(this::loadUntilDone, "streamgrid-state-load");
+        loader.setDaemon(true);
     }
 
     /**
      * Starts persistence on a member made from {@code config} ({@link HazelcastConfigFactory#memberConfig});
      * null when persistence is off. While Cassandra is unreachable the background start keeps
-     * trying (the driver logs each attempt) and persisted maps' operations wait.
+     * trying (the driver logs each attempt), persisted maps' operations wait and the member is not
+     * ready.
      */
     public static StatePersistence start(final HazelcastInstance hazelcast, final Config config, final PersistenceSettings settings) {
         final StateTable table = (StateTable) config.getUserContext().get(StateTable.USER_CONTEXT_KEY);
         if (table == null) {
             return null;
         }
-        final Thread loader = new Thread(() -> openAndLoad(hazelcast, table, settings), "streamgrid-state-load");
-        loader.setDaemon(true);
-        loader.start();
-        return new StatePersistence(table, loader);
+        final StatePersistence persistence = new StatePersistence(table, hazelcast, settings);
+        persistence.loader.start();
+        return persistence;
     }
 
-    private static void openAndLoad(final HazelcastInstance hazelcast, final StateTable table, final PersistenceSettings settings) {
-        try {
-            table.open(hazelcast);
-            if (settings.jobs()) {
-                // Jet's job and execution records (and the sink's timestamp ledger) first, whatever the initial-load setting: loading a map
-                // takes seconds even when it is empty, and Jet needs them before any job can start or resume.
-                for (final String map : HazelcastConfigFactory.JOB_MAPS) {
-                    if (!map.contains("*")) {
-                        hazelcast.getMap(map).size();
-                    }
+    /**
+     * What this member still waits for before its persisted state is loaded and jobs can resume
+     * (Cassandra, Jet's job records, the persisted maps), or null once it is.
+     */
+    public String waitingFor() {
+        return waitingFor;
+    }
+
+    /** Opens and loads; after a failure (Cassandra gone meanwhile) tries again until done or the member stops. */
+    private void loadUntilDone() {
+        while (hazelcast.getLifecycleService().isRunning()) {
+            try {
+                openAndLoad();
+                waitingFor = null;
+                return;
+            } catch (final RuntimeException e) {
+                if (!hazelcast.getLifecycleService().isRunning()) {
+                    return;
+                }
+                LOG.log(Level.SEVERE, "state persistence: loading the persisted state failed while " + waitingFor
+                        + "; the member is not ready; trying again in " + RETRY_MS / 1000 + " s", e);
+                try {
+                    Thread.sleep(RETRY_MS);
+                } catch (final InterruptedException stopped) {
+                    return;
                 }
             }
-            if (settings.initialLoad() != PersistenceSettings.InitialLoad.EAGER) {
-                return;
+        }
+    }
+
+    private void openAndLoad() {
+        table.open(hazelcast);
+        if (settings.jobs()) {
+            waitingFor = "Cassandra: loading Jet's job records";
+            // Jet's job and execution records (and the sink's timestamp ledger) first, whatever the initial-load setting: loading a map
+            // takes seconds even when it is empty, and Jet needs them before any job can start or resume.
+            for (final String map : HazelcastConfigFactory.JOB_MAPS) {
+                if (!map.contains("*")) {
+                    hazelcast.getMap(map).size();
+                }
             }
-            final List<String> maps = table.persistedMaps();
-            LOG.info(() -> "state persistence: loading " + maps.size() + " persisted maps " + maps);
-            for (final String map : maps) {
-                final long started = System.nanoTime();
-                // Eager initial load: creating the proxy loads the map and waits for it.
-                final int size = hazelcast.getMap(map).size();
-                LOG.info(() -> String.format("state persistence: %s loaded, %d entries (%.1f s)", map, size,
-                        (System.nanoTime() - started) / 1e9));
-            }
-        } catch (final RuntimeException e) {
-            if (hazelcast.getLifecycleService().isRunning()) {
-                LOG.log(Level.SEVERE, "state persistence: loading the persisted maps failed; each loads when first used instead", e);
-            }
+        }
+        if (settings.initialLoad() != PersistenceSettings.InitialLoad.EAGER) {
+            return;
+        }
+        final List<String> maps = table.persistedMaps();
+        LOG.info(() -> "state persistence: loading " + maps.size() + " persisted maps " + maps);
+        for (int i = 0; i < maps.size(); i++) {
+            final String map = maps.get(i);
+            waitingFor = "Cassandra: loading persisted map " + map + " (" + (i + 1) + " of " + maps.size() + ")";
+            final long started = System.nanoTime();
+            // Eager initial load: creating the proxy loads the map and waits for it.
+            final int size = hazelcast.getMap(map).size();
+            LOG.info(() -> String.format("state persistence: %s loaded, %d entries (%.1f s)", map, size,
+                    (System.nanoTime() - started) / 1e9));
         }
     }
 

@@ -3,6 +3,7 @@ package io.streamgrid.node.impl;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.instance.impl.NodeState;
 import com.hazelcast.jet.Job;
 import com.hazelcast.map.IMap;
 import com.sun.net.httpserver.HttpExchange;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -53,6 +55,8 @@ final class StatusPage implements HttpHandler {
 
     private final HazelcastInstance hazelcast;
     private final byte[] page;
+    /** What the member's persisted state still waits for; null once loaded. */
+    private final Supplier<String> waitingFor;
     /** Host names (lower case) the page answers to besides IP literals and localhost: the bound host and this machine's name. */
     private final Set<String> ownNames;
     private String lastJson;
@@ -61,8 +65,9 @@ final class StatusPage implements HttpHandler {
     private final Map<String, ArrayDeque<JobFigures>> history = new HashMap<>();
     private long lastSampleMs;
 
-    StatusPage(final HazelcastInstance hazelcast, final String boundHost) {
+    StatusPage(final HazelcastInstance hazelcast, final String boundHost, final Supplier<String> waitingFor) {
         this.hazelcast = hazelcast;
+        this.waitingFor = waitingFor;
         final Set<String> names = new HashSet<>();
         names.add(boundHost.toLowerCase(Locale.ROOT));
         try {
@@ -96,14 +101,34 @@ final class StatusPage implements HttpHandler {
                 send(exchange, 200, "text/html; charset=utf-8", page);
             } else if (path.equals("/status.json")) {
                 send(exchange, 200, "application/json", json().getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/ready")) {
+                final String notReady = notReady();
+                send(exchange, notReady == null ? 200 : 503, "text/plain; charset=utf-8",
+                        (notReady == null ? "ready\n" : "not ready: " + notReady + "\n").getBytes(StandardCharsets.UTF_8));
             } else {
                 send(exchange, 404, "text/plain; charset=utf-8",
-                        "not here: / (status page), /status.json, /metrics\n".getBytes(StandardCharsets.UTF_8));
+                        "not here: / (status page), /status.json, /ready, /metrics\n".getBytes(StandardCharsets.UTF_8));
             }
         } catch (final RuntimeException e) {
             LOG.log(Level.WARNING, "status page request failed", e);
             throw e;
         }
+    }
+
+    /**
+     * Why this member is not ready, or null when it is: running, ACTIVE, and its persisted state
+     * loaded (Hazelcast's own {@code /hazelcast/health/ready} knows nothing of the latter).
+     */
+    private String notReady() {
+        if (!hazelcast.getLifecycleService().isRunning()) {
+            return "the member is shutting down";
+        }
+        final NodeState state = HazelcastInternals.node(hazelcast).getState();
+        if (state != NodeState.ACTIVE) {
+            return "the member is " + state;
+        }
+        final String waiting = waitingFor.get();
+        return waiting == null ? null : "waiting for " + waiting;
     }
 
     /**

@@ -37,7 +37,7 @@ class StatusPageHostTest {
         config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
         config.getJetConfig().setEnabled(true);
         member = Hazelcast.newHazelcastInstance(config);
-        endpoint = MetricsEndpoint.start(member, "127.0.0.1", LocalCluster.freePort());
+        endpoint = MetricsEndpoint.start(member, "127.0.0.1", LocalCluster.freePort(), () -> null);
     }
 
     @AfterAll
