@@ -22,7 +22,9 @@ import java.util.stream.IntStream;
  * partition-key prefix and of the other values, then the primary-key values in key order and the
  * other values in column order. A key written again marks its earlier record superseded; equal
  * values encode to equal bytes (a column always holds one Java type, which {@code TableSpec.check}
- * enforces), so keys are compared as bytes.
+ * enforces), so keys are compared as bytes. Once superseded records take more bytes than the live
+ * ones (and at least {@value #COMPACT_FROM_BYTES}), the live ones are moved together and the rest
+ * dropped: a hot key rewritten all epoch long costs its last write, not every one of them.
  *
  * <p>Numbers are in the platform's byte order (every member of a cluster runs on the same
  * little-endian kind of machine). Not thread-safe: one processor's.
@@ -41,6 +43,8 @@ final class EpochWrites {
     private static final byte INT = 3;
     private static final byte DOUBLE = 4;
     private static final byte BOOLEAN = 5;
+    /** Superseded bytes below this are left where they are: compacting costs a pass over the live ones. */
+    static final int COMPACT_FROM_BYTES = 1 << 20;
 
     private final int[] keyPositions;
     private final int partitionKeyLength;
@@ -49,6 +53,8 @@ final class EpochWrites {
     private final ExpandableArrayBuffer bytes = new ExpandableArrayBuffer(1024);
     private int end;
     private int live;
+    /** Bytes of superseded records between 0 and {@link #end}. */
+    private int supersededBytes;
     /**
      * Open addressing by the key's hash: the hash in the upper half, record offset + 1 in the lower,
      * 0 = free. Keeping the hash spares rehashing the keys' bytes as the table grows and comparing
@@ -103,6 +109,35 @@ final class EpochWrites {
         bytes.putInt(start + OTHERS_LENGTH_AT, at - start - HEADER - keyBytes);
         end = at;
         index(start, keyBytes);
+        if (supersededBytes >= COMPACT_FROM_BYTES && supersededBytes > end - supersededBytes) {
+            compact();
+        }
+    }
+
+    /** The bytes the writes take now (live and superseded records). */
+    int bytesHeld() {
+        return end;
+    }
+
+    /** Moves the live records to the front, in their order, drops the superseded ones and indexes the live ones again. */
+    private void compact() {
+        final byte[] array = bytes.byteArray();
+        int to = 0;
+        for (int record = 0; record < end; ) {
+            final int next = next(record);
+            if ((bytes.getByte(record) & SUPERSEDED) == 0) {
+                System.arraycopy(array, record, array, to, next - record); // to <= record: a move to the left
+                to += next - record;
+            }
+            record = next;
+        }
+        end = to;
+        supersededBytes = 0;
+        live = 0;
+        Arrays.fill(slots, 0);
+        for (int record = 0; record < end; record = next(record)) {
+            index(record, keyLength(record));
+        }
     }
 
     private void index(final int record, final int keyBytes) {
@@ -122,6 +157,7 @@ final class EpochWrites {
             final int otherRecord = (int) other - 1;
             if ((int) (other >>> 32) == hash && sameBytes(otherRecord + HEADER, keyLength(otherRecord), record + HEADER, keyBytes)) {
                 bytes.putByte(otherRecord, (byte) (bytes.getByte(otherRecord) | SUPERSEDED));
+                supersededBytes += next(otherRecord) - otherRecord;
                 slots[slot] = entry;
                 return;
             }
@@ -249,6 +285,7 @@ final class EpochWrites {
         }
         end = 0;
         live = 0;
+        supersededBytes = 0;
         Arrays.fill(slots, 0);
     }
 

@@ -74,6 +74,29 @@ class EpochWritesTest {
         assertThat(rendered(writes.rows())).containsExactly("delete [region-1, 1, 1]");
     }
 
+    /**
+     * A hot key rewritten a million times in one epoch: before, every superseded record stayed in
+     * the epoch's bytes until the commit (about 40 MB here); now the bytes are compacted once
+     * superseded records outweigh the live ones, and what is kept stays the last write of each key.
+     */
+    @Test
+    void when_aHotKeyIsRewrittenMillionsOfTimes_then_theEpochHoldsAboutItsLiveRowsOnly() {
+        final EpochWrites writes = new EpochWrites(TABLE);
+        final Map<List<Object>, RowWrite> oracle = new LinkedHashMap<>();
+        for (int i = 0; i < 1_000_000; i++) {
+            final long user = i % 1_000 == 0 ? i : 7; // a few cold keys among the hot one
+            final RowWrite write = RowWrite.upsert(new Object[] {"hot", 1, user, (double) i, true, "note " + i});
+            writes.add(write);
+            oracle.put(List.of("hot", 1, user), write);
+        }
+        System.out.println("1,000,000 writes of " + oracle.size() + " keys: " + writes.bytesHeld() + " bytes held");
+        assertThat(writes.bytesHeld()).as("bytes held").isLessThan(4 << 20);
+        assertThat(writes.size()).isEqualTo(oracle.size());
+        assertThat(rendered(writes.rows())).containsExactlyInAnyOrderElementsOf(rendered(oracle.values()));
+        writes.add(RowWrite.deletion(new Object[] {"hot", 1, 7L}));
+        assertThat(writes.size()).as("a delete after the compaction replaces the live record").isEqualTo(oracle.size());
+    }
+
     @Test
     void when_cutIntoPartsAndReadBack_then_theSameRowsEachPartWithinItsBound_andTheCopyRefusesMoreWrites() {
         final EpochWrites writes = new EpochWrites(TABLE);
