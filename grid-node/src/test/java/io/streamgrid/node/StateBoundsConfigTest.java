@@ -59,4 +59,31 @@ class StateBoundsConfigTest {
         assertThatThrownBy(() -> NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("state-ttl-seconds");
     }
+
+    /**
+     * A user's jar job or an example names its own state maps; before, only the four built-in jobs
+     * could be given a TTL, by job name. Now any state map, by name or pattern.
+     */
+    @Test
+    void when_aStateMapHasATtlByNameOrPattern_then_itExpiresAndTheExactNameWins() throws IOException {
+        final Path file = Files.writeString(dir.resolve("c.yaml"), String.join("\n", "state-maps:", "  ttl-seconds:",
+                "    state.user-activity: 86400", "    \"state.fraud-*\": 3600", "    state.fraud-scores: 60", ""));
+        final Config config = HazelcastConfigFactory.memberConfig(NodeSettings.load(Optional.of(file), NodeSettings.Overrides.none()));
+
+        assertThat(config.findMapConfig("state.user-activity").getTimeToLiveSeconds()).isEqualTo(86_400);
+        assertThat(config.findMapConfig("state.fraud-profiles").getTimeToLiveSeconds()).isEqualTo(3_600);
+        assertThat(config.findMapConfig("state.fraud-scores").getTimeToLiveSeconds()).isEqualTo(60);
+        assertThat(config.findMapConfig("state.fraud-scores").getBackupCount()).as("keeps the state-map backups").isEqualTo(1);
+        assertThat(config.findMapConfig("state.positions").getTimeToLiveSeconds()).isZero();
+    }
+
+    @Test
+    void when_aTtlNamesNoStateMapOrIsNegative_then_refusedNamingIt() throws IOException {
+        final Path notState = Files.writeString(dir.resolve("a.yaml"), "state-maps:\n  ttl-seconds:\n    dim.users: 60\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(notState), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("state-maps.ttl-seconds").hasMessageContaining("dim.users");
+        final Path negative = Files.writeString(dir.resolve("b.yaml"), "state-maps:\n  ttl-seconds:\n    state.x: -1\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(negative), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("state.x");
+    }
 }

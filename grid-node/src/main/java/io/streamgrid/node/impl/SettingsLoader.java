@@ -27,7 +27,7 @@ import java.util.Optional;
 public final class SettingsLoader {
     public static final String DEFAULTS_RESOURCE = "streamgrid-defaults.yaml";
     /** Sections whose keys are the user's own names (checked by their own parsers, not against the defaults). */
-    private static final java.util.Set<String> FREE_FORM = java.util.Set.of("schemas");
+    private static final java.util.Set<String> FREE_FORM = java.util.Set.of("schemas", "state-maps.ttl-seconds");
 
     private SettingsLoader() {
     }
@@ -178,9 +178,26 @@ public final class SettingsLoader {
         throw new ConfigException(path + " is '" + text + "': choose one of " + String.join(", ", names));
     }
 
-    /** {@code jobs.<name>.state-ttl-seconds} of each named job, for each state map it writes; 0 (keep) left out. */
+    /**
+     * The state maps' TTLs: {@code state-maps.ttl-seconds} (map name or pattern → seconds), and
+     * {@code jobs.<name>.state-ttl-seconds} of each built-in job for each state map it writes (the
+     * longer wins where both name a map); 0 (keep) left out.
+     */
     private static Map<String, Integer> stateTtls(final ConfigTree tree) {
         final Map<String, Integer> ttlByMap = new LinkedHashMap<>();
+        tree.mapping("state-maps.ttl-seconds").forEach((name, seconds) -> {
+            final String map = String.valueOf(name);
+            if (!map.startsWith("state.")) {
+                throw new ConfigException("state-maps.ttl-seconds names '" + map + "': only state maps (state.*) take a TTL here");
+            }
+            if (!(seconds instanceof Integer ttl) || ttl < 0) {
+                throw new ConfigException("state-maps.ttl-seconds of " + map + " is " + seconds + ": it must be a whole number of"
+                        + " seconds from 0 (keep) up");
+            }
+            if (ttl > 0) {
+                ttlByMap.merge(map, ttl, Math::max);
+            }
+        });
         for (final String name : JobCatalog.NAMES) {
             final int ttl = tree.integer("jobs." + name + ".state-ttl-seconds");
             if (ttl < 0) {

@@ -18,6 +18,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -41,11 +42,14 @@ import java.util.logging.Logger;
  *
  * <p>The job charts' history is kept here, a sample per job and metrics collection, taken only
  * when the page asks (no thread of its own): the last {@value #HISTORY} samples, so a page opened
- * later still shows the last minutes.
+ * later still shows the last minutes — for the jobs Jet lists that still run, and the
+ * {@value #FINISHED_KEPT} that finished last (replays and resubmissions add names without end).
  */
 final class StatusPage implements HttpHandler {
     private static final Logger LOG = Logger.getLogger(StatusPage.class.getName());
     private static final int HISTORY = 300;
+    /** Finished jobs whose history is kept. */
+    private static final int FINISHED_KEPT = 10;
     private static final long SAMPLE_EVERY_MS = 1_000;
     private static final int ALERTS_SHOWN = 8;
 
@@ -248,5 +252,32 @@ final class StatusPage implements HttpHandler {
                 samples.removeFirst();
             }
         }
+        forgetFinished(jobs);
+    }
+
+    /** Drops the history of jobs Jet no longer lists, and of finished ones but the {@value #FINISHED_KEPT} last sampled. */
+    private void forgetFinished(final List<Job> jobs) {
+        final Set<String> running = new HashSet<>();
+        final Set<String> listed = new HashSet<>();
+        for (final Job job : jobs) {
+            listed.add(job.getName());
+            if (!job.getStatus().isTerminal()) {
+                running.add(job.getName());
+            }
+        }
+        history.keySet().retainAll(listed);
+        final List<String> finished = new ArrayList<>();
+        history.forEach((name, samples) -> {
+            if (!running.contains(name)) {
+                finished.add(name);
+            }
+        });
+        finished.sort(Comparator.comparingLong((String name) -> lastSampleMs(history.get(name))).reversed());
+        finished.subList(Math.min(FINISHED_KEPT, finished.size()), finished.size()).forEach(history::remove);
+    }
+
+    private static long lastSampleMs(final ArrayDeque<JobFigures> samples) {
+        final JobFigures last = samples.peekLast();
+        return last == null ? 0 : last.collectedAtMs();
     }
 }
