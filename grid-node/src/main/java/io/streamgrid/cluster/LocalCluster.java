@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -83,7 +84,7 @@ public final class LocalCluster implements AutoCloseable {
         final String memberList = ports.stream().map(p -> HOST + ":" + p).collect(Collectors.joining(","));
         spec.progress.accept("starting " + count + " member JVMs on " + memberList + " (cluster " + spec.clusterName + ")");
         for (final int port : ports) {
-            members.add(launch(port, memberList));
+            members.add(launch(port, memberList, Map.of()));
         }
         final Duration took = awaitSafe(count, spec.startTimeout);
         spec.progress.accept("cluster of " + count + " members is safe after " + took.toMillis() + " ms");
@@ -92,11 +93,19 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Starts one more member and returns it once it has joined and migration has finished. */
     public MemberProcess addMember() {
+        return addMember(Map.of());
+    }
+
+    /**
+     * As {@link #addMember()}, the member's process having {@code environment} added to this
+     * process's environment (a library to preload, a time zone).
+     */
+    public MemberProcess addMember(final Map<String, String> environment) {
         final List<Integer> taken = members.stream().map(MemberProcess::port).collect(Collectors.toList());
         final int port = nextPort(taken);
         final String memberList = members.stream().map(MemberProcess::address).collect(Collectors.joining(","))
                 + (members.isEmpty() ? "" : ",") + HOST + ":" + port;
-        final MemberProcess member = launch(port, memberList);
+        final MemberProcess member = launch(port, memberList, environment);
         members.add(member);
         spec.progress.accept("added " + member + "; waiting for migration");
         final Duration took = awaitSafe(members.size(), spec.startTimeout);
@@ -343,7 +352,7 @@ public final class LocalCluster implements AutoCloseable {
         return command;
     }
 
-    private MemberProcess launch(final int port, final String memberList) {
+    private MemberProcess launch(final int port, final String memberList, final Map<String, String> environment) {
         final int index = nextIndex++;
         final Path dataDir = spec.workDir.resolve("member-" + index);
         final Path logFile = spec.workDir.resolve("member-" + index + ".log");
@@ -370,7 +379,9 @@ public final class LocalCluster implements AutoCloseable {
         }
         try {
             Files.createDirectories(dataDir);
-            final Process process = new ProcessBuilder(command)
+            final ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().putAll(environment);
+            final Process process = builder
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

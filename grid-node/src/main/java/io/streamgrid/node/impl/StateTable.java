@@ -94,7 +94,6 @@ final class StateTable implements AutoCloseable {
     private final Map<String, AtomicLong> loadedByMap = new ConcurrentHashMap<>();
     /** Maps this member wrote or read a value in parts of: their small writes and deletes remove a key's parts too. */
     private final Set<String> mapsWithParts = ConcurrentHashMap.newKeySet();
-    private final AtomicLong generations = new AtomicLong();
     private volatile Opened opened;
 
     /** What {@link #open} makes: the session, its statements and the member's services. */
@@ -102,7 +101,7 @@ final class StateTable implements AutoCloseable {
                           PreparedStatement selectOne, PreparedStatement selectIn, PreparedStatement selectRange,
                           PreparedStatement selectKeys, PreparedStatement selectMaps, PreparedStatement selectMap, PreparedStatement insertMap,
                           PreparedStatement insertSchema, PreparedStatement deleteBucket, PreparedStatement deleteMap,
-                          PartStatements parts) {
+                          PartStatements parts, BucketClock clock) {
         SerializationService serialization() {
             return nodeEngine.getSerializationService();
         }
@@ -163,7 +162,8 @@ final class StateTable implements AutoCloseable {
                                     + " WHERE map = ? AND bucket = ? AND key = ? AND generation = ?"),
                             session.prepare("DELETE FROM " + table + "_parts WHERE map = ? AND bucket = ? AND key = ? AND generation < ?"),
                             session.prepare("DELETE FROM " + table + "_parts WHERE map = ? AND bucket = ? AND key = ?"),
-                            session.prepare("DELETE FROM " + table + "_parts WHERE map = ? AND bucket = ?")));
+                            session.prepare("DELETE FROM " + table + "_parts WHERE map = ? AND bucket = ?")),
+                    new BucketClock(session, table, nodeEngine.getPartitionService()));
             int restored = 0;
             for (final Row row : session.execute("SELECT id, definition FROM " + table + "_schemas")) {
                 final Schema schema = ready.serialization().toObject(new HeapData(bytes(row.getByteBuffer("definition"))));
@@ -210,9 +210,10 @@ final class StateTable implements AutoCloseable {
                 large.add(() -> writeInParts(o, map, bucket, keyBytes, value, ttl));
                 continue;
             }
-            inserts.add(o.insert().bind(map, bucket, ByteBuffer.wrap(keyBytes), ByteBuffer.wrap(value), ttl));
+            final long timestamp = o.clock().next(bucket);
+            inserts.add(o.insert().bind(map, bucket, ByteBuffer.wrap(keyBytes), ByteBuffer.wrap(value), ttl).setQueryTimestamp(timestamp));
             if (mayHaveParts) {
-                partDeletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(keyBytes)));
+                partDeletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(keyBytes)).setQueryTimestamp(timestamp));
             }
         }
         // After serialising: that is when a value's schema reaches the member's registry.
@@ -230,19 +231,21 @@ final class StateTable implements AutoCloseable {
     private void writeInParts(final Opened o, final String map, final int bucket, final byte[] key, final byte[] value,
                               final int ttl) {
         mapsWithParts.add(map);
-        final long generation = System.currentTimeMillis() * 1_000 + generations.incrementAndGet() % 1_000;
+        // The generation is a timestamp of the bucket's clock: a later value of the key, whoever writes it, has a higher one.
+        final long generation = o.clock().next(bucket);
         final int count = (value.length + PART_BYTES - 1) / PART_BYTES;
         final List<BoundStatement> parts = new ArrayList<>(count);
         for (int part = 0; part < count; part++) {
             final int from = part * PART_BYTES;
             parts.add(o.parts().insert().bind(map, bucket, ByteBuffer.wrap(key), generation, part,
-                    ByteBuffer.wrap(value, from, Math.min(PART_BYTES, value.length - from)), ttl));
+                    ByteBuffer.wrap(value, from, Math.min(PART_BYTES, value.length - from)), ttl).setQueryTimestamp(generation));
         }
         runAll(o, parts);
         final ByteBuffer marker = ByteBuffer.allocate(MARKER_BYTES).putInt(0).putInt(MARKER_TYPE_ID)
                 .putLong(generation).putInt(count).putInt(value.length).flip();
-        o.session().execute(o.insert().bind(map, bucket, ByteBuffer.wrap(key), marker, ttl));
-        o.session().execute(o.parts().deleteOlder().bind(map, bucket, ByteBuffer.wrap(key), generation));
+        final long markerTimestamp = o.clock().next(bucket);
+        o.session().execute(o.insert().bind(map, bucket, ByteBuffer.wrap(key), marker, ttl).setQueryTimestamp(markerTimestamp));
+        o.session().execute(o.parts().deleteOlder().bind(map, bucket, ByteBuffer.wrap(key), generation).setQueryTimestamp(markerTimestamp));
     }
 
     /** Whether a stored value is a marker of a value in parts. */
@@ -287,30 +290,39 @@ final class StateTable implements AutoCloseable {
             final Data data = toData(o, key);
             final int bucket = bucket(o, data);
             final byte[] keyBytes = data.toByteArray();
-            deletes.add(o.delete().bind(map, bucket, ByteBuffer.wrap(keyBytes)));
+            final long timestamp = o.clock().next(bucket);
+            deletes.add(o.delete().bind(map, bucket, ByteBuffer.wrap(keyBytes)).setQueryTimestamp(timestamp));
             if (mayHaveParts) {
-                deletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(keyBytes)));
+                deletes.add(o.parts().deleteKey().bind(map, bucket, ByteBuffer.wrap(keyBytes)).setQueryTimestamp(timestamp));
             }
         }
         runAll(o, deletes);
     }
 
     /**
-     * Deletes every row of {@code map} and its name from {@code <table>_maps}: a destroyed map does
-     * not come back at the next start. Idempotent (every member of the cluster calls it).
+     * Deletes the rows of {@code map} in the buckets this member owns, and the map's name from
+     * {@code <table>_maps}: a destroyed map does not come back at the next start. Every member of the
+     * cluster calls it, so every bucket is deleted by its owner (a bucket whose partition has no
+     * owner at that moment keeps its rows; they are not loaded, the map no longer being listed).
      */
     void deleteMap(final String map) {
         final Opened o = opened();
         final int buckets = o.nodeEngine().getPartitionService().getPartitionCount();
         final List<BoundStatement> deletes = new ArrayList<>(2 * buckets);
         for (int bucket = 0; bucket < buckets; bucket++) {
-            deletes.add(o.deleteBucket().bind(map, bucket));
-            deletes.add(o.parts().deleteBucket().bind(map, bucket));
+            // Each member deletes the buckets it owns, ordered by their clocks: a delete with another
+            // member's clock could be ahead of the owner's and hide what the map, created again, holds.
+            if (!o.nodeEngine().getPartitionService().getPartition(bucket).isLocal()) {
+                continue;
+            }
+            final long timestamp = o.clock().next(bucket);
+            deletes.add(o.deleteBucket().bind(map, bucket).setQueryTimestamp(timestamp));
+            deletes.add(o.parts().deleteBucket().bind(map, bucket).setQueryTimestamp(timestamp));
         }
         runAll(o, deletes);
         mapsRegistered.remove(map);
         mapsWithParts.remove(map);
-        o.session().execute(o.deleteMap().bind(map));
+        o.session().execute(o.deleteMap().bind(map).setQueryTimestamp(o.clock().nextShared()));
         loadedByMap.remove(map);
     }
 
@@ -462,7 +474,7 @@ final class StateTable implements AutoCloseable {
 
     private void register(final Opened o, final String map) {
         if (!mapsRegistered.contains(map)) {
-            o.session().execute(o.insertMap().bind(map));
+            o.session().execute(o.insertMap().bind(map).setQueryTimestamp(o.clock().nextShared()));
             mapsRegistered.add(map);
         }
     }
