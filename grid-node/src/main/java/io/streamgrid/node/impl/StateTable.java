@@ -302,8 +302,9 @@ final class StateTable implements AutoCloseable {
     /**
      * Deletes the rows of {@code map} in the buckets this member owns, and the map's name from
      * {@code <table>_maps}: a destroyed map does not come back at the next start. Every member of the
-     * cluster calls it, so every bucket is deleted by its owner (a bucket whose partition has no
-     * owner at that moment keeps its rows; they are not loaded, the map no longer being listed).
+     * cluster calls it, so every bucket is deleted by its owner. A bucket whose partition has no
+     * owner at that moment keeps its rows: not loaded while the map is not listed, back if a map of
+     * the same name is written again.
      */
     void deleteMap(final String map) {
         final Opened o = opened();
