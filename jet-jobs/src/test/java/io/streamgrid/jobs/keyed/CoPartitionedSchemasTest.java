@@ -183,17 +183,24 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            MachineReading.append(temperatureLog, temperatures, 0, temperatures.size());
-            MachineReading.append(pressureLog, pressures, 0, pressures.size());
-            temperatureLog.appendEndOfStream();
-            pressureLog.appendEndOfStream();
-            final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
-            JobTestSupport.awaitEqual(expected(temperatures, pressures), () -> Map.copyOf(member.<String, Double>getMap(MAP)),
-                    Duration.ofSeconds(60), running);
+            final Job running = runToTheEnd(job, temperatureLog, temperatures, pressureLog, pressures);
             assertThat(member.getMap(job.rejectedMap()).size()).as("readings rejected").isZero();
             assertThat(member.getMap(job.lateMap()).size()).as("readings late").isZero();
             running.cancel();
         }
+    }
+
+    /** Appends both streams whole and their ends, runs the job, and waits until its output equals the oracle's. */
+    private Job runToTheEnd(final KeyedJob<double[]> job, final SchemaLog temperatureLog, final List<MachineReading> temperatures,
+                            final SchemaLog pressureLog, final List<MachineReading> pressures) {
+        MachineReading.append(temperatureLog, temperatures, 0, temperatures.size());
+        MachineReading.append(pressureLog, pressures, 0, pressures.size());
+        temperatureLog.appendEndOfStream();
+        pressureLog.appendEndOfStream();
+        final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
+        JobTestSupport.awaitEqual(expected(temperatures, pressures), () -> Map.copyOf(member.<String, Double>getMap(MAP)),
+                Duration.ofSeconds(60), running);
+        return running;
     }
 
     /** The readings with their second half moved {@code gap} ms later. */
@@ -221,13 +228,7 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            MachineReading.append(temperatureLog, temperatures, 0, temperatures.size());
-            MachineReading.append(pressureLog, pressures, 0, pressures.size());
-            temperatureLog.appendEndOfStream();
-            pressureLog.appendEndOfStream();
-            final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
-            JobTestSupport.awaitEqual(expected(temperatures, pressures), () -> Map.copyOf(member.<String, Double>getMap(MAP)),
-                    Duration.ofSeconds(60), running);
+            final Job running = runToTheEnd(job, temperatureLog, temperatures, pressureLog, pressures);
 
             final List<MachineReading> afterTheEnd = readings(33, 100, 2_000_000);
             MachineReading.append(temperatureLog, afterTheEnd, 0, 50);
