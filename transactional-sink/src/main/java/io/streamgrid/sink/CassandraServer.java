@@ -15,7 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -29,6 +31,10 @@ import java.util.function.Consumer;
  *
  * <p>{@link #start()} returns when CQL connections are accepted. {@link #close()} stops it by PID
  * (SIGTERM, then SIGKILL after 60 s); a JVM shutdown hook does the same if the owner never does.
+ *
+ * <p>A server can be started with settings of its own laid over the generated {@code cassandra.yaml}
+ * (authentication, client TLS): its own sessions ({@link #newSession()}, the start's readiness
+ * check) then log in and encrypt as the {@link CassandraSecurity} given with them says.
  */
 public final class CassandraServer implements AutoCloseable {
     public static final String LIB_PROPERTY = "streamgrid.cassandra.lib";
@@ -42,13 +48,20 @@ public final class CassandraServer implements AutoCloseable {
     private final int storagePort;
     private final int nativePort;
     private final Thread shutdownHook = new Thread(this::killQuietly, "cassandra-cleanup");
+    /** Top-level cassandra.yaml entries (key → YAML text of the value) laid over the generated ones. */
+    private final Map<String, String> settings;
+    /** How this server's own sessions log in and encrypt. */
+    private final CassandraSecurity sessions;
     private Process process;
 
-    private CassandraServer(final Path dir, final Path lib, final String heap, final Consumer<String> progress) {
+    private CassandraServer(final Path dir, final Path lib, final String heap, final Consumer<String> progress,
+                            final Map<String, String> settings, final CassandraSecurity sessions) {
         this.dir = dir.toAbsolutePath();
         this.lib = lib;
         this.heap = heap;
         this.progress = progress;
+        this.settings = Map.copyOf(settings);
+        this.sessions = sessions;
         this.storagePort = freePort(-1);
         this.nativePort = freePort(storagePort);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -62,7 +75,17 @@ public final class CassandraServer implements AutoCloseable {
      *                               3 minutes (the message names its log file)
      */
     public static CassandraServer start(final Path dir, final Consumer<String> progress) {
-        final CassandraServer server = new CassandraServer(dir, libDir(), "1g", progress);
+        return start(dir, progress, Map.of(), CassandraSecurity.NONE);
+    }
+
+    /**
+     * As {@link #start(Path, Consumer)}, with {@code settings} (top-level cassandra.yaml keys → the
+     * YAML text of their values, e.g. {@code authenticator → PasswordAuthenticator}) laid over the
+     * generated file; the server's own sessions log in and encrypt as {@code sessions} says.
+     */
+    public static CassandraServer start(final Path dir, final Consumer<String> progress, final Map<String, String> settings,
+                                        final CassandraSecurity sessions) {
+        final CassandraServer server = new CassandraServer(dir, libDir(), "1g", progress, settings, sessions);
         try {
             server.start();
             return server;
@@ -166,8 +189,11 @@ public final class CassandraServer implements AutoCloseable {
         return dir.resolve("cassandra.log");
     }
 
-    /** A session to this server (the caller closes it). */
+    /** A session to this server (the caller closes it), logged in and encrypted as the server's start said. */
     public CqlSession newSession() {
+        if (sessions != CassandraSecurity.NONE) {
+            return CassandraTarget.local(this, "system").withSecurity(sessions).connect();
+        }
         // The driver's 2 s default failed a DROP TABLE once on a busy 2-core machine; schema changes take longer there.
         return CqlSession.builder().addContactPoint(contactPoint()).withLocalDatacenter(LOCAL_DATACENTER)
                 .withConfigLoader(DriverConfigLoader.programmaticBuilder()
@@ -223,6 +249,8 @@ public final class CassandraServer implements AutoCloseable {
         command.add("-Dcassandra.config=" + dir.resolve("cassandra.yaml").toUri());
         command.add("-Dcassandra-foreground=yes");
         command.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
+        // With PasswordAuthenticator the default superuser exists 10 s after the start otherwise.
+        command.add("-Dcassandra.superuser_setup_delay_ms=0");
         command.add("-Dcassandra.storagedir=" + dir);
         command.add("-Dcassandra.logdir=" + dir);
         command.add("-Dlogback.configurationFile=" + dir.resolve("logback.xml"));
@@ -248,30 +276,33 @@ public final class CassandraServer implements AutoCloseable {
     }
 
     private String yaml() {
-        return String.join("\n",
-                "cluster_name: streamgrid",
-                "num_tokens: 1",
-                "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
-                "data_file_directories: [" + dir.resolve("data") + "]",
-                "commitlog_directory: " + dir.resolve("commitlog"),
-                "saved_caches_directory: " + dir.resolve("saved_caches"),
-                "hints_directory: " + dir.resolve("hints"),
-                "cdc_raw_directory: " + dir.resolve("cdc_raw"),
-                "commitlog_sync: periodic",
-                "commitlog_sync_period: 10000ms",
-                "seed_provider:",
+        final Map<String, String> entries = new LinkedHashMap<>();
+        entries.put("cluster_name", "streamgrid");
+        entries.put("num_tokens", "1");
+        entries.put("partitioner", "org.apache.cassandra.dht.Murmur3Partitioner");
+        entries.put("data_file_directories", "[" + dir.resolve("data") + "]");
+        entries.put("commitlog_directory", dir.resolve("commitlog").toString());
+        entries.put("saved_caches_directory", dir.resolve("saved_caches").toString());
+        entries.put("hints_directory", dir.resolve("hints").toString());
+        entries.put("cdc_raw_directory", dir.resolve("cdc_raw").toString());
+        entries.put("commitlog_sync", "periodic");
+        entries.put("commitlog_sync_period", "10000ms");
+        entries.put("seed_provider", String.join("\n", "",
                 "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
                 "    parameters:",
-                "      - seeds: \"" + HOST + ":" + storagePort + "\"",
-                "listen_address: " + HOST,
-                "rpc_address: " + HOST,
-                "storage_port: " + storagePort,
-                "native_transport_port: " + nativePort,
-                "start_native_transport: true",
-                "endpoint_snitch: SimpleSnitch",
-                "authenticator: AllowAllAuthenticator",
-                "authorizer: AllowAllAuthorizer",
-                "");
+                "      - seeds: \"" + HOST + ":" + storagePort + "\""));
+        entries.put("listen_address", HOST);
+        entries.put("rpc_address", HOST);
+        entries.put("storage_port", Integer.toString(storagePort));
+        entries.put("native_transport_port", Integer.toString(nativePort));
+        entries.put("start_native_transport", "true");
+        entries.put("endpoint_snitch", "SimpleSnitch");
+        entries.put("authenticator", "AllowAllAuthenticator");
+        entries.put("authorizer", "AllowAllAuthorizer");
+        entries.putAll(settings);
+        final StringBuilder yaml = new StringBuilder();
+        entries.forEach((key, value) -> yaml.append(key).append(':').append(value.startsWith("\n") ? "" : " ").append(value).append('\n'));
+        return yaml.toString();
     }
 
     private static final String LOGBACK = String.join("\n",

@@ -9,7 +9,9 @@ import io.streamgrid.jobs.usecase.UserSessionsJob;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
 import io.streamgrid.node.ConfigException;
+import io.streamgrid.sink.CassandraSecurity;
 import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.Secret;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -54,14 +56,43 @@ public final class JobCatalog {
         }
     }
 
-    /** The Cassandra cluster of the {@code cassandra} section. */
+    /** The Cassandra cluster of the {@code cassandra} section, with its login and TLS. */
     public static CassandraTarget cassandraTarget(final ConfigTree config) {
         try {
             return new CassandraTarget(config.list("cassandra.contact-points").stream().map(String::valueOf).toList(),
                     config.string("cassandra.local-datacenter"), config.string("cassandra.keyspace"),
-                    config.string("cassandra.replication"), config.string("cassandra.consistency-level"));
+                    config.string("cassandra.replication"), config.string("cassandra.consistency-level"), cassandraSecurity(config));
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("invalid settings under 'cassandra': " + e.getMessage(), e);
+        }
+    }
+
+    private static CassandraSecurity cassandraSecurity(final ConfigTree config) {
+        final String username = config.string("cassandra.username");
+        final String password = config.string("cassandra.password");
+        if (username.isEmpty() && !password.isEmpty()) {
+            throw new IllegalArgumentException("cassandra.password is set but cassandra.username is not");
+        }
+        CassandraSecurity security = username.isEmpty() ? CassandraSecurity.NONE
+                : CassandraSecurity.login(username, password.isEmpty() ? null : secret("cassandra.password", password));
+        if (config.bool("cassandra.tls.enabled")) {
+            final String truststore = config.string("cassandra.tls.truststore");
+            if (truststore.isEmpty()) {
+                throw new IllegalArgumentException("cassandra.tls.enabled needs cassandra.tls.truststore (a JKS or PKCS12 file)");
+            }
+            final String storePassword = config.string("cassandra.tls.truststore-password");
+            security = security.withTls(truststore, storePassword.isEmpty() ? null : secret("cassandra.tls.truststore-password",
+                    storePassword), config.bool("cassandra.tls.hostname-validation"));
+        }
+        return security;
+    }
+
+    /** A secret setting: where the secret is read; the message of a refusal names the key, never the value. */
+    private static Secret secret(final String key, final String source) {
+        try {
+            return new Secret(source);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + " must say where the secret is read — env:NAME or file:/path — not hold it");
         }
     }
 
