@@ -2,8 +2,6 @@ package io.streamgrid.sink;
 
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
@@ -71,13 +69,7 @@ class CassandraSecurityTest {
         try (CqlSession admin = server.newSession()) {
             admin.execute("CREATE ROLE streamgrid WITH PASSWORD = '" + USER_PASSWORD + "' AND LOGIN = true");
         }
-        final Config config = new Config();
-        config.setClusterName("sink-security-" + UUID.randomUUID());
-        config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
-        config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-        config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-        config.getJetConfig().setEnabled(true);
-        member = Hazelcast.newHazelcastInstance(config);
+        member = EmbeddedJet.member("sink-security-");
     }
 
     @AfterAll

@@ -3,8 +3,6 @@ package io.streamgrid.sink;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverExecutionProfile;
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
@@ -30,7 +28,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -54,13 +51,7 @@ class CassandraSinkTest {
     static void start() {
         server = CassandraServer.start(dir.resolve("cassandra"), System.out::println);
         session = server.newSession();
-        final Config config = new Config();
-        config.setClusterName("sink-test-" + UUID.randomUUID());
-        config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
-        config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-        config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-        config.getJetConfig().setEnabled(true);
-        member = Hazelcast.newHazelcastInstance(config);
+        member = EmbeddedJet.member("sink-test-");
     }
 
     @AfterAll
