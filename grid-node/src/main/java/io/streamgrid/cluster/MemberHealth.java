@@ -32,17 +32,8 @@ public record MemberHealth(String nodeState, boolean clusterSafe, int migrationQ
      * or health check disabled). Never throws for an unreachable member.
      */
     public static Optional<MemberHealth> probe(final String host, final int port) {
-        final HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/hazelcast/health"))
-                .timeout(Duration.ofSeconds(3)).GET().build();
-        try {
-            final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? Optional.of(parse(response.body())) : Optional.empty();
-        } catch (final IOException e) {
-            return Optional.empty(); // not listening (yet, or any more): that is the answer
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        return get(host, port, "/hazelcast/health").filter(response -> response.statusCode() == 200)
+                .map(response -> parse(response.body()));
     }
 
     /**
@@ -52,16 +43,24 @@ public record MemberHealth(String nodeState, boolean clusterSafe, int migrationQ
      * says ACTIVE and safe before that. Never throws for an unreachable member.
      */
     public static String notReady(final String host, final int metricsPort) {
-        final HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + metricsPort + "/ready"))
+        final Optional<HttpResponse<String>> response = get(host, metricsPort, "/ready");
+        if (response.isEmpty()) {
+            return "no answer on " + host + ":" + metricsPort + "/ready";
+        }
+        return response.get().statusCode() == 200 ? null : response.get().body().strip();
+    }
+
+    /** {@code GET path} of {@code host:port} within 3 s; empty when nothing answers (not listening yet, or any more). */
+    private static Optional<HttpResponse<String>> get(final String host, final int port, final String path) {
+        final HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path))
                 .timeout(Duration.ofSeconds(3)).GET().build();
         try {
-            final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? null : response.body().strip();
+            return Optional.of(HTTP.send(request, HttpResponse.BodyHandlers.ofString()));
         } catch (final IOException e) {
-            return "no answer on " + host + ":" + metricsPort + "/ready";
+            return Optional.empty();
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "interrupted";
+            return Optional.empty();
         }
     }
 

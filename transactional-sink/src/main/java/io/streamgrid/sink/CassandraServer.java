@@ -1,8 +1,6 @@
 package io.streamgrid.sink;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -189,16 +187,13 @@ public final class CassandraServer implements AutoCloseable {
         return dir.resolve("cassandra.log");
     }
 
-    /** A session to this server (the caller closes it), logged in and encrypted as the server's start said. */
+    /**
+     * A session to this server (the caller closes it), logged in and encrypted as the server's start
+     * said: {@link CassandraTarget#connect()}'s (10 s request timeouts — the driver's 2 s default
+     * failed a DROP TABLE once on a busy 2-core machine).
+     */
     public CqlSession newSession() {
-        if (sessions != CassandraSecurity.NONE) {
-            return CassandraTarget.local(this, "system").withSecurity(sessions).connect();
-        }
-        // The driver's 2 s default failed a DROP TABLE once on a busy 2-core machine; schema changes take longer there.
-        return CqlSession.builder().addContactPoint(contactPoint()).withLocalDatacenter(LOCAL_DATACENTER)
-                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10)).build())
-                .build();
+        return CassandraTarget.local(this, "system").withSecurity(sessions).connect();
     }
 
     @Override

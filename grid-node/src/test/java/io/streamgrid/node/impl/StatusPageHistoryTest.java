@@ -1,20 +1,18 @@
 package io.streamgrid.node.impl;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.Sinks;
 import com.hazelcast.jet.pipeline.test.TestSources;
+import io.streamgrid.jobs.JobTestSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,14 +38,7 @@ class StatusPageHistoryTest {
 
     @Test
     void when_manyJobsFinish_then_thePageKeepsTheHistoryOfTheLastTenOnly() {
-        final Config config = new Config();
-        config.setClusterName("status-history-" + UUID.randomUUID());
-        config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
-        config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-        config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-        config.getJetConfig().setEnabled(true);
-        config.getMetricsConfig().setCollectionFrequencySeconds(1);
-        member = Hazelcast.newHazelcastInstance(config);
+        member = JobTestSupport.embeddedMember();
         final StatusPage page = new StatusPage(member, "127.0.0.1", () -> null);
 
         final List<Job> jobs = new ArrayList<>();

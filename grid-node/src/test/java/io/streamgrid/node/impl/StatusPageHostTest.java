@@ -1,9 +1,8 @@
 package io.streamgrid.node.impl;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.jobs.JobTestSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,7 +12,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,13 +28,7 @@ class StatusPageHostTest {
 
     @BeforeAll
     static void start() throws IOException {
-        final Config config = new Config();
-        config.setClusterName("status-host-" + UUID.randomUUID());
-        config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
-        config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-        config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-        config.getJetConfig().setEnabled(true);
-        member = Hazelcast.newHazelcastInstance(config);
+        member = JobTestSupport.embeddedMember();
         endpoint = MetricsEndpoint.start(member, "127.0.0.1", LocalCluster.freePort(), () -> null);
     }
 
