@@ -17,6 +17,7 @@ import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.internal.core.adminrequest.UnexpectedResponseException;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -37,7 +38,9 @@ final class CassandraErrors {
             WriteTimeoutException.class,
             // An error answer to the driver's own metadata query while connecting ("Server is shutting
             // down"): a node stopping or starting. Seen opening the sink's table as Cassandra stopped.
-            UnexpectedResponseException.class);
+            UnexpectedResponseException.class,
+            // The network path itself: a connection reset or closed as a node stops.
+            IOException.class);
 
     private CassandraErrors() {
     }

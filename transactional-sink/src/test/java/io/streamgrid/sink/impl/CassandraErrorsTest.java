@@ -53,6 +53,17 @@ class CassandraErrorsTest {
      * Seen in CassandraExactlyOnceTest: a sink opening its table while Cassandra stopped got this
      * from the connection's metadata query, took it for permanent and suspended the job.
      */
+    /**
+     * Seen in CassandraExactlyOnceTest's Cassandra-stop variant: a commit that met the server's
+     * connection being reset as it stopped (AllNodesFailedException holding "Connection reset by
+     * peer") was taken for permanent and suspended the job.
+     */
+    @Test
+    void when_theConnectionIsResetOrClosed_then_transient() {
+        assertThat(CassandraErrors.isTransient(new java.io.IOException("Connection reset by peer"))).isTrue();
+        assertThat(CassandraErrors.isTransient(new CompletionException(new java.nio.channels.ClosedChannelException()))).isTrue();
+    }
+
     @Test
     void when_connectingMeetsAServerShuttingDown_then_transient() {
         final UnexpectedResponseException shuttingDown = new UnexpectedResponseException("SELECT * FROM system.peers_v2",
