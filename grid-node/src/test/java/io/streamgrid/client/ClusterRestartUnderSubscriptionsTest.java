@@ -41,7 +41,7 @@ class ClusterRestartUnderSubscriptionsTest {
         try (LocalCluster first = members.workDir(workDir.resolve("first")).start();
              StreamGridClient client = StreamGridClient.connect(first.clientSettings())) {
             final IMap<Long, Tick> map = client.hazelcast().getMap(MAP);
-            final ContinuousQueryTest.Writer writer = new ContinuousQueryTest.Writer(map, () -> { }, Duration.ofSeconds(60));
+            final ContinuousQueryTest.Writer writer = new ContinuousQueryTest.Writer(map, () -> { }, Duration.ofSeconds(60), false);
             writer.write(KEYS);
             final ContinuousQueryTest.Recorder recorder = new ContinuousQueryTest.Recorder();
             try (Subscription subscription = client.subscribe(MAP, "bucket < 5", recorder, SubscriptionOptions.defaults());

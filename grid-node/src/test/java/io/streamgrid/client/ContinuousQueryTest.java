@@ -147,17 +147,27 @@ class ContinuousQueryTest {
         private final Runnable onRetry;
         /** Null: a batch is written at most 5 times, again only after TargetDisconnectedException. */
         private final Duration retryFor;
+        /** Whether each key is written on its own, so that an acknowledgement means its backup holds it too. */
+        private final boolean keyByKey;
         private long written;
 
         Writer(final IMap<Long, Tick> map) {
-            this(map, () -> { }, null);
+            this(map, () -> { }, null, false);
         }
 
-        /** A writer that writes a failed batch again, whatever the failure, for up to {@code retryFor}, calling {@code onRetry} each time. */
-        Writer(final IMap<Long, Tick> map, final Runnable onRetry, final Duration retryFor) {
+        /**
+         * A writer that writes a failed batch again, whatever the failure, for up to {@code retryFor},
+         * calling {@code onRetry} each time. {@code keyByKey}: each entry of a batch is written with
+         * its own {@code setAsync} — Hazelcast's multi-key writes ({@code putAll}) return without
+         * waiting for their backups (hazelcast#23246: "operations affecting multiple keys usually do
+         * not wait for backup responses at all"), so a primary killed right after one loses writes
+         * that were acknowledged; a single-key write is acknowledged once its backup has it.
+         */
+        Writer(final IMap<Long, Tick> map, final Runnable onRetry, final Duration retryFor, final boolean keyByKey) {
             this.map = map;
             this.onRetry = onRetry;
             this.retryFor = retryFor;
+            this.keyByKey = keyByKey;
         }
 
         long write(final int updates) {
@@ -199,7 +209,19 @@ class ContinuousQueryTest {
             final long deadline = retryFor == null ? 0 : System.nanoTime() + retryFor.toNanos();
             for (int attempt = 1; ; attempt++) {
                 try {
-                    map.putAll(batch);
+                    if (keyByKey) {
+                        final List<java.util.concurrent.CompletableFuture<Void>> writes = new java.util.ArrayList<>(batch.size());
+                        batch.forEach((key, tick) -> writes.add(map.setAsync(key, tick).toCompletableFuture()));
+                        for (final java.util.concurrent.CompletableFuture<Void> write : writes) {
+                            try {
+                                write.join();
+                            } catch (final java.util.concurrent.CompletionException e) {
+                                throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+                            }
+                        }
+                    } else {
+                        map.putAll(batch);
+                    }
                     if (acknowledged != null) {
                         acknowledged.addAll(batch.values());
                     }

@@ -162,7 +162,10 @@ class MemberKillUnderSubscriptionsTest {
             for (final long version : key.getValue()) {
                 final int found = delivered.indexOf(version);
                 if (found < 0) {
-                    lost++;
+                    if (lost++ < 5) {
+                        System.out.println("  lost: key " + key.getKey() + " version " + version + "; delivered " + delivered
+                                + ", acknowledged " + key.getValue());
+                    }
                 } else if (found < at) {
                     outOfOrder++;
                 } else {
@@ -195,7 +198,7 @@ class MemberKillUnderSubscriptionsTest {
         final AtomicReference<Throwable> failure = new AtomicReference<>();
 
         BackgroundWriter(final IMap<Long, Tick> map) {
-            this.writer = new ContinuousQueryTest.Writer(map, retries::incrementAndGet, Duration.ofMinutes(2));
+            this.writer = new ContinuousQueryTest.Writer(map, retries::incrementAndGet, Duration.ofMinutes(2), true);
             this.thread = new Thread(this::run, "background-writer");
             this.thread.setDaemon(true);
         }
