@@ -45,7 +45,11 @@ final class ClientConnector {
         final List<String> addresses = members == null || members.isEmpty()
                 ? SettingsLoader.members(config).stream().map(MemberAddress::toString).toList()
                 : members.stream().map(a -> MemberAddress.parse(a).toString()).toList();
-        return ClientSettings.of(config.string("cluster-name"), addresses);
+        ClientSettings settings = ClientSettings.of(config.string("cluster-name"), addresses);
+        for (final String prefix : SettingsLoader.deserializationAllowed(config)) {
+            settings = settings.withDeserializationAllowed(prefix);
+        }
+        return settings;
     }
 
     private static ConfigException noMemberAnswered(final ClientSettings settings, final Exception cause) {

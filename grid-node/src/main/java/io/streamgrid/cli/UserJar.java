@@ -88,10 +88,34 @@ final class UserJar {
                 throw new ConfigException("the cluster refuses job code from clients: set jobs.allow-code-upload: true on the "
                         + "members to run your own jars (see docs/SECURITY.md); nothing was deployed", e);
             }
+            final String refusedClass = refusedClass(e);
+            if (refusedClass != null) {
+                throw new ConfigException("the members refuse to deserialize " + refusedClass + ": add its package ("
+                        + packageOf(refusedClass) + ") to serialization.java-allow on every member and restart them; the job "
+                        + "was not started", e);
+            }
             throw e;
         } finally {
             thread.setContextClassLoader(previous);
         }
+    }
+
+    /** The class a member's deserialization filter refused ("Resolving class X is not allowed."), or null. */
+    private static String refusedClass(final Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            final java.util.regex.Matcher refused = REFUSED.matcher(String.valueOf(t.getMessage()));
+            if (refused.find()) {
+                return refused.group(1);
+            }
+        }
+        return null;
+    }
+
+    private static final java.util.regex.Pattern REFUSED = java.util.regex.Pattern.compile("Resolving class (\\S+) is not allowed");
+
+    private static String packageOf(final String className) {
+        final int dot = className.lastIndexOf('.');
+        return dot < 0 ? className : className.substring(0, dot + 1);
     }
 
     private static URL url(final Path jar) {

@@ -45,6 +45,8 @@ public record NodeSettings(
         int sideMapMaxEntriesPerMember,
         Map<String, Integer> stateTtlSecondsByMap,
         boolean allowCodeUpload,
+        boolean allowIoConnectors,
+        List<String> deserializationAllowed,
         List<EventSchema> schemas,
         PersistenceSettings persistence) {
 
@@ -90,6 +92,7 @@ public record NodeSettings(
         checkRange(sideMapMaxEntriesPerMember, 0, Integer.MAX_VALUE, "side-maps.max-entries-per-member");
         stateTtlSecondsByMap = Map.copyOf(stateTtlSecondsByMap);
         schemas = List.copyOf(schemas);
+        deserializationAllowed = List.copyOf(deserializationAllowed);
         Objects.requireNonNull(persistence, "persistence");
         stateTtlSecondsByMap.forEach((map, ttl) -> checkRange(ttl, 0, Integer.MAX_VALUE, "state-ttl-seconds of " + map));
     }

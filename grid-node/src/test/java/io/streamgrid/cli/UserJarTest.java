@@ -151,9 +151,14 @@ class UserJarTest {
     }
 
     private Path config(final String cluster, final boolean allowUpload) throws IOException {
-        final Path file = workDir.resolve("sg-" + allowUpload + ".yaml");
+        return config(cluster, allowUpload, "[com.acme.]");
+    }
+
+    private Path config(final String cluster, final boolean allowUpload, final String javaAllow) throws IOException {
+        final Path file = workDir.resolve("sg-" + allowUpload + "-" + javaAllow.hashCode() + ".yaml");
         Files.writeString(file, "cluster-name: " + cluster + "\ningest:\n  dir: " + workDir.resolve("ingest")
-                + "\njobs:\n  allow-code-upload: " + allowUpload + "\n  snapshot-interval-ms: 200\n");
+                + "\njobs:\n  allow-code-upload: " + allowUpload + "\n  snapshot-interval-ms: 200\n"
+                + "serialization:\n  java-allow: " + javaAllow + "\n");
         return file;
     }
 
@@ -377,6 +382,25 @@ class UserJarTest {
 
             assertThat(refused.code()).isEqualTo(2);
             assertThat(refused.errLines()).singleElement().asString().contains("jobs.allow-code-upload: true", "nothing was deployed");
+            assertThat(cluster.newClient().getJet().getJobs()).as("jobs in the cluster").isEmpty();
+        }
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_theJobsPackageIsNotInJavaAllow_then_submitExits2NamingTheSettingAndNoJobRuns() throws IOException {
+        final String clusterName = "notallowed-" + System.nanoTime();
+        final Path config = config(clusterName, true, "[]");
+        SchemaLog.open(SchemaLog.directoryOf(workDir.resolve("ingest"), "visit"), BucketCounts.VISIT, 2).close();
+        try (LocalCluster cluster = LocalCluster.builder().members(1).clusterName(clusterName).configFile(config)
+                .workDir(workDir).start()) {
+            final String member = "--member=" + cluster.members().get(0).address();
+
+            final CliRun refused = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", "com.acme.VisitTotals",
+                    "--config", config.toString(), member);
+
+            assertThat(refused.code()).isEqualTo(2);
+            assertThat(refused.errLines()).singleElement().asString().contains("com.acme.", "serialization.java-allow");
             assertThat(cluster.newClient().getJet().getJobs()).as("jobs in the cluster").isEmpty();
         }
     }

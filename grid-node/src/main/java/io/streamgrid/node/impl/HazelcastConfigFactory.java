@@ -2,6 +2,7 @@ package io.streamgrid.node.impl;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.config.MapConfig;
@@ -13,6 +14,7 @@ import com.hazelcast.config.RestEndpointGroup;
 import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.spi.merge.DiscardMergePolicy;
+import io.streamgrid.client.ClientSettings;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
 import io.streamgrid.node.PersistenceSettings;
@@ -203,6 +205,7 @@ public final class HazelcastConfigFactory {
         // Job code from clients (jars, classes, files) only when asked for: with it, any client
         // that reaches a member runs code on every member.
         config.getJetConfig().setResourceUploadEnabled(settings.allowCodeUpload());
+        config.getSerializationConfig().setJavaSerializationFilterConfig(deserializationFilter(settings));
         if (settings.jetCooperativeThreadCount() > 0) {
             config.getJetConfig().setCooperativeThreadCount(settings.jetCooperativeThreadCount());
         }
@@ -211,4 +214,40 @@ public final class HazelcastConfigFactory {
         }
         return config;
     }
+
+    /**
+     * StreamGrid's Java deserialization filter ({@code ClientSettings.javaDeserializationFilter}
+     * with {@code serialization.java-allow}), and unless {@code jobs.allow-io-connectors} the
+     * classes of Hazelcast's connectors that reach outside the grid on its deny list. Code upload
+     * off keeps a client's own classes out, but a job made only of Hazelcast's classes needs no
+     * upload: a file source over the member's disk into a list, a file sink into /etc/cron.d, a
+     * socket to any address. Such a job arrives as Java-serialized objects, so refusing these names
+     * refuses the job on submission ("Resolving class … is not allowed"). The names are those the
+     * connectors' pipelines carry in Hazelcast 5.7 (checked by IoConnectorBoundaryTest on upgrade).
+     */
+    static JavaSerializationFilterConfig deserializationFilter(final NodeSettings settings) {
+        final JavaSerializationFilterConfig filter = ClientSettings.javaDeserializationFilter(
+                settings.deserializationAllowed(), "serialization.java-allow");
+        if (!settings.allowIoConnectors()) {
+            filter.getBlacklist().addPrefixes(IO_CONNECTOR_CLASSES.toArray(String[]::new));
+        }
+        return filter;
+    }
+
+    /** Class-name prefixes of Hazelcast's connectors that read or write outside the grid. */
+    static final List<String> IO_CONNECTOR_CLASSES = List.of(
+            // files: Sources.files/filesBuilder/fileWatcher, FileSources, Sinks.files
+            "com.hazelcast.jet.impl.connector.ReadFilesP", "com.hazelcast.jet.impl.connector.StreamFilesP",
+            "com.hazelcast.jet.impl.connector.WriteFileP", "com.hazelcast.jet.pipeline.FileSourceBuilder",
+            "com.hazelcast.jet.pipeline.FileSinkBuilder", "com.hazelcast.jet.pipeline.file.",
+            // sockets, JDBC, JMS
+            "com.hazelcast.jet.impl.connector.StreamSocketP", "com.hazelcast.jet.impl.connector.ReadJdbcP",
+            "com.hazelcast.jet.impl.connector.WriteJdbcP", "com.hazelcast.jet.impl.connector.DataSourceFromJdbcUrl",
+            "com.hazelcast.jet.pipeline.JdbcSinkBuilder", "com.hazelcast.jet.impl.connector.StreamJmsP",
+            "com.hazelcast.jet.impl.connector.WriteJmsP",
+            // reading other clusters' maps and caches
+            "com.hazelcast.jet.impl.connector.ReadMapOrCacheP$Remote", "com.hazelcast.jet.impl.connector.HazelcastReaders$Remote",
+            "com.hazelcast.jet.impl.connector.RemoteMapSourceConfiguration",
+            // what Enterprise checks before a connector touches the outside: socket source and sink, file sink and watcher
+            "com.hazelcast.security.permission.ConnectorPermission");
 }

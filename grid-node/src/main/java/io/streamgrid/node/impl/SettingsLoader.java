@@ -150,8 +150,21 @@ public final class SettingsLoader {
                 tree.integer("side-maps.max-entries-per-member"),
                 stateTtls(tree),
                 tree.bool("jobs.allow-code-upload"),
+                tree.bool("jobs.allow-io-connectors"),
+                deserializationAllowed(tree),
                 SchemaSettings.parse(tree.mapping("schemas")),
                 persistence(tree));
+    }
+
+    /** {@code serialization.java-allow}: prefixes checked as the member's filter will use them. */
+    public static List<String> deserializationAllowed(final ConfigTree tree) {
+        final List<String> prefixes = tree.list("serialization.java-allow").stream().map(String::valueOf).toList();
+        try {
+            io.streamgrid.client.ClientSettings.javaDeserializationFilter(prefixes, "serialization.java-allow");
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        return prefixes;
     }
 
     /** The {@code persistence} section, with the Cassandra cluster of the {@code cassandra} section. */
