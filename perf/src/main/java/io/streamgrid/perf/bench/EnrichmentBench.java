@@ -83,7 +83,9 @@ public final class EnrichmentBench implements Benchmark {
         final Truth truth = generate(file, lines);
         final double[] ours = new double[runs];
         final double[] jet = new double[runs];
-        try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
+        // The plain-Jet baseline reads its input with Jet's file source, which members refuse unless allowed.
+        final Path config = Files.writeString(context.workDir().resolve("allow-file-source.yaml"), "jobs:\n  allow-io-connectors: true\n");
+        try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"), java.util.Optional.of(config))) {
             final HazelcastInstance member = grid.member();
             member.getMap(UserActivityJob.USERS).putAll(truth.users);
             context.progress("warm-up: StreamGrid");
