@@ -6,6 +6,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.jobs.ingest.LocalFileSystemCheck;
 import com.hazelcast.core.LifecycleEvent;
 import io.streamgrid.node.impl.HazelcastConfigFactory;
+import io.streamgrid.node.impl.IngestRetentionTask;
 import io.streamgrid.node.impl.MetricsEndpoint;
 import io.streamgrid.node.impl.StatePersistence;
 
@@ -29,7 +30,8 @@ public final class GridNode implements AutoCloseable {
     /** Null when metrics are off or their port could not be bound. */
     private final MetricsEndpoint metrics;
 
-    private GridNode(final HazelcastInstance hazelcast, final MetricsEndpoint metrics, final StatePersistence persistence) {
+    private GridNode(final HazelcastInstance hazelcast, final MetricsEndpoint metrics, final StatePersistence persistence,
+                     final IngestRetentionTask retention) {
         this.hazelcast = hazelcast;
         this.metrics = metrics;
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
@@ -39,6 +41,9 @@ public final class GridNode implements AutoCloseable {
                 }
                 if (persistence != null) {
                     persistence.close();
+                }
+                if (retention != null) {
+                    retention.close();
                 }
                 shutDown.countDown();
             }
@@ -86,7 +91,9 @@ public final class GridNode implements AutoCloseable {
         final Config config = HazelcastConfigFactory.memberConfig(settings);
         final HazelcastInstance instance = Hazelcast.newHazelcastInstance(config);
         final StatePersistence persistence = StatePersistence.start(instance, config, settings.persistence());
-        final GridNode node = new GridNode(instance, startMetrics(instance, settings, persistence), persistence);
+        final GridNode node = new GridNode(instance, startMetrics(instance, settings, persistence), persistence,
+                IngestRetentionTask.start(instance, settings.ingestDir(), settings.ingestRetention(),
+                        settings.ingestRetentionCheckSeconds()));
         if (settings.allowCodeUpload()) {
             LOG.warning("jobs.allow-code-upload is true: any client that can reach " + settings.address()
                     + " can send code that runs on every member of cluster " + settings.clusterName());

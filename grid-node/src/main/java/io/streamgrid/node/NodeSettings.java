@@ -1,5 +1,6 @@
 package io.streamgrid.node;
 
+import io.streamgrid.jobs.ingest.LogRetention;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.node.impl.SettingsLoader;
 
@@ -41,6 +42,8 @@ public record NodeSettings(
         int metricsPort,
         Path ingestDir,
         boolean ingestAllowNetworkFileSystem,
+        LogRetention.Rule ingestRetention,
+        int ingestRetentionCheckSeconds,
         int sideMapTtlSeconds,
         int sideMapMaxEntriesPerMember,
         Map<String, Integer> stateTtlSecondsByMap,
@@ -88,6 +91,8 @@ public record NodeSettings(
             throw new ConfigException("metrics.port " + metricsPort + " is the member port: give the metrics endpoint a port of its own");
         }
         Objects.requireNonNull(ingestDir, "ingestDir");
+        Objects.requireNonNull(ingestRetention, "ingestRetention");
+        checkRange(ingestRetentionCheckSeconds, 1, 86_400, "ingest.retention.check-seconds");
         checkRange(sideMapTtlSeconds, 0, Integer.MAX_VALUE, "side-maps.ttl-seconds");
         checkRange(sideMapMaxEntriesPerMember, 0, Integer.MAX_VALUE, "side-maps.max-entries-per-member");
         stateTtlSecondsByMap = Map.copyOf(stateTtlSecondsByMap);

@@ -287,6 +287,26 @@ class NodeSettingsTest {
                 .hasMessageContaining("metrics.port 5701 is the member port");
     }
 
+    @Test
+    void when_retentionAndDeserializationAreSet_then_theyAreReadAndBadValuesAreRefusedNamingTheKey() throws IOException {
+        final NodeSettings defaults = NodeSettings.load(Optional.empty(), NodeSettings.Overrides.none());
+        assertThat(defaults.ingestRetention().deletesAnything()).as("logs kept by default").isFalse();
+        assertThat(defaults.deserializationAllowed()).isEmpty();
+        assertThat(defaults.allowIoConnectors()).isFalse();
+
+        final NodeSettings set = NodeSettings.load(Optional.of(write("ingest:\n  retention:\n    days: 7\n    max-mib-per-log: 512\n"
+                + "serialization:\n  java-allow: [com.acme., org.example.Position]\n")), NodeSettings.Overrides.none());
+        assertThat(set.ingestRetention()).isEqualTo(new io.streamgrid.jobs.ingest.LogRetention.Rule(7, 512L * 1024 * 1024));
+        assertThat(set.deserializationAllowed()).containsExactly("com.acme.", "org.example.Position");
+
+        final Path negative = write("ingest:\n  retention:\n    days: -1\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(negative), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("ingest.retention.days is -1");
+        final Path badPrefix = write("serialization:\n  java-allow: ['com acme']\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(badPrefix), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("serialization.java-allow lists 'com acme'");
+    }
+
     private Path write(final String yaml) throws IOException {
         final Path file = dir.resolve("node.yaml");
         Files.writeString(file, yaml);

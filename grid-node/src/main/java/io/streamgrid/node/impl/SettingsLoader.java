@@ -1,5 +1,6 @@
 package io.streamgrid.node.impl;
 
+import io.streamgrid.jobs.ingest.LogRetention;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
@@ -146,6 +147,8 @@ public final class SettingsLoader {
                 overrides.metricsPort().orElseGet(() -> tree.integer("metrics.port")),
                 JobCatalog.ingestDir(tree),
                 tree.bool("ingest.allow-network-file-system"),
+                ingestRetention(tree),
+                tree.integer("ingest.retention.check-seconds"),
                 tree.integer("side-maps.ttl-seconds"),
                 tree.integer("side-maps.max-entries-per-member"),
                 stateTtls(tree),
@@ -154,6 +157,19 @@ public final class SettingsLoader {
                 deserializationAllowed(tree),
                 SchemaSettings.parse(tree.mapping("schemas")),
                 persistence(tree));
+    }
+
+    /** {@code ingest.retention}: days and MiB per log, 0 for no limit. */
+    private static LogRetention.Rule ingestRetention(final ConfigTree tree) {
+        final int days = tree.integer("ingest.retention.days");
+        final int mib = tree.integer("ingest.retention.max-mib-per-log");
+        if (days < 0) {
+            throw new ConfigException("ingest.retention.days is " + days + ": give 0 (keep every day) or more");
+        }
+        if (mib < 0) {
+            throw new ConfigException("ingest.retention.max-mib-per-log is " + mib + ": give 0 (no size limit) or more");
+        }
+        return new LogRetention.Rule(days, mib * 1024L * 1024L);
     }
 
     /** {@code serialization.java-allow}: prefixes checked as the member's filter will use them. */

@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.pipeline.impl;
 
 import io.streamgrid.jobs.ingest.PartitionReader;
+import io.streamgrid.jobs.ingest.LogPositions;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.RejectedRecord;
@@ -459,6 +460,20 @@ abstract class PartitionTask {
 
     final int partition() {
         return partition;
+    }
+
+    /** Tells {@code positions} that this task reads its partition of each of its logs. */
+    final void registerPositions(final LogPositions.Recorder positions) {
+        for (final Input in : inputs) {
+            positions.register(in.log.directory(), partition);
+        }
+    }
+
+    /** Hands {@code positions} the position a snapshot taken now records: the last record handled in each log. */
+    final void capturePositions(final LogPositions.Recorder positions) {
+        for (final Input in : inputs) {
+            positions.capture(in.log.directory(), partition, in.lastIndex);
+        }
     }
 
     final long events() {

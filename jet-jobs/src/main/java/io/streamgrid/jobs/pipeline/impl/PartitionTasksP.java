@@ -5,6 +5,7 @@ import com.hazelcast.jet.core.BroadcastKey;
 import com.hazelcast.jet.core.metrics.Metric;
 import com.hazelcast.jet.core.metrics.Metrics;
 import com.hazelcast.jet.core.metrics.Unit;
+import io.streamgrid.jobs.ingest.LogPositions;
 import io.streamgrid.jobs.pipeline.JobMetricNames;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
@@ -94,6 +95,8 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private byte[] fullChunk;
     /** The chunk being offered to the snapshot, until Jet takes it. */
     private Object offeredChunk;
+    /** Where this processor's checkpoints read the logs, for the logs' retention. */
+    private LogPositions.Recorder positions;
 
     /**
      * {@code replay}: null for the live job. A replay skips the events before its start
@@ -141,6 +144,10 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
                 final T task = newTask(p, writer);
                 task.skipEventsBefore(skipBefore);
                 tasks.add(task);
+                if (positions == null) {
+                    positions = new LogPositions.Recorder(context.hazelcastInstance(), context.jobId());
+                }
+                task.registerPositions(positions);
             }
         }
         getLogger().info("job " + jobName + ": processor " + context.globalProcessorIndex() + " of "
@@ -304,6 +311,9 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         if (snapshotCursor == 0 && snapshotStartNanos == 0) {
             snapshotStartNanos = System.nanoTime();
             snapshotBytes = 0;
+            if (positions != null) {
+                tasks.forEach(task -> task.capturePositions(positions));
+            }
         }
         // Jet calls again after a refused entry, with the state untouched meanwhile: go on where it stopped.
         while (snapshotCursor < tasks.size()) {
@@ -361,6 +371,9 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
 
     @Override
     public boolean snapshotCommitFinish(final boolean success) {
+        if (positions != null) {
+            positions.committed(success);
+        }
         if (success && snapshotStartNanos != 0 && snapshotsMetric != null) {
             snapshotsMetric.increment();
             snapshotBytesMetric.set(snapshotBytes);
