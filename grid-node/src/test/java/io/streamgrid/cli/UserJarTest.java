@@ -371,37 +371,29 @@ class UserJarTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void when_codeUploadIsOff_then_submitExits2NamingTheSettingAndNothingIsDeployed() throws IOException {
         final String clusterName = "nojar-" + System.nanoTime();
-        final Path config = config(clusterName, false);
-        SchemaLog.open(SchemaLog.directoryOf(workDir.resolve("ingest"), "visit"), BucketCounts.VISIT, 2).close();
-        try (LocalCluster cluster = LocalCluster.builder().members(1).clusterName(clusterName).configFile(config)
-                .workDir(workDir).start()) {
-            final String member = "--member=" + cluster.members().get(0).address();
-
-            final CliRun refused = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", "com.acme.VisitTotals",
-                    "--config", config.toString(), member);
-
-            assertThat(refused.code()).isEqualTo(2);
-            assertThat(refused.errLines()).singleElement().asString().contains("jobs.allow-code-upload: true", "nothing was deployed");
-            assertThat(cluster.newClient().getJet().getJobs()).as("jobs in the cluster").isEmpty();
-        }
+        assertThat(refusedSubmission(clusterName, config(clusterName, false))).contains("jobs.allow-code-upload: true",
+                "nothing was deployed");
     }
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void when_theJobsPackageIsNotInJavaAllow_then_submitExits2NamingTheSettingAndNoJobRuns() throws IOException {
         final String clusterName = "notallowed-" + System.nanoTime();
-        final Path config = config(clusterName, true, "[]");
+        assertThat(refusedSubmission(clusterName, config(clusterName, true, "[]"))).contains("com.acme.", "serialization.java-allow");
+    }
+
+    /** Submits VisitTotals to a one-member cluster of {@code config}; checks it exits 2 and no job is there; returns its one error line. */
+    private String refusedSubmission(final String clusterName, final Path config) throws IOException {
         SchemaLog.open(SchemaLog.directoryOf(workDir.resolve("ingest"), "visit"), BucketCounts.VISIT, 2).close();
         try (LocalCluster cluster = LocalCluster.builder().members(1).clusterName(clusterName).configFile(config)
                 .workDir(workDir).start()) {
-            final String member = "--member=" + cluster.members().get(0).address();
-
             final CliRun refused = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", "com.acme.VisitTotals",
-                    "--config", config.toString(), member);
+                    "--config", config.toString(), "--member=" + cluster.members().get(0).address());
 
             assertThat(refused.code()).isEqualTo(2);
-            assertThat(refused.errLines()).singleElement().asString().contains("com.acme.", "serialization.java-allow");
             assertThat(cluster.newClient().getJet().getJobs()).as("jobs in the cluster").isEmpty();
+            assertThat(refused.errLines()).hasSize(1);
+            return refused.errLines().get(0);
         }
     }
 

@@ -4,10 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -45,12 +40,11 @@ public final class CassandraServer implements AutoCloseable {
     private final Consumer<String> progress;
     private final int storagePort;
     private final int nativePort;
-    private final Thread shutdownHook = new Thread(this::killQuietly, "cassandra-cleanup");
     /** Top-level cassandra.yaml entries (key → YAML text of the value) laid over the generated ones. */
     private final Map<String, String> settings;
     /** How this server's own sessions log in and encrypt. */
     private final CassandraSecurity sessions;
-    private Process process;
+    private final ChildJvm jvm;
 
     private CassandraServer(final Path dir, final Path lib, final String heap, final Consumer<String> progress,
                             final Map<String, String> settings, final CassandraSecurity sessions) {
@@ -60,9 +54,9 @@ public final class CassandraServer implements AutoCloseable {
         this.progress = progress;
         this.settings = Map.copyOf(settings);
         this.sessions = sessions;
-        this.storagePort = freePort(-1);
-        this.nativePort = freePort(storagePort);
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        this.storagePort = ChildJvm.freePort(HOST);
+        this.nativePort = ChildJvm.freePort(HOST, storagePort);
+        this.jvm = new ChildJvm("Cassandra", this.dir.resolve("cassandra.log"), progress);
     }
 
     /**
@@ -106,73 +100,37 @@ public final class CassandraServer implements AutoCloseable {
 
     /** Starts (again) on the same directory and ports; returns when CQL connections are accepted. */
     public synchronized void start() {
-        if (process != null && process.isAlive()) {
-            throw new IllegalStateException("Cassandra is already running (pid " + process.pid() + ")");
-        }
         final long started = System.nanoTime();
         try {
             Files.createDirectories(dir);
             Files.writeString(dir.resolve("cassandra.yaml"), yaml(), StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("logback.xml"), LOGBACK, StandardCharsets.UTF_8);
-            process = new ProcessBuilder(command())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
-                    .start();
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot start Cassandra in " + dir, e);
         }
-        progress.accept("starting Cassandra (pid " + process.pid() + ", CQL on " + HOST + ":" + nativePort + ", log " + logFile() + ")");
+        jvm.start(command());
+        progress.accept("starting Cassandra (pid " + jvm.pid() + ", CQL on " + HOST + ":" + nativePort + ", log " + logFile() + ")");
         awaitCql(Duration.ofMinutes(3));
         progress.accept("Cassandra accepts CQL after " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
     }
 
     /** SIGTERM by PID; SIGKILL if it has not exited after 60 s. Data stays for a later {@link #start()}. */
-    public synchronized void stop() {
-        if (process == null) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-            }
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
-        progress.accept("Cassandra stopped (pid " + process.pid() + ")");
-        process = null;
+    public void stop() {
+        jvm.stop();
     }
 
     /** SIGKILL by PID, at once. */
-    public synchronized void kill() {
-        killQuietly();
-        process = null;
-    }
-
-    private void killQuietly() {
-        final Process running = process;
-        if (running != null) {
-            running.descendants().forEach(ProcessHandle::destroyForcibly);
-            running.destroyForcibly();
-            try {
-                running.waitFor(30, TimeUnit.SECONDS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    public void kill() {
+        jvm.kill();
     }
 
     public boolean isRunning() {
-        return process != null && process.isAlive();
+        return jvm.isRunning();
     }
 
     /** The server process's id. @throws IllegalStateException when it is not running */
-    public synchronized long pid() {
-        if (!isRunning()) {
-            throw new IllegalStateException("Cassandra is not running");
-        }
-        return process.pid();
+    public long pid() {
+        return jvm.pid();
     }
 
     public InetSocketAddress contactPoint() {
@@ -184,7 +142,7 @@ public final class CassandraServer implements AutoCloseable {
     }
 
     public Path logFile() {
-        return dir.resolve("cassandra.log");
+        return jvm.logFile();
     }
 
     /**
@@ -198,21 +156,14 @@ public final class CassandraServer implements AutoCloseable {
 
     @Override
     public void close() {
-        stop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (final IllegalStateException shuttingDown) {
-            // the hook is running already
-        }
+        jvm.close();
     }
 
     private void awaitCql(final Duration timeout) {
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Cassandra exited with code " + process.exitValue() + " while starting; see " + logFile());
-            }
-            if (portOpen()) {
+            jvm.checkAlive("while starting");
+            if (ChildJvm.portOpen(contactPoint())) {
                 try (CqlSession session = newSession()) {
                     session.execute("SELECT release_version FROM system.local");
                     return;
@@ -220,23 +171,13 @@ public final class CassandraServer implements AutoCloseable {
                     // the port opens a moment before queries work
                 }
             }
-            sleep(250);
+            ChildJvm.sleep(250, "Cassandra");
         }
         throw new IllegalStateException("Cassandra did not accept CQL within " + timeout + "; see " + logFile());
     }
 
-    private boolean portOpen() {
-        try (Socket socket = new Socket()) {
-            socket.connect(contactPoint(), 500);
-            return true;
-        } catch (final IOException closed) {
-            return false;
-        }
-    }
-
     private List<String> command() {
         final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xms" + heap);
         command.add("-Xmx" + heap);
         command.add("-XX:+UseG1GC");
@@ -267,7 +208,7 @@ public final class CassandraServer implements AutoCloseable {
         command.add("-cp");
         command.add(lib + "/*");
         command.add("org.apache.cassandra.service.CassandraDaemon");
-        return command;
+        return ChildJvm.javaCommand(command);
     }
 
     private String yaml() {
@@ -307,28 +248,4 @@ public final class CassandraServer implements AutoCloseable {
             "  </appender>",
             "  <root level=\"INFO\"><appender-ref ref=\"OUT\"/></root>",
             "</configuration>", "");
-
-    private static int freePort(final int not) {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            final int candidate = ThreadLocalRandom.current().nextInt(30_000, 32_000);
-            if (candidate == not) {
-                continue;
-            }
-            try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getByName(HOST))) {
-                return candidate;
-            } catch (final IOException busy) {
-                // try another
-            }
-        }
-        throw new IllegalStateException("no free port in 30000-31999 on " + HOST);
-    }
-
-    private static void sleep(final long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for Cassandra", e);
-        }
-    }
 }
