@@ -31,12 +31,12 @@ public final class LogPositions {
     private LogPositions() {
     }
 
-    /** The key of {@code job}'s position in {@code partition} of the log in {@code logDir}. */
-    static String key(final long job, final Path logDir, final int partition) {
-        return job + "|" + partition + "|" + logKey(logDir);
+    /** The key of {@code job}'s position in {@code partition} of the log named {@code log} ({@link EventLog#name()}). */
+    static String key(final long job, final String log, final int partition) {
+        return job + "|" + partition + "|" + log;
     }
 
-    /** How a log is named in keys: its directory, absolute and normalized. */
+    /** How a Chronicle log is named in keys: its directory, absolute and normalized. */
     static String logKey(final Path logDir) {
         return logDir.toAbsolutePath().normalize().toString();
     }
@@ -63,14 +63,14 @@ public final class LogPositions {
             this.job = job;
         }
 
-        /** This processor reads {@code partition} of the log in {@code logDir}: until its checkpoints say more, all of it. */
-        public void register(final Path logDir, final int partition) {
-            map.submitToKey(key(job, logDir, partition), new Register());
+        /** This processor reads {@code partition} of {@code log}: until its checkpoints say more, all of it. */
+        public void register(final EventLog log, final int partition) {
+            map.submitToKey(key(job, log.name(), partition), new Register());
         }
 
         /** A snapshot is taking this position: the last record handled in {@code partition} is {@code lastIndex}. */
-        public void capture(final Path logDir, final int partition, final long lastIndex) {
-            capturedKeys.add(key(job, logDir, partition));
+        public void capture(final EventLog log, final int partition, final long lastIndex) {
+            capturedKeys.add(key(job, log.name(), partition));
             capturedIndexes.add(lastIndex);
         }
 

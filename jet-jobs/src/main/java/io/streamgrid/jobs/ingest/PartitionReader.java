@@ -10,9 +10,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Reads one partition in append order into a reused buffer: no allocation per record. Not
  * thread-safe.
  */
-public final class PartitionReader implements AutoCloseable {
+public final class PartitionReader implements LogReader {
     /** "Nothing read yet": a reader positioned here starts at the first record. */
-    public static final long START = -1;
+    public static final long START = LogReader.START;
 
     private final int partition;
     private final ExcerptTailer tailer;
@@ -51,6 +51,7 @@ public final class PartitionReader implements AutoCloseable {
      * Reads the next record into {@link #buffer()}; returns its full length in bytes (of which at
      * most the buffer's capacity were read), or -1 when there is nothing new yet.
      */
+    @Override
     public int next() {
         try (DocumentContext dc = tailer.readingDocument()) {
             if (!dc.isPresent()) {
@@ -69,15 +70,18 @@ public final class PartitionReader implements AutoCloseable {
         }
     }
 
+    @Override
     public DirectBuffer buffer() {
         return buffer;
     }
 
     /** Index of the record last returned by {@link #next()}, or the resume index. */
+    @Override
     public long lastIndex() {
         return lastIndex;
     }
 
+    @Override
     public int partition() {
         return partition;
     }

@@ -32,7 +32,7 @@ import java.util.Properties;
  *
  * <p>Appending is for one thread per instance; several processes may append to the same log.
  */
-public final class SchemaLog implements AutoCloseable {
+public final class SchemaLog implements EventLog {
     public static final String META_FILE = "schema-log.properties";
     /** Names the one job that emits events into the log, when one does. */
     public static final String EMITTER_FILE = "emitter.properties";
@@ -177,11 +177,19 @@ public final class SchemaLog implements AutoCloseable {
         return dir;
     }
 
+    /** Its directory, absolute and normalized. */
+    @Override
+    public String name() {
+        return LogPositions.logKey(dir);
+    }
+
     /** The schema this instance reads and writes with. */
+    @Override
     public EventSchema schema() {
         return schema;
     }
 
+    @Override
     public int partitions() {
         return queues.count();
     }
@@ -236,6 +244,7 @@ public final class SchemaLog implements AutoCloseable {
     }
 
     /** Appends {@code record} (of this log's schema, any version it accepts) to its key's partition; returns its index. */
+    @Override
     public long append(final SchemaRecord record) {
         return append(partitionOf(record), record.buffer(), record.offset(), record.length());
     }
@@ -255,6 +264,7 @@ public final class SchemaLog implements AutoCloseable {
      *
      * @throws IllegalStateException when another job emits into this log
      */
+    @Override
     public void claimEmitter(final String jobName) {
         final Properties claim = new Properties();
         claim.setProperty("job", jobName);
@@ -273,6 +283,7 @@ public final class SchemaLog implements AutoCloseable {
     }
 
     /** Appends an end-of-stream record to every partition: a job reading it emits everything still due. */
+    @Override
     public void appendEndOfStream() {
         fillControl(control, SchemaLayout.KIND_END_OF_STREAM, Long.MAX_VALUE);
         for (int p = 0; p < queues.count(); p++) {
@@ -284,6 +295,7 @@ public final class SchemaLog implements AutoCloseable {
      * Appends a heartbeat to {@code partition}: it was idle and its event-time clock stands at
      * {@code eventTime}. Any thread may call this (a fresh appender each time; heartbeats are rare).
      */
+    @Override
     public long appendHeartbeat(final int partition, final long eventTime) {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
         fillControl(buffer, SchemaLayout.KIND_HEARTBEAT, eventTime);
@@ -307,6 +319,7 @@ public final class SchemaLog implements AutoCloseable {
      * them), control records included: a reader's lag in records. Counted from the queue's index,
      * not by reading records — cheap, but not for every record.
      */
+    @Override
     public long recordsAfter(final int partition, final long lastReadIndex) {
         return queues.recordsAfter(partition, lastReadIndex);
     }
@@ -340,6 +353,7 @@ public final class SchemaLog implements AutoCloseable {
     }
 
     /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link PartitionReader#START}: at the beginning). */
+    @Override
     public PartitionReader reader(final int partition, final long lastReadIndex) {
         return new PartitionReader(partition, queues.tailer(partition), lastReadIndex,
                 Math.max(256, layout.length()), MAX_RECORD);

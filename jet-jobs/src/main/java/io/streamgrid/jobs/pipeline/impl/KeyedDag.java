@@ -1,6 +1,8 @@
 package io.streamgrid.jobs.pipeline.impl;
 
 import com.hazelcast.jet.core.DAG;
+import io.streamgrid.jobs.ingest.ChronicleLogs;
+import io.streamgrid.jobs.ingest.LogSource;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.Replay;
@@ -18,6 +20,12 @@ public final class KeyedDag {
     /** As {@link #of(KeyedJob, String, int, CassandraOutput)}, run as {@code replay} (null: the live job). */
     public static DAG of(final KeyedJob<?> job, final String logDir, final int localParallelism, final CassandraOutput cassandra,
                          final Replay replay) {
-        return JobDag.of(job.name(), "keyed", () -> new KeyedP<>(job, logDir, replay), localParallelism, cassandra, replay);
+        return of(job, new ChronicleLogs(logDir, job.schema().name()), localParallelism, cassandra, replay);
+    }
+
+    /** As {@link #of(KeyedJob, String, int, CassandraOutput, Replay)}, reading the logs of {@code logs}. */
+    public static DAG of(final KeyedJob<?> job, final LogSource logs, final int localParallelism, final CassandraOutput cassandra,
+                         final Replay replay) {
+        return JobDag.of(job.name(), "keyed", () -> new KeyedP<>(job, logs, replay), localParallelism, cassandra, replay);
     }
 }

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
@@ -59,7 +60,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private final List<String> dimensionMaps;
     private final List<EventSchema> emitSchemas;
     /** Per emitted schema: its log (the processor's instance), the record handed out by newEvent and its buffer. */
-    private final SchemaLog[] emitLogs;
+    private final EventLog[] emitLogs;
     private final SchemaRecord[] emitRecords;
     private final UnsafeBuffer[] emitBuffers;
     /** Events this partition emitted, in every emitted log together: the count in their sequences. */
@@ -95,8 +96,8 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
      * @param replicas one per {@link KeyedJob#lookups()}, then one per {@link KeyedJob#reads()}, in order
      * @param emitLogs one per {@link KeyedJob#emits()}, in order
      */
-    KeyedRun(final KeyedJob<S> job, final int partition, final SchemaLog[] logs, final StateWriter out,
-             final DimensionReplica[] replicas, final SchemaLog[] emitLogs) {
+    KeyedRun(final KeyedJob<S> job, final int partition, final EventLog[] logs, final StateWriter out,
+             final DimensionReplica[] replicas, final EventLog[] emitLogs) {
         super(partition, logs, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
         this.function = PrivateCopy.of(job.function()); // one per partition: Jet shares the job object between threads

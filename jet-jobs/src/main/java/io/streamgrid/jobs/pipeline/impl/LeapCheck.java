@@ -1,5 +1,7 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.ingest.LogReader;
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaLayout;
@@ -28,17 +30,17 @@ final class LeapCheck {
 
     enum Verdict { OUTLIER, JUMP, UNDECIDED }
 
-    private final SchemaLog log;
+    private final EventLog log;
     private final int partition;
     private final SchemaRecord record;
-    private PartitionReader ahead;
+    private LogReader ahead;
     /** The log index of the leap being decided; meaningful while {@link #ahead} is open. */
     private long leapIndex;
     private int confirmations;
     /** The event time of the record that went back, for the rejection's reason. */
     private long wentBackTo;
 
-    LeapCheck(final SchemaLog log, final int partition) {
+    LeapCheck(final EventLog log, final int partition) {
         this.log = log;
         this.partition = partition;
         this.record = new SchemaRecord(log.schema().layout());

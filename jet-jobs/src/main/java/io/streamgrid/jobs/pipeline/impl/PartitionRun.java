@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.ResultHandler;
@@ -26,8 +27,8 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     private final WindowEngine<A> engine;
     private final ResultHandler<A> handler;
 
-    PartitionRun(final WindowedJob<A> job, final int partition, final SchemaLog log, final StateWriter out) {
-        super(partition, new SchemaLog[] {log}, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
+    PartitionRun(final WindowedJob<A> job, final int partition, final EventLog log, final StateWriter out) {
+        super(partition, new EventLog[] {log}, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
         this.engine = WindowEngine.create(job.policy(), job.aggregation(), this);
         this.handler = job.newResultHandler();

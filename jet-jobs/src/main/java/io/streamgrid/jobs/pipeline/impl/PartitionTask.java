@@ -1,5 +1,7 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.ingest.LogReader;
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.LogPositions;
 import io.streamgrid.jobs.ingest.SchemaLog;
@@ -79,7 +81,7 @@ abstract class PartitionTask {
      * @param snapshotFormat the version of the subclass's snapshot layout, checked on restore
      * @param maxFutureMs    events further ahead of the watermark are rejected
      */
-    PartitionTask(final int partition, final SchemaLog[] logs, final StateWriter out, final String jobName, final String rejectedMap,
+    PartitionTask(final int partition, final EventLog[] logs, final StateWriter out, final String jobName, final String rejectedMap,
                   final int snapshotFormat, final long maxFutureMs) {
         this.partition = partition;
         this.out = out;
@@ -157,7 +159,7 @@ abstract class PartitionTask {
 
     /** One log: every record in log order (a held one first). */
     private int pollOne(final Input in, final int max) {
-        final PartitionReader reader = in.reader();
+        final LogReader reader = in.reader();
         int read = 0;
         while (read < max) {
             final int length = in.headLength >= 0 ? in.headLength : reader.next();
@@ -465,14 +467,14 @@ abstract class PartitionTask {
     /** Tells {@code positions} that this task reads its partition of each of its logs. */
     final void registerPositions(final LogPositions.Recorder positions) {
         for (final Input in : inputs) {
-            positions.register(in.log.directory(), partition);
+            positions.register(in.log, partition);
         }
     }
 
     /** Hands {@code positions} the position a snapshot taken now records: the last record handled in each log. */
     final void capturePositions(final LogPositions.Recorder positions) {
         for (final Input in : inputs) {
-            positions.capture(in.log.directory(), partition, in.lastIndex);
+            positions.capture(in.log, partition, in.lastIndex);
         }
     }
 
@@ -480,7 +482,7 @@ abstract class PartitionTask {
         return events;
     }
 
-    /** Records in this partition's logs not read yet (see {@link SchemaLog#recordsAfter}): from queue indexes. */
+    /** Records in this partition's logs not read yet (see {@link EventLog#recordsAfter}): from queue indexes. */
     final long recordsBehind() {
         long behind = 0;
         for (final Input in : inputs) {
@@ -509,10 +511,10 @@ abstract class PartitionTask {
 
     /** One log this task reads: its reader, the position of the last record handled, and (merging) the record read next. */
     private final class Input {
-        final SchemaLog log;
+        final EventLog log;
         final SchemaRecord record;
         final int number;
-        PartitionReader reader;
+        LogReader reader;
         long lastIndex = PartitionReader.START;
         boolean ended;
         /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
@@ -526,13 +528,13 @@ abstract class PartitionTask {
         /** Per writer of emitted events in this log: the highest count read (see {@link SchemaLayout#KIND_EMITTED}). */
         final Long2LongHashMap emittedCounts = new Long2LongHashMap(0);
 
-        Input(final SchemaLog log, final int number) {
+        Input(final EventLog log, final int number) {
             this.log = log;
             this.record = new SchemaRecord(log.schema().layout());
             this.number = number;
         }
 
-        PartitionReader reader() {
+        LogReader reader() {
             if (reader == null) {
                 reader = log.reader(partition, lastIndex);
             }

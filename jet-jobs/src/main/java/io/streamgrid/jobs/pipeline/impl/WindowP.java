@@ -1,28 +1,28 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.ingest.EventLog;
+import io.streamgrid.jobs.ingest.LogSource;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 
-import java.nio.file.Path;
 
 /** A windowed job's processor: its schema log's partitions through {@link PartitionRun}s. */
 final class WindowP<A> extends PartitionTasksP<PartitionRun<A>> {
     private final WindowedJob<A> job;
-    private final String logDir;
-    private SchemaLog log;
+    private final LogSource source;
+    private EventLog log;
 
     /** {@code replay}: null for the live job. */
-    WindowP(final WindowedJob<A> job, final String logDir, final Replay replay) {
+    WindowP(final WindowedJob<A> job, final LogSource source, final Replay replay) {
         super(job.name(), job.policy().allowedDisorderMs(), job.policy().idleTimeoutMs(), replay);
         this.job = job;
-        this.logDir = logDir;
+        this.source = source;
     }
 
     @Override
     int openLog(final Context context) {
-        log = SchemaLog.openExisting(Path.of(logDir), job.schema());
+        log = source.open(job.schema(), job.schema().name());
         return log.partitions();
     }
 
@@ -40,6 +40,6 @@ final class WindowP<A> extends PartitionTasksP<PartitionRun<A>> {
 
     @Override
     String source() {
-        return logDir;
+        return "log " + (log == null ? job.schema().name() : log.name()) + " of " + source.describe();
     }
 }

@@ -1,6 +1,8 @@
 package io.streamgrid.jobs.pipeline.impl;
 
 import com.hazelcast.jet.core.DAG;
+import io.streamgrid.jobs.ingest.ChronicleLogs;
+import io.streamgrid.jobs.ingest.LogSource;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.WindowedJob;
@@ -25,6 +27,12 @@ public final class WindowedDag {
     /** As {@link #of(WindowedJob, String, int, CassandraOutput)}, run as {@code replay} (null: the live job). */
     public static DAG of(final WindowedJob<?> job, final String logDir, final int localParallelism,
                          final CassandraOutput cassandra, final Replay replay) {
+        return of(job, new ChronicleLogs(logDir, job.schema().name()), localParallelism, cassandra, replay);
+    }
+
+    /** As {@link #of(WindowedJob, String, int, CassandraOutput, Replay)}, reading the log of {@code logs}. */
+    public static DAG of(final WindowedJob<?> job, final LogSource logs, final int localParallelism,
+                         final CassandraOutput cassandra, final Replay replay) {
         if (job.schema().layout().field(job.schema().layout().keyIndex()).type() != FieldType.LONG) {
             throw new IllegalArgumentException("job " + job.name() + " windows schema " + job.schema().name() + " by its key "
                     + job.schema().keyField() + ", a string: windows need a long key; keep per-key state of a string key "
@@ -33,7 +41,7 @@ public final class WindowedDag {
         if (cassandra != null) {
             cassandra.bindings().forEach(binding -> checkRetractions(job, binding));
         }
-        return JobDag.of(job.name(), "ingest-window", () -> new WindowP<>(job, logDir, replay), localParallelism, cassandra, replay);
+        return JobDag.of(job.name(), "ingest-window", () -> new WindowP<>(job, logs, replay), localParallelism, cassandra, replay);
     }
 
     /**

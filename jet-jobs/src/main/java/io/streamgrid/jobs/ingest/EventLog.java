@@ -1,0 +1,47 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaRecord;
+
+/**
+ * The durable, partitioned log of one {@link EventSchema} that jobs read: records in the schema's
+ * binary layout ({@link SchemaRecord}), all events of a key in one partition in append order, and
+ * control records (heartbeats, end of stream). A record's index orders it within its partition and
+ * is what a job's snapshot keeps. Two implementations: {@link SchemaLog} (Chronicle Queue on the
+ * members' host, the default) and {@link io.streamgrid.jobs.kafka.KafkaLog} (a Kafka topic, for
+ * clusters across hosts).
+ */
+public interface EventLog extends AutoCloseable {
+    /** How this log is named where positions are kept ({@link LogPositions}): the same on every member. */
+    String name();
+
+    /** The schema this instance reads and writes with. */
+    EventSchema schema();
+
+    int partitions();
+
+    /** A reader of {@code partition} positioned after {@code lastReadIndex} ({@link LogReader#START}: at the beginning). */
+    LogReader reader(int partition, long lastReadIndex);
+
+    /** Records of {@code partition} after {@code lastReadIndex}, control records included (a reader's lag); cheap, approximate where the log cannot count exactly. */
+    long recordsAfter(int partition, long lastReadIndex);
+
+    /** Appends {@code record} to its key's partition; returns its index where the log knows it at once, else -1. */
+    long append(SchemaRecord record);
+
+    /** Appends a heartbeat to {@code partition}: it was idle and its event-time clock stands at {@code eventTime}. Any thread. */
+    long appendHeartbeat(int partition, long eventTime);
+
+    /** Appends an end-of-stream record to every partition. */
+    void appendEndOfStream();
+
+    /**
+     * Records that job {@code jobName} emits events into this log, unless it is recorded already.
+     *
+     * @throws IllegalStateException when another job emits into this log
+     */
+    void claimEmitter(String jobName);
+
+    @Override
+    void close();
+}
