@@ -8,7 +8,7 @@ import io.streamgrid.jobs.schema.SchemaRecord;
  * binary layout ({@link SchemaRecord}), all events of a key in one partition in append order, and
  * control records (heartbeats, end of stream). A record's index orders it within its partition and
  * is what a job's snapshot keeps. Two implementations: {@link SchemaLog} (Chronicle Queue on the
- * members' host, the default) and {@link io.streamgrid.jobs.kafka.KafkaLog} (a Kafka topic, for
+ * members' host, the default) and {@link KafkaLog} (a Kafka topic, for
  * clusters across hosts).
  */
 public interface EventLog extends AutoCloseable {
@@ -41,6 +41,10 @@ public interface EventLog extends AutoCloseable {
      * @throws IllegalStateException when another job emits into this log
      */
     void claimEmitter(String jobName);
+
+    /** Blocks until every record appended so far is durable in the log (a no-op where appends are synchronous). */
+    default void flush() {
+    }
 
     @Override
     void close();

@@ -146,7 +146,7 @@ public final class SchemaLog implements EventLog {
     }
 
     /** Returns whether {@code schema} is a newer version than {@code stored} (so it becomes the log's). */
-    private static boolean checkAgainst(final EventSchema stored, final EventSchema schema, final Path dir) {
+    static boolean checkAgainst(final EventSchema stored, final EventSchema schema, final Object dir) {
         if (!stored.name().equals(schema.name())) {
             throw new IncompatibleSchemaException("the log in " + dir + " holds schema " + stored.name() + ", not " + schema.name());
         }
@@ -302,7 +302,7 @@ public final class SchemaLog implements EventLog {
         return queues.appendFromAnyThread(partition, buffer, 0, SchemaLayout.CONTROL_LENGTH);
     }
 
-    private static void fillControl(final UnsafeBuffer buffer, final byte kind, final long time) {
+    static void fillControl(final UnsafeBuffer buffer, final byte kind, final long time) {
         buffer.setMemory(0, SchemaLayout.CONTROL_LENGTH, (byte) 0);
         buffer.putByte(0, kind);
         buffer.putByte(1, SchemaLayout.MARKER);

@@ -33,7 +33,7 @@ class EmitTest extends EmbeddedMemberTest {
     static final String TOTALS = "state.doubled-totals";
     private static final int PARTITIONS = 4;
     private static final int ACCOUNTS = 300;
-    private static final long START = 1_767_225_600_000L;
+    static final long START = 1_767_225_600_000L;
     /** Emitted events after which the emitting job throws once (0: never): a failure restored from the last snapshot. */
     static final AtomicLong FAIL_AFTER = new AtomicLong();
     static final AtomicLong EMITTED = new AtomicLong();
@@ -69,12 +69,12 @@ class EmitTest extends EmbeddedMemberTest {
 
     static final StateCodec<long[]> TWO_LONGS = StateCodec.longs(2);
 
-    private static KeyedJob<long[]> doubler() {
+    static KeyedJob<long[]> doubler() {
         return KeyedJob.<long[]>builder("doubler", AMOUNT).function(new Doubler()).state(TWO_LONGS)
                 .time(TimePolicy.of(0, 365L * 24 * 3_600_000)).emits(DOUBLED).build();
     }
 
-    private static KeyedJob<long[]> totals() {
+    static KeyedJob<long[]> totals() {
         return KeyedJob.<long[]>builder("doubled-totals", DOUBLED).function(new Totals()).state(TWO_LONGS)
                 .time(TimePolicy.of(0, 365L * 24 * 3_600_000)).writes(TOTALS).build();
     }

@@ -87,6 +87,13 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
     }
 
     @Override
+    void flushOutputs() {
+        for (final EventLog log : emitLogs) {
+            log.flush();
+        }
+    }
+
+    @Override
     void closeLog() {
         for (final DimensionReplica replica : replicas) {
             if (replica != null) {

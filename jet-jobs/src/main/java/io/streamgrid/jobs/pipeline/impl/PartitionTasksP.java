@@ -121,6 +121,10 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
 
     abstract void closeLog();
 
+    /** Makes the records this processor appended to logs durable (blocks); nothing to do unless it emits into a log that appends asynchronously. */
+    void flushOutputs() {
+    }
+
     /** What the processor reads, for the log line at start. */
     abstract String source();
 
@@ -311,6 +315,8 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         if (snapshotCursor == 0 && snapshotStartNanos == 0) {
             snapshotStartNanos = System.nanoTime();
             snapshotBytes = 0;
+            // What was emitted before the barrier must be in its log before the snapshot can complete.
+            flushOutputs();
             if (positions != null) {
                 tasks.forEach(task -> task.capturePositions(positions));
             }
