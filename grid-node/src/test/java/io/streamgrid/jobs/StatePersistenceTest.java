@@ -133,6 +133,7 @@ class StatePersistenceTest {
      * member's clock and kept the first member's older values: updates lost, deletes undone.
      */
     @Test
+    @Tag("soak") // ~3 minutes, most of it the libfaketime member's start; soak only, to keep the default run within 30 minutes
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_keysMoveToAMemberWhoseClockIsBehind_then_itsUpdatesAndDeletesWinInCassandra(final TestInfo test) throws Exception {
         final Path faketime = faketimeLibrary();
