@@ -37,6 +37,19 @@ import java.util.concurrent.Callable;
 final class IngestCommand {
     private static final String BUILT_IN = "request, sensor, click, transaction";
 
+    /**
+     * Refuses {@code command} when the logs are Kafka topics: these commands write Chronicle logs
+     * only, which jobs reading Kafka would never see.
+     */
+    static void refuseKafka(final ConfigTree tree, final String command) {
+        final io.streamgrid.jobs.ingest.KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
+        if (kafka != null) {
+            throw new ConfigException("ingest.kind is kafka: '" + command + "' writes Chronicle logs only, which jobs reading "
+                    + kafka.describe() + " never see; produce the events to topic " + kafka.topic("<schema>")
+                    + " instead, or set ingest.kind: chronicle");
+        }
+    }
+
     /** The logs of the built-in types under the configured ingest directory (created with ingest.partitions when new). */
     static BuiltInLogs builtInLogs(final ConfigTree tree) {
         try {
@@ -115,6 +128,7 @@ final class IngestCommand {
         @Override
         public Integer call() throws Exception {
             final ConfigTree tree = options.tree();
+            refuseKafka(tree, "ingest generate");
             final EventSchema schema = schema(tree, schemaName.toLowerCase(Locale.ROOT));
             final EventType builtIn = EventType.ofSchema(schema.name());
             final GeneratorSpec generatorSpec;
@@ -202,6 +216,7 @@ final class IngestCommand {
             final Path rejectedFile = rejected != null ? rejected : Path.of(input + ".rejected");
             final PrintWriter out = spec.commandLine().getOut();
             final ConfigTree tree = options.tree();
+            refuseKafka(tree, "ingest load");
             if (schemaName == null) {
                 if (format != null) {
                     throw new ConfigException("--format goes with --schema: a file of several built-in types loads from JSON lines only");
@@ -288,6 +303,7 @@ final class IngestCommand {
         @Override
         public Integer call() {
             final ConfigTree tree = options.tree();
+            refuseKafka(tree, "ingest end");
             final PrintWriter out = spec.commandLine().getOut();
             if (schemaName == null) {
                 try (BuiltInLogs logs = builtInLogs(tree)) {

@@ -6,6 +6,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.ingest.EventGenerator;
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -47,12 +48,12 @@ public final class JobTestSupport {
      * stream in every partition, and returns them as the oracle sees them (payload by
      * {@code payload}), in append order.
      */
-    public static List<WindowOracle.Event> generate(final GeneratorSpec spec, final SchemaLog log,
+    public static List<WindowOracle.Event> generate(final GeneratorSpec spec, final EventLog log,
                                                     final Function<SchemaRecord, Object> payload) {
         final List<WindowOracle.Event> events = new ArrayList<>();
         new EventGenerator(spec).generate(record -> {
             log.append(record);
-            events.add(new WindowOracle.Event(log.partitionOf(record.keyLong()), record.keyLong(), record.eventTime(),
+            events.add(new WindowOracle.Event(SchemaLog.partitionOf(record.keyLong(), log.partitions()), record.keyLong(), record.eventTime(),
                     record.sequence(), payload.apply(record)));
         });
         log.appendEndOfStream();

@@ -1,5 +1,6 @@
 package io.streamgrid.node.impl;
 
+import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
@@ -50,7 +51,7 @@ public final class JobCatalog {
     public static JobOptions options(final ConfigTree config) {
         try {
             return new JobOptions(ingestDir(config), config.wholeNumber("jobs.snapshot-interval-ms"),
-                    config.integer("jobs.local-parallelism"));
+                    config.integer("jobs.local-parallelism")).withKafka(kafkaLogs(config));
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("invalid settings under 'jobs': " + e.getMessage(), e);
         }
@@ -94,6 +95,30 @@ public final class JobCatalog {
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException(key + " must say where the secret is read — env:NAME or file:/path — not hold it");
         }
+    }
+
+    /**
+     * The Kafka topics of {@code ingest.kafka} when {@code ingest.kind} is kafka, else null (Chronicle logs).
+     *
+     * @throws ConfigException naming the key when the kind is unknown or the Kafka settings are incomplete
+     */
+    public static KafkaLogs kafkaLogs(final ConfigTree config) {
+        final String kind = config.string("ingest.kind");
+        if ("chronicle".equals(kind)) {
+            return null;
+        }
+        if (!"kafka".equals(kind)) {
+            throw new ConfigException("ingest.kind is '" + kind + "': choose chronicle (one host) or kafka (several hosts)");
+        }
+        final String servers = config.string("ingest.kafka.bootstrap-servers");
+        if (servers.isBlank()) {
+            throw new ConfigException("ingest.kind is kafka but ingest.kafka.bootstrap-servers is empty: give host:port of a broker");
+        }
+        final int replication = config.integer("ingest.kafka.replication-factor");
+        if (replication < 1 || replication > Short.MAX_VALUE) {
+            throw new ConfigException("ingest.kafka.replication-factor is " + replication + ": give 1 or more");
+        }
+        return new KafkaLogs(servers, config.string("ingest.kafka.topic-prefix"), (short) replication);
     }
 
     public static Path ingestDir(final ConfigTree config) {

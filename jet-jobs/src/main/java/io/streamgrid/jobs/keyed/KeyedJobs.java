@@ -37,7 +37,7 @@ public final class KeyedJobs {
     /** As {@link #submit(JetService, KeyedJob, JobOptions, CassandraOutput)} with a config of the caller's (jars of user classes). */
     public static Job submit(final JetService jet, final KeyedJob<?> job, final JobOptions options, final CassandraOutput cassandra,
                              final JobConfig config) {
-        return jet.newJob(KeyedDag.of(job, logDirectory(job, options).toString(), options.localParallelism(), cassandra,
+        return jet.newJob(KeyedDag.of(job, options.logs(job.schema().name()), options.localParallelism(), cassandra,
                 options.replay()), config);
     }
 

@@ -3,18 +3,23 @@ package io.streamgrid.jobs.pipeline;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 
+import io.streamgrid.jobs.ingest.ChronicleLogs;
+import io.streamgrid.jobs.ingest.KafkaLogs;
+import io.streamgrid.jobs.ingest.LogSource;
+
 import java.nio.file.Path;
 import java.util.Objects;
 
 /**
  * How a job runs.
  *
- * @param ingestDir          the ingest log's directory, as the members see it
+ * @param ingestDir          the ingest log's directory, as the members see it (Chronicle logs)
  * @param snapshotIntervalMs Jet snapshot interval (exactly-once), at least 10 ms
  * @param localParallelism   processors per member
  * @param replay             null for the live job; else it runs as that {@link Replay} (own maps, tables and name)
+ * @param kafka              null: the logs are Chronicle queues under {@code ingestDir}; else these Kafka topics
  */
-public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParallelism, Replay replay) {
+public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParallelism, Replay replay, KafkaLogs kafka) {
     public static final long DEFAULT_SNAPSHOT_INTERVAL_MS = 1_000;
 
     public JobOptions {
@@ -29,7 +34,12 @@ public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParal
 
     /** Options of a live job. */
     public JobOptions(final Path ingestDir, final long snapshotIntervalMs, final int localParallelism) {
-        this(ingestDir, snapshotIntervalMs, localParallelism, null);
+        this(ingestDir, snapshotIntervalMs, localParallelism, null, null);
+    }
+
+    /** Where a job whose first schema is {@code firstSchema} reads its logs. */
+    public LogSource logs(final String firstSchema) {
+        return kafka != null ? kafka : ChronicleLogs.under(ingestDir, firstSchema);
     }
 
     /**
@@ -50,19 +60,24 @@ public record JobOptions(Path ingestDir, long snapshotIntervalMs, int localParal
     }
 
     public JobOptions withSnapshotInterval(final long millis) {
-        return new JobOptions(ingestDir, millis, localParallelism, replay);
+        return new JobOptions(ingestDir, millis, localParallelism, replay, kafka);
     }
 
     public JobOptions withIngestDir(final Path dir) {
-        return new JobOptions(dir, snapshotIntervalMs, localParallelism, replay);
+        return new JobOptions(dir, snapshotIntervalMs, localParallelism, replay, kafka);
     }
 
     public JobOptions withLocalParallelism(final int parallelism) {
-        return new JobOptions(ingestDir, snapshotIntervalMs, parallelism, replay);
+        return new JobOptions(ingestDir, snapshotIntervalMs, parallelism, replay, kafka);
     }
 
     /** These options for {@code replay} of the job (null: the live job). */
     public JobOptions withReplay(final Replay replay) {
-        return new JobOptions(ingestDir, snapshotIntervalMs, localParallelism, replay);
+        return new JobOptions(ingestDir, snapshotIntervalMs, localParallelism, replay, kafka);
+    }
+
+    /** These options reading Kafka topics (null: Chronicle logs under the ingest directory). */
+    public JobOptions withKafka(final KafkaLogs logs) {
+        return new JobOptions(ingestDir, snapshotIntervalMs, localParallelism, replay, logs);
     }
 }

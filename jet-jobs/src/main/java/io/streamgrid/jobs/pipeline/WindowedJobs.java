@@ -36,7 +36,7 @@ public final class WindowedJobs {
     /** As {@link #submit(JetService, WindowedJob, JobOptions, CassandraOutput)} with a config of the caller's (jars of user classes). */
     public static Job submit(final JetService jet, final WindowedJob<?> job, final JobOptions options, final CassandraOutput cassandra,
                              final JobConfig config) {
-        return jet.newJob(WindowedDag.of(job, logDirectory(job, options).toString(), options.localParallelism(), cassandra,
+        return jet.newJob(WindowedDag.of(job, options.logs(job.schema().name()), options.localParallelism(), cassandra,
                 options.replay()), config);
     }
 
