@@ -7,6 +7,7 @@ import io.streamgrid.jobs.ingest.LocalFileSystemCheck;
 import com.hazelcast.core.LifecycleEvent;
 import io.streamgrid.node.impl.HazelcastConfigFactory;
 import io.streamgrid.node.impl.IngestRetentionTask;
+import io.streamgrid.node.impl.SingleHostGuard;
 import io.streamgrid.node.impl.MetricsEndpoint;
 import io.streamgrid.node.impl.StatePersistence;
 
@@ -90,6 +91,14 @@ public final class GridNode implements AutoCloseable {
         }
         final Config config = HazelcastConfigFactory.memberConfig(settings);
         final HazelcastInstance instance = Hazelcast.newHazelcastInstance(config);
+        if (!settings.ingestOnKafka()) {
+            try {
+                SingleHostGuard.check(instance);
+            } catch (final ConfigException e) {
+                instance.getLifecycleService().terminate();
+                throw e;
+            }
+        }
         final StatePersistence persistence = StatePersistence.start(instance, config, settings.persistence());
         final GridNode node = new GridNode(instance, startMetrics(instance, settings, persistence), persistence,
                 IngestRetentionTask.start(instance, settings.ingestDir(), settings.ingestRetention(),

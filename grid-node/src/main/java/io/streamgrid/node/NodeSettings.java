@@ -41,6 +41,7 @@ public record NodeSettings(
         String metricsHost,
         int metricsPort,
         Path ingestDir,
+        boolean ingestOnKafka,
         boolean ingestAllowNetworkFileSystem,
         LogRetention.Rule ingestRetention,
         int ingestRetentionCheckSeconds,

@@ -65,6 +65,22 @@ public final class NetworkNamespace implements AutoCloseable {
         exec("ip", "addr", "add", cidr, "dev", "lo");
     }
 
+    /**
+     * Links this namespace and {@code other} with a veth pair, as two hosts on one network: this
+     * end gets {@code cidr}, the other end {@code otherCidr} (same subnet). Gone with the namespaces.
+     */
+    public void link(final NetworkNamespace other, final String cidr, final String otherCidr) {
+        final String here = "sgv" + (ProcessHandle.current().pid() % 100_000) + "a" + Math.abs(name.hashCode() % 100);
+        final String there = "sgv" + (ProcessHandle.current().pid() % 100_000) + "b" + Math.abs(other.name.hashCode() % 100);
+        check(run(List.of("ip", "link", "add", here, "type", "veth", "peer", "name", there)), "add a veth pair");
+        check(run(List.of("ip", "link", "set", here, "netns", name)), "move " + here);
+        check(run(List.of("ip", "link", "set", there, "netns", other.name)), "move " + there);
+        exec("ip", "addr", "add", cidr, "dev", here);
+        exec("ip", "link", "set", here, "up");
+        other.exec("ip", "addr", "add", otherCidr, "dev", there);
+        other.exec("ip", "link", "set", there, "up");
+    }
+
     /** True when a TCP connection to {@code host:port} is accepted inside the namespace within 2 s. */
     public boolean canConnect(final String host, final int port) {
         return tryExec("timeout", "2", "bash", "-c", "exec 3<>/dev/tcp/" + host + "/" + port).code() == 0;

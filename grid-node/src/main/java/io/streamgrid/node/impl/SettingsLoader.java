@@ -146,6 +146,7 @@ public final class SettingsLoader {
                 tree.string("metrics.host"),
                 overrides.metricsPort().orElseGet(() -> tree.integer("metrics.port")),
                 JobCatalog.ingestDir(tree),
+                JobCatalog.kafkaLogs(tree) != null,
                 tree.bool("ingest.allow-network-file-system"),
                 ingestRetention(tree),
                 tree.integer("ingest.retention.check-seconds"),
