@@ -54,9 +54,7 @@ final class KafkaPartitionReader implements LogReader {
         final ConsumerRecord<byte[], byte[]> record = fetched.next();
         final byte[] value = record.value();
         final int length = value == null ? 0 : value.length;
-        if (length > buffer.capacity() && buffer.capacity() < maxCapacity) {
-            buffer.wrap(new byte[Math.min(maxCapacity, Integer.highestOneBit(length - 1) << 1)]);
-        }
+        PartitionReader.growFor(buffer, length, maxCapacity);
         if (length > 0) {
             buffer.putBytes(0, value, 0, Math.min(length, buffer.capacity()));
         }

@@ -59,14 +59,19 @@ public final class PartitionReader implements LogReader {
             }
             final Bytes<?> bytes = dc.wire().bytes();
             final int length = (int) bytes.readRemaining();
-            if (length > buffer.capacity() && buffer.capacity() < maxCapacity) {
-                buffer.wrap(new byte[Math.min(maxCapacity, Integer.highestOneBit(length - 1) << 1)]);
-            }
+            growFor(buffer, length, maxCapacity);
             final byte[] array = buffer.byteArray();
             final int n = Math.min(length, array.length);
             bytes.read(array, 0, n);
             lastIndex = dc.index();
             return length;
+        }
+    }
+
+    /** Grows {@code buffer} (by powers of two, up to {@code maxCapacity}) to hold a record of {@code length} bytes. */
+    static void growFor(final UnsafeBuffer buffer, final int length, final int maxCapacity) {
+        if (length > buffer.capacity() && buffer.capacity() < maxCapacity) {
+            buffer.wrap(new byte[Math.min(maxCapacity, Integer.highestOneBit(length - 1) << 1)]);
         }
     }
 
