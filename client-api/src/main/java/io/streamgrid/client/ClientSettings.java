@@ -72,14 +72,6 @@ public record ClientSettings(String clusterName, List<String> addresses, Duratio
         return new JavaSerializationFilterConfig().setDefaultsDisabled(true).setWhitelist(allow).setBlacklist(deny);
     }
 
-    /** Whether {@link #javaDeserializationFilter} with {@code allowed} accepts {@code className}. */
-    public static boolean isDeserializable(final String className, final Collection<String> allowed) {
-        if (NEVER_DESERIALIZABLE.stream().anyMatch(className::startsWith)) {
-            return false;
-        }
-        return ALWAYS_DESERIALIZABLE.stream().anyMatch(className::startsWith) || allowed.stream().anyMatch(className::startsWith);
-    }
-
     private static Collection<String> checkedPrefixes(final Collection<String> prefixes, final String setting) {
         final Set<String> checked = new TreeSet<>();
         for (final String prefix : prefixes) {

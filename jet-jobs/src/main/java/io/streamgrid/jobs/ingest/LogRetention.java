@@ -150,6 +150,9 @@ public final class LogRetention {
     /** Applies the rule to one log; returns the bytes deleted. */
     private long retain(final Path logDir, final Map<Integer, Holder> holders, final long nowMs, final List<Path> deleted,
                         final List<String> heldBack) {
+        if (rule.maxBytesPerLog() == 0 && !hasDayBefore(logDir, oldestKept(nowMs))) {
+            return 0; // the common pass: nothing old enough, so no queue is opened
+        }
         final Map<Integer, SingleChronicleQueue> queues = new TreeMap<>();
         try {
             for (final Path partitionDir : list(logDir)) {
@@ -192,7 +195,7 @@ public final class LogRetention {
                 }
             }
         }
-        final int oldestKept = rule.days() == 0 ? Integer.MIN_VALUE : (int) Math.floorDiv(nowMs - rule.days() * DAY_MS, DAY_MS);
+        final int oldestKept = oldestKept(nowMs);
         long bytes = 0;
         final Set<Integer> blocked = new HashSet<>(); // partitions where a day was kept: every later one is kept too
         for (final Map.Entry<Integer, Map<Integer, Path>> day : days.entrySet()) {
@@ -222,6 +225,26 @@ public final class LogRetention {
             }
         }
         return bytes;
+    }
+
+    /** The first day the age rule keeps at {@code nowMs} (epoch day); every day without an age limit. */
+    private int oldestKept(final long nowMs) {
+        return rule.days() == 0 ? Integer.MIN_VALUE : (int) Math.floorDiv(nowMs - rule.days() * DAY_MS, DAY_MS);
+    }
+
+    /** Whether a partition of the log has a day file from before {@code day}, by the files' names alone. */
+    private static boolean hasDayBefore(final Path logDir, final int day) {
+        for (final Path partitionDir : list(logDir)) {
+            if (PARTITION_DIR.matcher(partitionDir.getFileName().toString()).matches() && Files.isDirectory(partitionDir)) {
+                for (final Path file : list(partitionDir)) {
+                    final Matcher name = DAY_FILE.matcher(file.getFileName().toString());
+                    if (name.matches() && LocalDate.parse(name.group(1), DAY).toEpochDay() < day) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -142,13 +142,13 @@ public final class SchemaLog implements EventLog {
      * @throws IncompatibleSchemaException naming the field, as {@link #open} does
      */
     public static void checkCompatible(final Path dir, final EventSchema schema) {
-        checkAgainst(storedSchema(dir), schema, dir);
+        checkAgainst(storedSchema(dir), schema, dir.toString());
     }
 
     /** Returns whether {@code schema} is a newer version than {@code stored} (so it becomes the log's). */
-    static boolean checkAgainst(final EventSchema stored, final EventSchema schema, final Object dir) {
+    static boolean checkAgainst(final EventSchema stored, final EventSchema schema, final String where) {
         if (!stored.name().equals(schema.name())) {
-            throw new IncompatibleSchemaException("the log in " + dir + " holds schema " + stored.name() + ", not " + schema.name());
+            throw new IncompatibleSchemaException("the log in " + where + " holds schema " + stored.name() + ", not " + schema.name());
         }
         if (schema.equals(stored)) {
             return false;
@@ -162,7 +162,7 @@ public final class SchemaLog implements EventLog {
     }
 
     private static void checkAndUpgrade(final Path dir, final EventSchema schema, final Properties meta) {
-        if (!checkAgainst(SchemaProperties.read(meta, dir.resolve(META_FILE).toString()), schema, dir)) {
+        if (!checkAgainst(SchemaProperties.read(meta, dir.resolve(META_FILE).toString()), schema, dir.toString())) {
             return;
         }
         final Properties upgraded = meta(schema, partitionsOf(meta, dir));
