@@ -46,6 +46,22 @@ public interface StreamGridClient extends AutoCloseable {
     /** A view of the entries of {@code map} matching {@code where}, kept current by a subscription. */
     LocalView localView(String map, String where);
 
+    /**
+     * Opens publisher {@code publisherId} of {@code schema}'s log: events published through it are
+     * appended by the members, each exactly once (see {@link Publisher}). {@code publisherId} is
+     * the application's stable name for this stream of events (one per producing process or
+     * source, e.g. {@code "gateway-7"}); one instance at a time per id.
+     *
+     * @throws IllegalArgumentException naming the known schemas when the members have no schema {@code schema}
+     * @throws IllegalStateException    when the members or their log do not answer within the delivery timeout
+     */
+    Publisher publisher(String schema, String publisherId, PublisherOptions options);
+
+    /** As {@link #publisher(String, String, PublisherOptions)} with {@link PublisherOptions#defaults()}. */
+    default Publisher publisher(final String schema, final String publisherId) {
+        return publisher(schema, publisherId, PublisherOptions.defaults());
+    }
+
     /** The underlying Hazelcast client, for what this API does not cover. */
     HazelcastInstance hazelcast();
 

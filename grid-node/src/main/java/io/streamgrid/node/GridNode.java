@@ -6,7 +6,9 @@ import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.jobs.ingest.LocalFileSystemCheck;
 import com.hazelcast.core.LifecycleEvent;
 import io.streamgrid.node.impl.HazelcastConfigFactory;
+import io.streamgrid.client.impl.publish.MemberPublishing;
 import io.streamgrid.node.impl.IngestRetentionTask;
+import io.streamgrid.node.impl.PublishService;
 import io.streamgrid.node.impl.SingleHostGuard;
 import io.streamgrid.node.impl.MetricsEndpoint;
 import io.streamgrid.node.impl.StatePersistence;
@@ -32,7 +34,7 @@ public final class GridNode implements AutoCloseable {
     private final MetricsEndpoint metrics;
 
     private GridNode(final HazelcastInstance hazelcast, final MetricsEndpoint metrics, final StatePersistence persistence,
-                     final IngestRetentionTask retention) {
+                     final IngestRetentionTask retention, final PublishService publishing) {
         this.hazelcast = hazelcast;
         this.metrics = metrics;
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
@@ -46,6 +48,7 @@ public final class GridNode implements AutoCloseable {
                 if (retention != null) {
                     retention.close();
                 }
+                publishing.close();
                 shutDown.countDown();
             }
         });
@@ -90,7 +93,10 @@ public final class GridNode implements AutoCloseable {
             }
         }
         final Config config = HazelcastConfigFactory.memberConfig(settings);
+        final PublishService publishing = new PublishService(settings);
+        config.getUserContext().put(MemberPublishing.CONTEXT_KEY, publishing);
         final HazelcastInstance instance = Hazelcast.newHazelcastInstance(config);
+        publishing.attach(instance);
         if (!settings.ingestOnKafka()) {
             try {
                 SingleHostGuard.check(instance);
@@ -102,7 +108,7 @@ public final class GridNode implements AutoCloseable {
         final StatePersistence persistence = StatePersistence.start(instance, config, settings.persistence());
         final GridNode node = new GridNode(instance, startMetrics(instance, settings, persistence), persistence,
                 IngestRetentionTask.start(instance, settings.ingestDir(), settings.ingestRetention(),
-                        settings.ingestRetentionCheckSeconds()));
+                        settings.ingestRetentionCheckSeconds()), publishing);
         if (settings.allowCodeUpload()) {
             LOG.warning("jobs.allow-code-upload is true: any client that can reach " + settings.address()
                     + " can send code that runs on every member of cluster " + settings.clusterName());

@@ -1,5 +1,6 @@
 package io.streamgrid.node;
 
+import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.LogRetention;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.node.impl.SettingsLoader;
@@ -41,7 +42,8 @@ public record NodeSettings(
         String metricsHost,
         int metricsPort,
         Path ingestDir,
-        boolean ingestOnKafka,
+        KafkaLogs ingestKafka,
+        int ingestPartitions,
         boolean ingestAllowNetworkFileSystem,
         LogRetention.Rule ingestRetention,
         int ingestRetentionCheckSeconds,
@@ -53,6 +55,11 @@ public record NodeSettings(
         List<String> deserializationAllowed,
         List<EventSchema> schemas,
         PersistenceSettings persistence) {
+
+    /** Whether the logs are Kafka topics ({@code ingest.kind: kafka}); else Chronicle Queue in {@link #ingestDir()}. */
+    public boolean ingestOnKafka() {
+        return ingestKafka != null;
+    }
 
     /** Hazelcast's partition count; the event journal needs at least one slot per partition. */
     public static final int PARTITION_COUNT = 271;

@@ -74,6 +74,12 @@ public final class DefaultStreamGridClient implements StreamGridClient {
     }
 
     @Override
+    public io.streamgrid.client.Publisher publisher(final String schema, final String publisherId,
+                                                   final io.streamgrid.client.PublisherOptions options) {
+        return io.streamgrid.client.impl.publish.DefaultPublisher.open(hazelcast(), schema, publisherId, options);
+    }
+
+    @Override
     public HazelcastInstance hazelcast() {
         return client;
     }

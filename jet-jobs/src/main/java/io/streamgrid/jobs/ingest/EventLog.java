@@ -26,6 +26,21 @@ public interface EventLog extends AutoCloseable {
     /** Records of {@code partition} after {@code lastReadIndex}, control records included (a reader's lag); cheap, approximate where the log cannot count exactly. */
     long recordsAfter(int partition, long lastReadIndex);
 
+    /**
+     * An index that every record appended to {@code partition} after this call exceeds: where a
+     * search for records appended from now on may start. Never blocks for long; may be older than
+     * the end ({@link KafkaLog}: the end offset as last listed, {@link LogReader#START} before the first listing).
+     */
+    long tailIndex(int partition);
+
+    /**
+     * The index of {@code partition}'s last record now ({@link LogReader#START} when empty), asking
+     * the log: blocks ({@link KafkaLog}: the last stable offset, at most a minute).
+     *
+     * @throws IllegalStateException when the log does not answer
+     */
+    long lastIndexNow(int partition);
+
     /** Appends {@code record} to its key's partition; returns its index where the log knows it at once, else -1. */
     long append(SchemaRecord record);
 
@@ -42,7 +57,25 @@ public interface EventLog extends AutoCloseable {
      */
     void claimEmitter(String jobName);
 
-    /** Blocks until every record appended so far is durable in the log (a no-op where appends are synchronous). */
+    /**
+     * The slot of publisher {@code publisherId} in this log ({@link PublishedSequence}), recorded in
+     * the log itself on the publisher's first use — so it outlives the cluster, and a publisher
+     * keeps its slot, hence its readers' record of what they read, for as long as the log exists.
+     * Callers allocate one at a time per log ({@link KafkaLog} records a claim without a compare-and-set).
+     *
+     * @throws IllegalStateException when every slot is taken, or the log cannot record the claim
+     */
+    PublisherSlot publisherSlot(String publisherId);
+
+    /** A publisher's slot in a log; {@code isNew}: claimed by this call (the log holds none of its events). */
+    record PublisherSlot(int slot, boolean isNew) {
+    }
+
+    /**
+     * Blocks until every record appended so far is durable in the log (a no-op where appends are synchronous).
+     *
+     * @throws IllegalStateException when a record appended since the last flush could not be written
+     */
     default void flush() {
     }
 

@@ -73,6 +73,13 @@ public final class KafkaLog implements EventLog {
     private final AtomicLongArray endOffsets;
     private volatile long endOffsetsListedNanos;
     private volatile boolean listing;
+    /** The first send that failed since the last {@link #flush()}, reported by it; null when none. */
+    private final java.util.concurrent.atomic.AtomicReference<Exception> failedSend = new java.util.concurrent.atomic.AtomicReference<>();
+    private final org.apache.kafka.clients.producer.Callback onSent = (metadata, error) -> {
+        if (error != null) {
+            failedSend.compareAndSet(null, error);
+        }
+    };
 
     private KafkaLog(final KafkaLogs source, final String topic, final EventSchema schema, final int partitions) {
         this.source = source;
@@ -174,23 +181,49 @@ public final class KafkaLog implements EventLog {
     }
 
     @Override
+    public long tailIndex(final int partition) {
+        if (System.nanoTime() - endOffsetsListedNanos > END_OFFSETS_EVERY_NANOS && !listing) {
+            listEndOffsets();
+        }
+        final long end = endOffsets.get(partition);
+        return end < 0 ? LogReader.START : end - 1;
+    }
+
+    @Override
+    public long lastIndexNow(final int partition) {
+        final TopicPartition tp = new TopicPartition(topic, partition);
+        try {
+            final long end = admin().listOffsets(Map.of(tp, OffsetSpec.latest()),
+                            new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+                    .partitionResult(tp).get(ADMIN_TIMEOUT_S, TimeUnit.SECONDS).offset();
+            return end - 1;
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking Kafka for the end of " + topic, e);
+        } catch (final ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Kafka " + source.bootstrapServers() + " did not give the end of " + tp + " within "
+                    + ADMIN_TIMEOUT_S + " s: " + (e.getCause() != null ? e.getCause() : e), e);
+        }
+    }
+
+    @Override
     public long append(final SchemaRecord record) {
         final byte[] value = new byte[record.length()];
         record.buffer().getBytes(record.offset(), value);
-        producer().send(new ProducerRecord<>(topic, SchemaLog.partitionOf(record, partitions), null, value));
+        producer().send(new ProducerRecord<>(topic, SchemaLog.partitionOf(record, partitions), null, value), onSent);
         return -1;
     }
 
     @Override
     public long appendHeartbeat(final int partition, final long eventTime) {
-        producer().send(new ProducerRecord<>(topic, partition, null, control(SchemaLayout.KIND_HEARTBEAT, eventTime)));
+        producer().send(new ProducerRecord<>(topic, partition, null, control(SchemaLayout.KIND_HEARTBEAT, eventTime)), onSent);
         return -1;
     }
 
     @Override
     public void appendEndOfStream() {
         for (int p = 0; p < partitions; p++) {
-            producer().send(new ProducerRecord<>(topic, p, null, control(SchemaLayout.KIND_END_OF_STREAM, Long.MAX_VALUE)));
+            producer().send(new ProducerRecord<>(topic, p, null, control(SchemaLayout.KIND_END_OF_STREAM, Long.MAX_VALUE)), onSent);
         }
         flush();
     }
@@ -210,10 +243,20 @@ public final class KafkaLog implements EventLog {
     public void claimEmitter(final String jobName) {
     }
 
+    /**
+     * Blocks until every send so far is acknowledged or has failed (the producer retries until
+     * its delivery timeout); a failure is reported here, not lost: a job's snapshot does not
+     * complete, a publish is not acknowledged.
+     */
     @Override
     public synchronized void flush() {
         if (producer != null) {
             producer.flush();
+        }
+        final Exception failed = failedSend.getAndSet(null);
+        if (failed != null) {
+            throw new IllegalStateException("Kafka " + source.bootstrapServers() + " did not take records sent to " + topic + ": "
+                    + failed, failed);
         }
     }
 
@@ -341,12 +384,17 @@ public final class KafkaLog implements EventLog {
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
+        recordInSchemaTopic(source, topic, text.toString());
+    }
+
+    /** Writes {@code key}: {@code value} to the schema topic, durably (acknowledged by every in-sync replica). */
+    private static void recordInSchemaTopic(final KafkaLogs source, final String key, final String value) {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers(),
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
-            producer.send(new ProducerRecord<>(source.schemaTopic(), 0, topic, text.toString())).get(ADMIN_TIMEOUT_S, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(source.schemaTopic(), 0, key, value)).get(ADMIN_TIMEOUT_S, TimeUnit.SECONDS);
         } catch (final ExecutionException | TimeoutException e) {
             throw unreachable(source.schemaTopic(), e);
         } catch (final InterruptedException e) {
@@ -357,6 +405,42 @@ public final class KafkaLog implements EventLog {
 
     /** The newest schema recorded for {@code topic} (properties text), or null. */
     private static String storedSchema(final KafkaLogs source, final String topic) {
+        return schemaTopicRecords(source).get(topic);
+    }
+
+    /**
+     * A claim per publisher in the schema topic, key {@code publisher/<topic>/<publisher id>},
+     * value the slot (compaction keeps it: each publisher has its own key). No compare-and-set:
+     * callers allocate one at a time per log.
+     */
+    @Override
+    public synchronized PublisherSlot publisherSlot(final String publisherId) {
+        final String prefix = "publisher/" + topic + "/";
+        final Map<String, String> records = schemaTopicRecords(source);
+        final String known = records.get(prefix + publisherId);
+        if (known != null) {
+            return new PublisherSlot(Integer.parseInt(known), false);
+        }
+        final java.util.Set<Integer> taken = new java.util.HashSet<>();
+        records.forEach((key, value) -> {
+            if (key.startsWith(prefix)) {
+                taken.add(Integer.parseInt(value));
+            }
+        });
+        final int start = Math.floorMod(publisherId.hashCode(), PublishedSequence.SLOTS);
+        for (int i = 0; i < PublishedSequence.SLOTS; i++) {
+            final int slot = PublishedSequence.FIRST_SLOT + (start + i) % PublishedSequence.SLOTS;
+            if (!taken.contains(slot)) {
+                recordInSchemaTopic(source, prefix + publisherId, Integer.toString(slot));
+                return new PublisherSlot(slot, true);
+            }
+        }
+        throw new IllegalStateException("topic " + topic + " has no free publisher slot: " + PublishedSequence.SLOTS
+                + " publishers have used it");
+    }
+
+    /** Every key of the schema topic with its newest value. */
+    private static Map<String, String> schemaTopicRecords(final KafkaLogs source) {
         final TopicPartition only = new TopicPartition(source.schemaTopic(), 0);
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers(),
@@ -367,7 +451,7 @@ public final class KafkaLog implements EventLog {
             consumer.assign(List.of(only));
             consumer.seekToBeginning(List.of(only));
             final long end = consumer.endOffsets(List.of(only), Duration.ofSeconds(ADMIN_TIMEOUT_S)).get(only);
-            String found = null;
+            final Map<String, String> found = new HashMap<>();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_S);
             while (consumer.position(only) < end) {
                 if (System.nanoTime() > deadline) {
@@ -375,9 +459,7 @@ public final class KafkaLog implements EventLog {
                             + ADMIN_TIMEOUT_S + " s");
                 }
                 for (final ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (topic.equals(record.key())) {
-                        found = record.value();
-                    }
+                    found.put(record.key(), record.value());
                 }
             }
             return found;

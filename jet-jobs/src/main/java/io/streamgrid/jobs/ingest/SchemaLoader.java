@@ -143,6 +143,25 @@ public final class SchemaLoader {
         return values;
     }
 
+    /**
+     * Encodes one published event, {@code values} by field name as {@link FlatJson} parses them,
+     * into the record this loader reuses, its sequence {@code sequence} and its kind
+     * {@link SchemaLayout#KIND_PUBLISHED}. Valid until the next call.
+     *
+     * @throws IllegalArgumentException naming the field: missing without a default, unknown, of the
+     *                                  wrong type, out of range, too long; or a {@code seq} value
+     *                                  (the publisher numbers its events)
+     */
+    public SchemaRecord encodePublished(final Map<String, Object> values, final long sequence) {
+        if (!sequenceIsAField && values.containsKey(SEQUENCE)) {
+            throw new IllegalArgumentException("'seq' is not a field of schema " + schema.name()
+                    + ": a published event is numbered by its publisher; leave it out");
+        }
+        encode(values, sequence);
+        buffer.putByte(0, SchemaLayout.KIND_PUBLISHED);
+        return record;
+    }
+
     private void encode(final Map<String, Object> values, final long lineNumber) {
         record.wrapForWrite(buffer, 0);
         int used = 0;

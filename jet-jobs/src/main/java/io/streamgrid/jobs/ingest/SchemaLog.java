@@ -282,6 +282,44 @@ public final class SchemaLog implements EventLog {
         }
     }
 
+    /** A claim file per slot, {@code publisher-<slot>.properties}: created atomically, so two processes never share a slot. */
+    @Override
+    public PublisherSlot publisherSlot(final String publisherId) {
+        final java.util.Map<String, Integer> claimed = new java.util.HashMap<>();
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (final Path file : (Iterable<Path>) files::iterator) {
+                final String name = file.getFileName().toString();
+                if (name.startsWith("publisher-") && name.endsWith(".properties")) {
+                    final int slot = Integer.parseInt(name.substring("publisher-".length(), name.length() - ".properties".length()));
+                    claimed.put(QueueFiles.read(dir, name, "publisher claim").getProperty("publisher"), slot);
+                }
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot list the publisher claims of log " + dir, e);
+        }
+        final Integer known = claimed.get(publisherId);
+        if (known != null) {
+            return new PublisherSlot(known, false);
+        }
+        final Properties claim = new Properties();
+        claim.setProperty("publisher", publisherId);
+        final int start = Math.floorMod(publisherId.hashCode(), PublishedSequence.SLOTS);
+        for (int i = 0; i < PublishedSequence.SLOTS; i++) {
+            final int slot = PublishedSequence.FIRST_SLOT + (start + i) % PublishedSequence.SLOTS;
+            try {
+                if (QueueFiles.createAtomically(dir, "publisher-" + slot + ".properties", claim, "the publisher of slot " + slot)) {
+                    return new PublisherSlot(slot, true);
+                }
+                if (publisherId.equals(QueueFiles.read(dir, "publisher-" + slot + ".properties", "publisher claim").getProperty("publisher"))) {
+                    return new PublisherSlot(slot, false); // claimed by another process for the same publisher meanwhile
+                }
+            } catch (final IOException e) {
+                throw new UncheckedIOException("cannot record publisher " + publisherId + " in log " + dir, e);
+            }
+        }
+        throw new IllegalStateException("log " + dir + " has no free publisher slot: " + PublishedSequence.SLOTS + " publishers have used it");
+    }
+
     /** Appends an end-of-stream record to every partition: a job reading it emits everything still due. */
     @Override
     public void appendEndOfStream() {
@@ -336,6 +374,16 @@ public final class SchemaLog implements EventLog {
     /** The index of {@code partition}'s last record, control records included; {@link PartitionReader#START} when empty. */
     public long lastIndex(final int partition) {
         return queues.lastIndex(partition);
+    }
+
+    @Override
+    public long tailIndex(final int partition) {
+        return lastIndex(partition);
+    }
+
+    @Override
+    public long lastIndexNow(final int partition) {
+        return lastIndex(partition);
     }
 
     /** Events ({@link SchemaLayout#KIND_EVENT} records, not control or emitted ones) of {@code partition} after {@code index}, read one by one. */

@@ -6,7 +6,8 @@ import java.util.List;
  * Where each field of an {@link EventSchema} sits in a record, little-endian:
  * <pre>
  *   0  kind       1 byte   {@link #KIND_EVENT} for an event of this schema, {@link #KIND_EMITTED}
- *                          for one a job emitted; control records ({@link #KIND_HEARTBEAT},
+ *                          for one a job emitted, {@link #KIND_PUBLISHED} for one an application
+ *                          published; control records ({@link #KIND_HEARTBEAT},
  *                          {@link #KIND_END_OF_STREAM}) carry a time at offset 12 and are
  *                          {@link #CONTROL_LENGTH} bytes long
  *   1  marker     1 byte   {@link #MARKER}, tells a schema record from a fixed-layout one
@@ -29,6 +30,13 @@ public final class SchemaLayout {
      * reader drops the events a restored job emits again: exactly once per count and writer.
      */
     public static final byte KIND_EMITTED = 4;
+    /**
+     * An event an application published ({@code Publisher} of the client API). Its sequence names
+     * the publisher (top 16 bits, {@code 32768} and up: never an emitting job's partition) and
+     * counts that publisher's events (low 48 bits), so a reader drops an event appended twice —
+     * as for {@link #KIND_EMITTED}.
+     */
+    public static final byte KIND_PUBLISHED = 5;
     public static final int CONTROL_LENGTH = 20;
     public static final byte MARKER = 'S';
     public static final int HEADER = 12;

@@ -255,7 +255,7 @@ public final class SchemaRecord {
             return "record of " + length + " bytes is shorter than the " + SchemaLayout.HEADER + "-byte header";
         }
         final byte kind = buffer.getByte(offset);
-        if (kind != SchemaLayout.KIND_EVENT && kind != SchemaLayout.KIND_EMITTED || buffer.getByte(offset + 1) != SchemaLayout.MARKER) {
+        if (kind != SchemaLayout.KIND_EVENT && kind != SchemaLayout.KIND_EMITTED && kind != SchemaLayout.KIND_PUBLISHED || buffer.getByte(offset + 1) != SchemaLayout.MARKER) {
             return "not an event record of schema " + layout.schema().name() + " (kind " + buffer.getByte(offset) + ")";
         }
         final int version = version();

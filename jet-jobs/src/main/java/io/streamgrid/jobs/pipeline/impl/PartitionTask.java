@@ -38,8 +38,9 @@ import java.io.UncheckedIOException;
  * stream is read, or the processor appends a heartbeat to it after the idle timeout. Since the
  * heartbeat is in the log, a replay merges exactly as the first run did.
  *
- * <p>Events a job emitted into a log ({@link SchemaLayout#KIND_EMITTED}) are read once per writer
- * and count: a restored writer emits again what it had emitted after its snapshot, and those
+ * <p>Events a job emitted into a log ({@link SchemaLayout#KIND_EMITTED}) and events applications
+ * published ({@link SchemaLayout#KIND_PUBLISHED}) are read once per writer and count: a restored
+ * writer emits again what it had emitted after its snapshot, and those
  * repeats are dropped here (counted in {@link #repeats()}), the highest count per writer being
  * part of this task's snapshot.
  */
@@ -255,7 +256,9 @@ abstract class PartitionTask {
             reject(length, invalid);
             return true;
         }
-        final boolean emitted = buffer.getByte(0) == SchemaLayout.KIND_EMITTED;
+        // Emitted and published events name their writer and count in the sequence: a repeat is dropped.
+        final byte kind = buffer.getByte(0);
+        final boolean emitted = kind == SchemaLayout.KIND_EMITTED || kind == SchemaLayout.KIND_PUBLISHED;
         if (emitted && in.isRepeat(record.sequence())) {
             repeats++;
             return true;

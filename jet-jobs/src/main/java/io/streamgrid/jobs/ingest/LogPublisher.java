@@ -1,0 +1,146 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Appends applications' published events to one {@link EventLog}, each publisher's at most once.
+ *
+ * <p>A publisher numbers its events 1, 2, 3, ... and holds a slot of the log
+ * ({@link PublishedSequence}); its events are {@link SchemaLayout#KIND_PUBLISHED} records whose
+ * sequence carries both. The caller keeps, per publisher, a ledger: the highest sequence known
+ * to be in the log, and per partition an index every later record of the publisher exceeds
+ * ({@link #tails()}, then the {@link Outcome#tails()} of each batch). When the caller cannot be sure
+ * its ledger saw the last batch (a member died after appending, before its ledger was backed up),
+ * {@link #scan} reads the log after those indexes for the publisher's records: the log, not the
+ * ledger, says what is in it — the technique of {@link LoadLedger}, per publisher.
+ *
+ * <p>Events arrive as flat JSON objects (field name to value) and are validated before anything of
+ * them is appended: a bad event is rejected with the reason naming the field, never half-written,
+ * and the others of its batch are appended. Thread-safe (one batch at a time per log).
+ */
+public final class LogPublisher implements AutoCloseable {
+    public static final byte APPENDED = 0;
+    /** The sequence was in the log already: not appended again. */
+    public static final byte DUPLICATE = 1;
+    public static final byte REJECTED = 2;
+
+    /** How long a scan waits for records the log says it holds (a Kafka fetch). */
+    private static final long SCAN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    /**
+     * What a batch did: per event (in order) its status and, when rejected, the reason; the
+     * publisher's new ledger: {@code lastSequence} and {@code tails}.
+     */
+    public record Outcome(byte[] statuses, String[] reasons, long lastSequence, long[] tails) {
+    }
+
+    private final EventLog log;
+    private final SchemaLoader loader;
+
+    public LogPublisher(final EventLog log) {
+        this.log = log;
+        this.loader = new SchemaLoader(log.schema());
+    }
+
+    public EventLog log() {
+        return log;
+    }
+
+    /** Per partition, the index of its last record now: the ledger of a publisher that has appended nothing yet. */
+    public synchronized long[] tails() {
+        final long[] tails = new long[log.partitions()];
+        for (int p = 0; p < tails.length; p++) {
+            tails[p] = log.lastIndexNow(p);
+        }
+        return tails;
+    }
+
+    /**
+     * The highest sequence of {@code slot}'s records after {@code tails} (per partition), or 0
+     * when there is none: read from the log up to its end now.
+     *
+     * @throws IllegalStateException when the log does not deliver the records it says it holds within a minute
+     */
+    public synchronized long scan(final int slot, final long[] tails) {
+        long highest = 0;
+        for (int p = 0; p < tails.length; p++) {
+            final long end = log.lastIndexNow(p);
+            if (end <= tails[p]) {
+                continue;
+            }
+            try (LogReader reader = log.reader(p, tails[p])) {
+                final long deadline = System.nanoTime() + SCAN_WAIT_NANOS;
+                while (reader.lastIndex() < end) {
+                    final int length = reader.next();
+                    if (length < 0) {
+                        if (System.nanoTime() > deadline) {
+                            throw new IllegalStateException(log.name() + " partition " + p + " says it ends at " + end
+                                    + " but delivered records up to " + reader.lastIndex() + " only");
+                        }
+                        LockSupport.parkNanos(1_000_000);
+                        continue;
+                    }
+                    final DirectBuffer buffer = reader.buffer();
+                    if (length >= SchemaLayout.HEADER && buffer.getByte(0) == SchemaLayout.KIND_PUBLISHED
+                            && buffer.getByte(1) == SchemaLayout.MARKER) {
+                        final long sequence = buffer.getLong(4, ByteOrder.LITTLE_ENDIAN);
+                        if (PublishedSequence.slot(sequence) == slot) {
+                            highest = Math.max(highest, PublishedSequence.sequence(sequence));
+                        }
+                    }
+                }
+            }
+        }
+        return highest;
+    }
+
+    /**
+     * Appends {@code events} — numbered {@code sequences}, increasing — except those at
+     * or below {@code durable} (in the log already: reported {@link #DUPLICATE}, or
+     * {@link #REJECTED} again if invalid) and the invalid ones; then flushes the log, so that
+     * appended means durable.
+     *
+     * @throws IllegalStateException when the log cannot take them (nothing of the batch is then
+     *                               known to be in it or not: the caller must {@link #scan} before
+     *                               appending for this publisher again)
+     */
+    public synchronized Outcome append(final int slot, final long durable, final long[] tails, final long[] sequences,
+                                       final String[] events) {
+        final long[] nextTails = new long[tails.length];
+        for (int p = 0; p < tails.length; p++) {
+            nextTails[p] = Math.max(tails[p], log.tailIndex(p)); // taken before this batch: its records come after
+        }
+        final byte[] statuses = new byte[events.length];
+        final String[] reasons = new String[events.length];
+        for (int i = 0; i < events.length; i++) {
+            final long sequence = sequences[i];
+            final SchemaRecord record;
+            try {
+                record = loader.encodePublished(FlatJson.parse(events[i]), PublishedSequence.of(slot, sequence));
+            } catch (final IllegalArgumentException e) {
+                statuses[i] = REJECTED;
+                reasons[i] = e.getMessage();
+                continue;
+            }
+            if (sequence <= durable) {
+                statuses[i] = DUPLICATE;
+                continue;
+            }
+            log.append(record);
+            statuses[i] = APPENDED;
+        }
+        log.flush();
+        return new Outcome(statuses, reasons, Math.max(durable, sequences.length == 0 ? 0 : sequences[sequences.length - 1]), nextTails);
+    }
+
+    @Override
+    public void close() {
+        log.close();
+    }
+}

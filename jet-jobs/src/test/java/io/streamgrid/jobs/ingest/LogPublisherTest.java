@@ -1,0 +1,136 @@
+package io.streamgrid.jobs.ingest;
+
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link LogPublisher} on a real Chronicle log: each sequence at most once, bad events rejected whole. */
+class LogPublisherTest {
+    private static final EventSchema TRADE = EventSchema.builder("trade").stringKey("account", 8).eventTime("ts")
+            .float64("price").build();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void when_aMemberDiedBeforeItsLedgerWasBackedUp_then_theScanFindsTheBatchAndNothingIsAppendedTwice() {
+        try (LogPublisher publisher = new LogPublisher(SchemaLog.open(dir.resolve("trade"), TRADE, 4))) {
+            final int slot = publisher.log().publisherSlot("gateway").slot();
+            final long[] before = publisher.tails();
+            final LogPublisher.Outcome first = publisher.append(slot, 0, before, sequences(1, 500), events(1, 500));
+            assertThat(first.lastSequence()).isEqualTo(500);
+            // The ledger the next member sees is the one before the batch: it must ask the log.
+            final long found = publisher.scan(slot, before);
+            assertThat(found).isEqualTo(500);
+            final LogPublisher.Outcome retried = publisher.append(slot, found, before, sequences(1, 500), events(1, 500));
+            assertThat(retried.statuses()).containsOnly(LogPublisher.DUPLICATE);
+            publisher.append(slot, retried.lastSequence(), retried.tails(), sequences(501, 700), events(501, 700));
+
+            final Map<Long, Integer> counts = published(publisher.log(), slot);
+            final long duplicated = counts.values().stream().filter(c -> c > 1).count();
+            final long lost = 700 - counts.size();
+            System.out.println("700 expected, " + counts.size() + " found, " + lost + " lost, " + duplicated + " duplicated");
+            assertThat(lost).isZero();
+            assertThat(duplicated).isZero();
+            // A scan from the last batch's tails finds it, from the first ledger's the highest overall.
+            assertThat(publisher.scan(slot, retried.tails())).isEqualTo(700);
+            assertThat(publisher.scan(slot + 1, before)).isZero();
+        }
+    }
+
+    @Test
+    void when_eventsAreInvalid_then_eachIsRejectedNamingTheFieldAndTheOthersAreAppended() {
+        try (LogPublisher publisher = new LogPublisher(SchemaLog.open(dir.resolve("trade"), TRADE, 2))) {
+            final int slot = publisher.log().publisherSlot("gateway").slot();
+            final String[] events = {
+                    "{\"account\":\"A1\",\"ts\":1767225600000,\"price\":1.5}",
+                    "{\"account\":\"A1\",\"price\":1.5}",
+                    "{\"account\":\"A1\",\"ts\":1767225600000,\"price\":\"cheap\"}",
+                    "{\"account\":\"ABCDEFGHIJ\",\"ts\":1767225600000,\"price\":1.5}",
+                    "{\"account\":\"A1\",\"ts\":1767225600000,\"price\":1.5,\"qty\":3}",
+                    "{\"account\":\"A1\",\"ts\":1767225600000,\"price\":1.5,\"seq\":3}",
+                    "not json",
+                    "{\"account\":\"A2\",\"ts\":\"2026-01-01T00:00:01Z\",\"price\":2}"};
+            final LogPublisher.Outcome outcome = publisher.append(slot, 0, publisher.tails(), sequences(1, events.length), events);
+            assertThat(outcome.statuses()).containsExactly(LogPublisher.APPENDED, LogPublisher.REJECTED, LogPublisher.REJECTED,
+                    LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.APPENDED);
+            assertThat(outcome.reasons()[1]).contains("missing field 'ts'");
+            assertThat(outcome.reasons()[2]).contains("'price' must be a finite number, found cheap");
+            assertThat(outcome.reasons()[3]).contains("account", "at most");
+            assertThat(outcome.reasons()[4]).contains("unknown field 'qty'");
+            assertThat(outcome.reasons()[5]).contains("'seq'", "numbered by its publisher");
+            assertThat(outcome.reasons()[6]).isNotBlank();
+            assertThat(published(publisher.log(), slot)).containsOnlyKeys(1L, 8L);
+            // A retry of the same batch: the valid ones are duplicates, the invalid ones rejected again, nothing appended.
+            final LogPublisher.Outcome retried = publisher.append(slot, outcome.lastSequence(), outcome.tails(),
+                    sequences(1, events.length), events);
+            assertThat(retried.statuses()[0]).isEqualTo(LogPublisher.DUPLICATE);
+            assertThat(retried.statuses()[1]).isEqualTo(LogPublisher.REJECTED);
+            assertThat(published(publisher.log(), slot)).containsOnlyKeys(1L, 8L).containsValues(1);
+        }
+    }
+
+    @Test
+    void when_publishersClaimSlots_then_eachKeepsItsOwnAcrossReopening() {
+        final int gateway;
+        final int other;
+        try (SchemaLog log = SchemaLog.open(dir.resolve("trade"), TRADE, 2)) {
+            final EventLog.PublisherSlot claimed = log.publisherSlot("gateway");
+            assertThat(claimed.isNew()).isTrue();
+            gateway = claimed.slot();
+            other = log.publisherSlot("other").slot();
+            assertThat(other).isNotEqualTo(gateway);
+            assertThat(gateway).isBetween(PublishedSequence.FIRST_SLOT, PublishedSequence.FIRST_SLOT + PublishedSequence.SLOTS - 1);
+        }
+        try (SchemaLog log = SchemaLog.openExisting(dir.resolve("trade"), TRADE)) {
+            assertThat(log.publisherSlot("gateway")).isEqualTo(new EventLog.PublisherSlot(gateway, false));
+            assertThat(log.publisherSlot("other")).isEqualTo(new EventLog.PublisherSlot(other, false));
+        }
+    }
+
+    /** Per sequence of {@code slot}'s published records, how many times the log holds it. */
+    static Map<Long, Integer> published(final EventLog log, final int slot) {
+        final Map<Long, Integer> counts = new HashMap<>();
+        for (int p = 0; p < log.partitions(); p++) {
+            final long end = log.lastIndexNow(p);
+            try (LogReader reader = log.reader(p, LogReader.START)) {
+                while (reader.lastIndex() < end) {
+                    final int length = reader.next();
+                    if (length < 0) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    if (reader.buffer().getByte(0) == SchemaLayout.KIND_PUBLISHED) {
+                        final long sequence = reader.buffer().getLong(4, ByteOrder.LITTLE_ENDIAN);
+                        if (PublishedSequence.slot(sequence) == slot) {
+                            counts.merge(PublishedSequence.sequence(sequence), 1, Integer::sum);
+                        }
+                    }
+                }
+            }
+        }
+        return counts;
+    }
+
+    private static long[] sequences(final long first, final long last) {
+        final long[] sequences = new long[(int) (last - first + 1)];
+        Arrays.setAll(sequences, i -> first + i);
+        return sequences;
+    }
+
+    private static String[] events(final long first, final long last) {
+        final String[] events = new String[(int) (last - first + 1)];
+        Arrays.setAll(events, i -> "{\"account\":\"A" + ((first + i) % 37) + "\",\"ts\":" + (1_767_225_600_000L + first + i)
+                + ",\"price\":" + (first + i) / 10.0 + "}");
+        return events;
+    }
+}
