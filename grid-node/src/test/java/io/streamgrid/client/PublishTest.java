@@ -1,0 +1,227 @@
+package io.streamgrid.client;
+
+import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.MemberProcess;
+import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.EventLog;
+import io.streamgrid.jobs.ingest.KafkaLogs;
+import io.streamgrid.jobs.ingest.LogReader;
+import io.streamgrid.jobs.ingest.PublishedSequence;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.kafka.KafkaBroker;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The publish API against member processes: an application in its own JVM publishes click events
+ * while members are killed with SIGKILL, is itself killed with SIGKILL mid-stream and restarted;
+ * the log, read afterwards by this test, must hold every sequence exactly once — over Chronicle
+ * (one host) and over a real Kafka broker.
+ */
+class PublishTest {
+    private static final long EVENTS = 60_000;
+    private static final Pattern ACKNOWLEDGED = Pattern.compile("acknowledged up to (\\d+)");
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_membersAndThePublisherAreKilledMidStream_then_theChronicleLogHoldsEveryEventOnce(final TestInfo test) throws Exception {
+        final Path workDir = Files.createDirectories(TestWorkDir.of(test));
+        final String cluster = "publish-" + System.nanoTime();
+        final Path config = Files.writeString(workDir.resolve("member.yaml"), String.join("\n",
+                "cluster-name: " + cluster, "ingest:", "  dir: " + workDir.resolve("ingest"), "  partitions: 4", ""));
+        try (LocalCluster members = LocalCluster.builder().members(3).clusterName(cluster).configFile(config).workDir(workDir).start()) {
+            killWhilePublishing(members, workDir);
+            try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(workDir.resolve("ingest"), "click"),
+                    EventType.CLICK.schema())) {
+                checkOnce(log);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_membersAndThePublisherAreKilledMidStream_then_theKafkaTopicHoldsEveryEventOnce(final TestInfo test) throws Exception {
+        final Path workDir = Files.createDirectories(TestWorkDir.of(test));
+        try (KafkaBroker broker = KafkaBroker.start(workDir.resolve("kafka"), System.out::println)) {
+            final String cluster = "publish-kafka-" + System.nanoTime();
+            final Path config = Files.writeString(workDir.resolve("member.yaml"), String.join("\n",
+                    "cluster-name: " + cluster, "ingest:", "  kind: kafka", "  dir: " + workDir.resolve("ingest"), "  partitions: 4",
+                    "  kafka:", "    bootstrap-servers: " + broker.bootstrapServers(), "    topic-prefix: sg.", ""));
+            try (LocalCluster members = LocalCluster.builder().members(3).clusterName(cluster).configFile(config).workDir(workDir)
+                    .start()) {
+                killWhilePublishing(members, workDir);
+                try (EventLog log = new KafkaLogs(broker.bootstrapServers(), "sg.", (short) 1).open(EventType.CLICK.schema(), "click")) {
+                    checkOnce(log);
+                }
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void when_theSchemaIsUnknownOrEventsInvalidOrTheMembersGone_then_eachGetsAClearErrorWithinTheTimeout(final TestInfo test)
+            throws Exception {
+        final Path workDir = Files.createDirectories(TestWorkDir.of(test));
+        final String cluster = "publish-errors-" + System.nanoTime();
+        final Path config = Files.writeString(workDir.resolve("member.yaml"), String.join("\n",
+                "cluster-name: " + cluster, "ingest:", "  dir: " + workDir.resolve("ingest"), "  partitions: 2", ""));
+        try (LocalCluster members = LocalCluster.builder().members(1).clusterName(cluster).configFile(config).workDir(workDir).start();
+             StreamGridClient client = StreamGridClient.connect(members.clientSettings())) {
+            assertThatThrownBy(() -> client.publisher("clicks", "app")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("no schema 'clicks'").hasMessageContaining("click");
+            final Publisher publisher = client.publisher("click", "app", PublisherOptions.defaults()
+                    .withDeliveryTimeout(Duration.ofSeconds(3)));
+            assertThat(publisher.durableSequence()).isZero();
+            final PublishResult good = publisher.publish(PublishingApp.event(1)).get();
+            assertThat(good).isEqualTo(new PublishResult(1, false));
+            assertRejected(publisher, Event.builder().set("user", 1).set("item", 2).set("category", 3).set("action", "click").build(),
+                    "missing field 'ts'");
+            assertRejected(publisher, Event.of(Map.of("user", "bob", "ts", 1L, "item", 2, "category", 3, "action", "click")),
+                    "'user' must be a whole number, found bob");
+            assertRejected(publisher, Event.json("{\"user\":1,\"ts\":1,\"item\":2,\"category\":3,\"action\":\"buy\"}"),
+                    "action", "buy");
+            assertThat(publisher.publish(PublishingApp.event(5)).get()).isEqualTo(new PublishResult(5, false)); // 2..4 rejected
+            try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(workDir.resolve("ingest"), "click"),
+                    EventType.CLICK.schema())) {
+                assertThat(published(log, log.publisherSlot("app").slot())).containsOnlyKeys(1L, 5L);
+            }
+
+            members.kill(members.members().get(0));
+            final long start = System.nanoTime();
+            assertThatThrownBy(() -> publisher.publish(PublishingApp.event(7)).get()).cause().isInstanceOf(PublishException.class)
+                    .hasMessageContaining("not acknowledged within 3000 ms")
+                    .satisfies(e -> assertThat(((PublishException) e).reason()).isEqualTo(PublishException.Reason.NOT_ACKNOWLEDGED));
+            final long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            System.out.println("with no member, the publish failed as not acknowledged after " + tookMs + " ms (timeout 3000 ms)");
+            assertThat(tookMs).isLessThan(10_000);
+        }
+    }
+
+    private static void assertRejected(final Publisher publisher, final Event event, final String... fragments) throws InterruptedException {
+        try {
+            publisher.publish(event).get();
+            throw new AssertionError("accepted: " + event);
+        } catch (final ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(PublishException.class);
+            assertThat(((PublishException) e.getCause()).reason()).isEqualTo(PublishException.Reason.REJECTED);
+            assertThat(e.getCause().getMessage()).contains(fragments);
+        }
+    }
+
+    /**
+     * Runs the publishing application, kills a member at a third of the stream and the application
+     * itself (SIGKILL) at half; restarts it, which kills a second member at three quarters and
+     * finishes. Every sequence acknowledged before the application died must be durable.
+     */
+    private static void killWhilePublishing(final LocalCluster members, final Path workDir) throws Exception {
+        final Process first = startApp(members, workDir.resolve("app-1.log"));
+        awaitAcknowledged(first, workDir.resolve("app-1.log"), EVENTS / 3);
+        final MemberProcess killed = members.members().get(0);
+        System.out.println("killing member " + killed.address() + " (SIGKILL) while publishing");
+        members.kill(killed);
+        final long acknowledgedBeforeDeath = awaitAcknowledged(first, workDir.resolve("app-1.log"), EVENTS / 2);
+        first.destroyForcibly().waitFor();
+        System.out.println("killed the publishing application (SIGKILL) after sequence " + acknowledgedBeforeDeath + " was acknowledged");
+
+        final Process second = startApp(members, workDir.resolve("app-2.log"));
+        awaitAcknowledged(second, workDir.resolve("app-2.log"), EVENTS * 3 / 4);
+        final MemberProcess alsoKilled = members.members().get(0);
+        System.out.println("killing member " + alsoKilled.address() + " (SIGKILL) while publishing");
+        members.kill(alsoKilled);
+        assertThat(second.waitFor(3, TimeUnit.MINUTES)).as("the second run finishes").isTrue();
+        final String output = Files.readString(workDir.resolve("app-2.log"));
+        System.out.println("second run: " + output.lines().filter(l -> l.startsWith("durable") || l.startsWith("done")).toList());
+        assertThat(second.exitValue()).as(output).isZero();
+        final long durable = Long.parseLong(output.lines().filter(l -> l.startsWith("durable ")).findFirst().orElseThrow().substring(8));
+        assertThat(durable).as("every event acknowledged before the application died is durable").isGreaterThanOrEqualTo(acknowledgedBeforeDeath);
+    }
+
+    private static Process startApp(final LocalCluster members, final Path log) throws IOException {
+        final List<String> addresses = new ArrayList<>();
+        members.members().forEach(m -> addresses.add(m.address()));
+        final List<String> command = LocalCluster.javaCommand(LocalCluster.writeJvmOptions(log.getParent()), "256m",
+                System.getProperty("java.class.path"), null, PublishingApp.class.getName(),
+                List.of(members.clusterName(), String.join(",", addresses), "click", "gateway-1", Long.toString(EVENTS), "10000"));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** Waits until the application has had sequence {@code sequence} (or a later one) acknowledged; returns the highest seen. */
+    private static long awaitAcknowledged(final Process app, final Path log, final long sequence) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            long highest = 0;
+            final Matcher matcher = ACKNOWLEDGED.matcher(Files.readString(log));
+            while (matcher.find()) {
+                highest = Math.max(highest, Long.parseLong(matcher.group(1)));
+            }
+            if (highest >= sequence) {
+                return highest;
+            }
+            if (!app.isAlive()) {
+                throw new AssertionError("the application exited before sequence " + sequence + ":\n" + Files.readString(log));
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("sequence " + sequence + " not acknowledged within 2 minutes:\n" + Files.readString(log));
+    }
+
+    private static void checkOnce(final EventLog log) {
+        final EventLog.PublisherSlot slot = log.publisherSlot("gateway-1");
+        assertThat(slot.isNew()).isFalse();
+        final Map<Long, Integer> counts = published(log, slot.slot());
+        long lost = 0;
+        long duplicated = 0;
+        for (long sequence = 1; sequence <= EVENTS; sequence++) {
+            final int count = counts.getOrDefault(sequence, 0);
+            lost += count == 0 ? 1 : 0;
+            duplicated += Math.max(0, count - 1);
+        }
+        System.out.println(EVENTS + " expected, " + counts.size() + " found, " + lost + " lost, " + duplicated + " duplicated ("
+                + log.name() + ")");
+        assertThat(lost).isZero();
+        assertThat(duplicated).isZero();
+        assertThat(counts).hasSize((int) EVENTS);
+    }
+
+    /** Per sequence of {@code slot}'s published records, how many times the log holds it: read record by record. */
+    private static Map<Long, Integer> published(final EventLog log, final int slot) {
+        final Map<Long, Integer> counts = new HashMap<>();
+        for (int p = 0; p < log.partitions(); p++) {
+            final long end = log.lastIndexNow(p);
+            try (LogReader reader = log.reader(p, LogReader.START)) {
+                final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                while (reader.lastIndex() < end && System.nanoTime() < deadline) {
+                    final int length = reader.next();
+                    if (length >= SchemaLayout.HEADER && reader.buffer().getByte(0) == SchemaLayout.KIND_PUBLISHED) {
+                        final long sequence = reader.buffer().getLong(4, ByteOrder.LITTLE_ENDIAN);
+                        if (PublishedSequence.slot(sequence) == slot) {
+                            counts.merge(PublishedSequence.sequence(sequence), 1, Integer::sum);
+                        }
+                    }
+                }
+                assertThat(reader.lastIndex()).as("partition %d read to its end", p).isGreaterThanOrEqualTo(end);
+            }
+        }
+        return counts;
+    }
+}
