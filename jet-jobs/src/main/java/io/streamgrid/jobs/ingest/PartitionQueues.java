@@ -14,16 +14,17 @@ import java.nio.file.Path;
 /**
  * The Chronicle Queues of a log, one per partition ({@code p-000}, {@code p-001}, ...), with an
  * appender per partition created on first use: where a {@link SchemaLog} stores its records.
- * Appending through {@link #append} is for one thread; readers are
- * independent.
+ * Appending through {@link #append} is for one thread at a time; readers are independent.
  */
 final class PartitionQueues implements AutoCloseable {
     private final SingleChronicleQueue[] queues;
     private final ExcerptAppender[] appenders;
+    private final Thread[] appendingThreads;
 
     PartitionQueues(final Path dir, final int partitions) {
         queues = new SingleChronicleQueue[partitions];
         appenders = new ExcerptAppender[partitions];
+        appendingThreads = new Thread[partitions];
         for (int p = 0; p < partitions; p++) {
             queues[p] = SingleChronicleQueueBuilder.binary(dir.resolve(String.format("p-%03d", p)))
                     .rollCycle(RollCycles.FAST_DAILY)
@@ -35,13 +36,22 @@ final class PartitionQueues implements AutoCloseable {
         return queues.length;
     }
 
-    /** Appends {@code length} bytes as one record of {@code partition}; returns its index. One thread only. */
+    /**
+     * Appends {@code length} bytes as one record of {@code partition}; returns its index. One thread
+     * at a time: a caller that appends from several threads (a member's offload threads) orders its
+     * calls itself, e.g. by a lock.
+     */
     long append(final int partition, final DirectBuffer buffer, final int offset, final int length) {
         ExcerptAppender appender = appenders[partition];
         if (appender == null) {
             appender = queues[partition].createAppender();
             appenders[partition] = appender;
+        } else if (appendingThreads[partition] != Thread.currentThread()) {
+            // Chronicle binds an appender to the first thread that used it while that thread lives; the caller's
+            // ordering makes the hand-over safe, so tell Chronicle the new thread owns it now.
+            appender.singleThreadedCheckReset();
         }
+        appendingThreads[partition] = Thread.currentThread();
         return write(appender, buffer, offset, length);
     }
 

@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,6 +97,29 @@ class LogPublisherTest {
         try (SchemaLog log = SchemaLog.openExisting(dir.resolve("trade"), TRADE)) {
             assertThat(log.publisherSlot("gateway")).isEqualTo(new EventLog.PublisherSlot(gateway, false));
             assertThat(log.publisherSlot("other")).isEqualTo(new EventLog.PublisherSlot(other, false));
+        }
+    }
+
+    @Test
+    void when_batchesArriveOnDifferentThreads_then_eachIsAppended() throws Exception {
+        // A member appends a publisher's batches on whichever offload thread Hazelcast picks, and those threads live on;
+        // Chronicle's appender refuses a second live thread.
+        final ExecutorService first = Executors.newSingleThreadExecutor();
+        final ExecutorService second = Executors.newSingleThreadExecutor();
+        try (LogPublisher publisher = new LogPublisher(SchemaLog.open(dir.resolve("trade"), TRADE, 2))) {
+            final int slot = publisher.log().publisherSlot("gateway").slot();
+            LogPublisher.Outcome outcome = new LogPublisher.Outcome(new byte[0], new String[0], 0, publisher.tails());
+            for (int batch = 0; batch < 4; batch++) {
+                final LogPublisher.Outcome previous = outcome;
+                final long from = previous.lastSequence() + 1;
+                outcome = (batch % 2 == 0 ? first : second).submit(() -> publisher.append(slot, previous.lastSequence(),
+                        previous.tails(), sequences(from, from + 99), events(from, from + 99))).get(1, TimeUnit.MINUTES);
+                assertThat(outcome.statuses()).containsOnly(LogPublisher.APPENDED);
+            }
+            assertThat(published(publisher.log(), slot)).hasSize(400).doesNotContainValue(2);
+        } finally {
+            first.shutdownNow();
+            second.shutdownNow();
         }
     }
 
