@@ -6,28 +6,21 @@ import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.KafkaLogs;
-import io.streamgrid.jobs.ingest.LogReader;
-import io.streamgrid.jobs.ingest.PublishedSequence;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.kafka.KafkaBroker;
-import io.streamgrid.jobs.schema.SchemaLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -40,7 +33,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class PublishTest {
     private static final long EVENTS = 60_000;
-    private static final Pattern ACKNOWLEDGED = Pattern.compile("acknowledged up to (\\d+)");
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -103,7 +95,7 @@ class PublishTest {
             assertThat(publisher.publish(PublishingApp.event(5)).get()).isEqualTo(new PublishResult(5, false)); // 2..4 rejected
             try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(workDir.resolve("ingest"), "click"),
                     EventType.CLICK.schema())) {
-                assertThat(published(log, log.publisherSlot("app").slot())).containsOnlyKeys(1L, 5L);
+                assertThat(PublishedRecords.counts(log, log.publisherSlot("app").slot())).containsOnlyKeys(1L, 5L);
             }
 
             members.kill(members.members().get(0));
@@ -135,16 +127,16 @@ class PublishTest {
      */
     private static void killWhilePublishing(final LocalCluster members, final Path workDir) throws Exception {
         final Process first = startApp(members, workDir.resolve("app-1.log"));
-        awaitAcknowledged(first, workDir.resolve("app-1.log"), EVENTS / 3);
+        PublishingApp.awaitAcknowledged(first, workDir.resolve("app-1.log"), EVENTS / 3);
         final MemberProcess killed = members.members().get(0);
         System.out.println("killing member " + killed.address() + " (SIGKILL) while publishing");
         members.kill(killed);
-        final long acknowledgedBeforeDeath = awaitAcknowledged(first, workDir.resolve("app-1.log"), EVENTS / 2);
+        final long acknowledgedBeforeDeath = PublishingApp.awaitAcknowledged(first, workDir.resolve("app-1.log"), EVENTS / 2);
         first.destroyForcibly().waitFor();
         System.out.println("killed the publishing application (SIGKILL) after sequence " + acknowledgedBeforeDeath + " was acknowledged");
 
         final Process second = startApp(members, workDir.resolve("app-2.log"));
-        awaitAcknowledged(second, workDir.resolve("app-2.log"), EVENTS * 3 / 4);
+        PublishingApp.awaitAcknowledged(second, workDir.resolve("app-2.log"), EVENTS * 3 / 4);
         final MemberProcess alsoKilled = members.members().get(0);
         System.out.println("killing member " + alsoKilled.address() + " (SIGKILL) while publishing");
         members.kill(alsoKilled);
@@ -165,63 +157,11 @@ class PublishTest {
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
-    /** Waits until the application has had sequence {@code sequence} (or a later one) acknowledged; returns the highest seen. */
-    private static long awaitAcknowledged(final Process app, final Path log, final long sequence) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (System.nanoTime() < deadline) {
-            long highest = 0;
-            final Matcher matcher = ACKNOWLEDGED.matcher(Files.readString(log));
-            while (matcher.find()) {
-                highest = Math.max(highest, Long.parseLong(matcher.group(1)));
-            }
-            if (highest >= sequence) {
-                return highest;
-            }
-            if (!app.isAlive()) {
-                throw new AssertionError("the application exited before sequence " + sequence + ":\n" + Files.readString(log));
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("sequence " + sequence + " not acknowledged within 2 minutes:\n" + Files.readString(log));
-    }
-
     private static void checkOnce(final EventLog log) {
-        final EventLog.PublisherSlot slot = log.publisherSlot("gateway-1");
-        assertThat(slot.isNew()).isFalse();
-        final Map<Long, Integer> counts = published(log, slot.slot());
-        long lost = 0;
-        long duplicated = 0;
-        for (long sequence = 1; sequence <= EVENTS; sequence++) {
-            final int count = counts.getOrDefault(sequence, 0);
-            lost += count == 0 ? 1 : 0;
-            duplicated += Math.max(0, count - 1);
-        }
-        System.out.println(EVENTS + " expected, " + counts.size() + " found, " + lost + " lost, " + duplicated + " duplicated ("
-                + log.name() + ")");
-        assertThat(lost).isZero();
-        assertThat(duplicated).isZero();
-        assertThat(counts).hasSize((int) EVENTS);
-    }
-
-    /** Per sequence of {@code slot}'s published records, how many times the log holds it: read record by record. */
-    private static Map<Long, Integer> published(final EventLog log, final int slot) {
-        final Map<Long, Integer> counts = new HashMap<>();
-        for (int p = 0; p < log.partitions(); p++) {
-            final long end = log.lastIndexNow(p);
-            try (LogReader reader = log.reader(p, LogReader.START)) {
-                final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-                while (reader.lastIndex() < end && System.nanoTime() < deadline) {
-                    final int length = reader.next();
-                    if (length >= SchemaLayout.HEADER && reader.buffer().getByte(0) == SchemaLayout.KIND_PUBLISHED) {
-                        final long sequence = reader.buffer().getLong(4, ByteOrder.LITTLE_ENDIAN);
-                        if (PublishedSequence.slot(sequence) == slot) {
-                            counts.merge(PublishedSequence.sequence(sequence), 1, Integer::sum);
-                        }
-                    }
-                }
-                assertThat(reader.lastIndex()).as("partition %d read to its end", p).isGreaterThanOrEqualTo(end);
-            }
-        }
-        return counts;
+        final PublishedRecords.Tally tally = PublishedRecords.tally(log, "gateway-1", EVENTS);
+        System.out.println(tally + " (" + log.name() + ")");
+        assertThat(tally.lost()).isZero();
+        assertThat(tally.duplicated()).isZero();
+        assertThat(tally.found()).isEqualTo(EVENTS);
     }
 }

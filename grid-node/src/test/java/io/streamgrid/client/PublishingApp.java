@@ -1,8 +1,13 @@
 package io.streamgrid.client;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An application that publishes click events 1..{@code last} as publisher {@code id}, in its own
@@ -15,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PublishingApp {
     static final int REWIND = 2_000;
+    private static final Pattern ACKNOWLEDGED = Pattern.compile("acknowledged up to (\\d+)");
     static final long BASE_TIME = 1_767_225_600_000L;
 
     private PublishingApp() {
@@ -67,5 +73,25 @@ public final class PublishingApp {
     static Event event(final long sequence) {
         return Event.builder().set("user", sequence % 1_000).set("ts", BASE_TIME + sequence).set("item", sequence)
                 .set("category", sequence % 7).set("action", "click").build();
+    }
+
+    /** Waits until the application has had sequence {@code sequence} (or a later one) acknowledged; returns the highest seen. */
+    static long awaitAcknowledged(final Process app, final Path log, final long sequence) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            long highest = 0;
+            final Matcher matcher = ACKNOWLEDGED.matcher(Files.readString(log));
+            while (matcher.find()) {
+                highest = Math.max(highest, Long.parseLong(matcher.group(1)));
+            }
+            if (highest >= sequence) {
+                return highest;
+            }
+            if (!app.isAlive()) {
+                throw new AssertionError("the application exited before sequence " + sequence + ":\n" + Files.readString(log));
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("sequence " + sequence + " not acknowledged within 2 minutes:\n" + Files.readString(log));
     }
 }

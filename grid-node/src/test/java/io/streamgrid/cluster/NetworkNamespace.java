@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A Linux network namespace of a test's own ({@code ip netns}, needs root): its loopback and any
@@ -14,6 +15,8 @@ import java.util.concurrent.TimeUnit;
  * in it are stopped by PID when it closes; then the namespace is deleted.
  */
 public final class NetworkNamespace implements AutoCloseable {
+    private static final String BRIDGE = "sgbr0";
+    private static final AtomicInteger VETH_PAIRS = new AtomicInteger();
     private final String name;
     private final List<Process> processes = new ArrayList<>();
 
@@ -79,6 +82,36 @@ public final class NetworkNamespace implements AutoCloseable {
         exec("ip", "link", "set", here, "up");
         other.exec("ip", "addr", "add", otherCidr, "dev", there);
         other.exec("ip", "link", "set", there, "up");
+    }
+
+    /** Makes this namespace a network switch: a bridge that {@link #plugInto} connects other namespaces to, as hosts on one LAN. */
+    public void addBridge() {
+        exec("ip", "link", "add", BRIDGE, "type", "bridge");
+        exec("ip", "link", "set", BRIDGE, "up");
+    }
+
+    /**
+     * Connects this namespace to the bridge of {@code lan} ({@link #addBridge}) by a veth pair: a host
+     * on that network with address {@code cidr}. Gone with the namespaces.
+     */
+    public void plugInto(final NetworkNamespace lan, final String cidr) {
+        final int n = VETH_PAIRS.incrementAndGet();
+        final String here = "sgh" + (ProcessHandle.current().pid() % 100_000) + "x" + n;
+        final String there = "sgh" + (ProcessHandle.current().pid() % 100_000) + "y" + n;
+        check(run(List.of("ip", "link", "add", here, "type", "veth", "peer", "name", there)), "add a veth pair");
+        check(run(List.of("ip", "link", "set", here, "netns", name)), "move " + here);
+        check(run(List.of("ip", "link", "set", there, "netns", lan.name)), "move " + there);
+        lan.exec("ip", "link", "set", there, "master", BRIDGE);
+        lan.exec("ip", "link", "set", there, "up");
+        exec("ip", "addr", "add", cidr, "dev", here);
+        exec("ip", "link", "set", here, "up");
+    }
+
+    /** SIGKILL to every process started in this namespace and their children, as when the host dies; the namespace stays. */
+    public void killProcesses() {
+        for (final Process process : processes) {
+            ProcessTree.kill(process.toHandle());
+        }
     }
 
     /** True when a TCP connection to {@code host:port} is accepted inside the namespace within 2 s. */
