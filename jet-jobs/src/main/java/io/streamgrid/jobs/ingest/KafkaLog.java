@@ -149,7 +149,7 @@ public final class KafkaLog implements EventLog {
     @Override
     public LogReader reader(final int partition, final long lastReadIndex) {
         return new KafkaPartitionReader(consumerConfig, topic, partition, lastReadIndex, Math.max(256, schema.layout().length()),
-                MAX_RECORD);
+                MAX_RECORD, new JsonValues(schema, partitions, partition));
     }
 
     /** From the end offsets listed at most a second ago (in the background): never blocks; 0 until the first listing. */

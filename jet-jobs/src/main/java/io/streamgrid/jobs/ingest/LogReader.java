@@ -16,6 +16,15 @@ public interface LogReader extends AutoCloseable {
      */
     int next();
 
+    /**
+     * Why the record last returned by {@link #next()} is not an event although the log could read
+     * it — a JSON value that does not fit the schema ({@link KafkaLog}) — or null. The buffer then
+     * holds the record as it is in the log; a job rejects it with this reason.
+     */
+    default String rejection() {
+        return null;
+    }
+
     DirectBuffer buffer();
 
     /** Index of the record last returned by {@link #next()}, or the position it resumed after. */

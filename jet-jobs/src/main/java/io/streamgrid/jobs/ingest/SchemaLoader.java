@@ -162,6 +162,18 @@ public final class SchemaLoader {
         return record;
     }
 
+    /**
+     * Encodes one event given as a JSON value in a log ({@link KafkaLog}: a record of another
+     * language's Kafka client), {@code values} as {@link FlatJson} parses them, into the record this
+     * loader reuses; {@code sequence} unless the value carries {@code seq}. Valid until the next call.
+     *
+     * @throws IllegalArgumentException naming the field, as {@link #encodePublished}
+     */
+    public SchemaRecord encodeEvent(final Map<String, Object> values, final long sequence) {
+        encode(values, sequence);
+        return record;
+    }
+
     private void encode(final Map<String, Object> values, final long lineNumber) {
         record.wrapForWrite(buffer, 0);
         int used = 0;

@@ -251,7 +251,7 @@ abstract class PartitionTask {
             }
         }
         record.wrap(buffer, 0, length);
-        final String invalid = validEvent ? null : record.validate();
+        final String invalid = validEvent ? null : in.reader.rejection() != null ? in.reader.rejection() : record.validate();
         if (invalid != null) {
             reject(length, invalid);
             return true;
