@@ -45,8 +45,8 @@ final class IngestCommand {
         final io.streamgrid.jobs.ingest.KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
         if (kafka != null) {
             throw new ConfigException("ingest.kind is kafka: '" + command + "' writes Chronicle logs only, which jobs reading "
-                    + kafka.describe() + " never see; produce the events to topic " + kafka.topic("<schema>")
-                    + " instead, or set ingest.kind: chronicle");
+                    + kafka.describe() + " never see; publish the events with the client's Publisher, or produce them to topic "
+                    + kafka.topic("<schema>") + " (JSON values: README, 'Publish from other languages'), or set ingest.kind: chronicle");
         }
     }
 
@@ -303,8 +303,11 @@ final class IngestCommand {
         @Override
         public Integer call() {
             final ConfigTree tree = options.tree();
-            refuseKafka(tree, "ingest end");
             final PrintWriter out = spec.commandLine().getOut();
+            final io.streamgrid.jobs.ingest.KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
+            if (kafka != null) {
+                return endTopic(kafka, tree, out);
+            }
             if (schemaName == null) {
                 try (BuiltInLogs logs = builtInLogs(tree)) {
                     final List<EventType> ended = logs.appendEndOfStream();
@@ -325,6 +328,28 @@ final class IngestCommand {
             try (SchemaLog log = openSchemaLog(tree, schema)) {
                 log.appendEndOfStream();
                 out.println("appended the end of the stream to every partition of " + log.directory());
+            }
+            return 0;
+        }
+
+        /** Kafka mode: the end-of-stream records go to every partition of the schema's topic, flushed before this returns. */
+        private Integer endTopic(final io.streamgrid.jobs.ingest.KafkaLogs kafka, final ConfigTree tree, final PrintWriter out) {
+            if (schemaName == null) {
+                throw new ConfigException("ingest.kind is kafka: name the log to end with --schema NAME (topic "
+                        + kafka.topic("<schema>") + ")");
+            }
+            final EventSchema schema = schema(tree, schemaName);
+            final io.streamgrid.jobs.ingest.EventLog log;
+            try {
+                log = kafka.open(schema, schema.name());
+            } catch (final IllegalStateException e) {
+                throw new ConfigException(e.getMessage() + "; nothing was appended", e);
+            }
+            try (log) {
+                log.appendEndOfStream();
+                log.flush();
+                out.println("appended the end of the stream to every partition of topic " + kafka.topic(schema.name()) + " ("
+                        + log.partitions() + " partitions)");
             }
             return 0;
         }

@@ -8,6 +8,8 @@ import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.KafkaLogs;
+import io.streamgrid.jobs.ingest.LogReader;
+import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.usecase.UserClicks;
 import io.streamgrid.jobs.usecase.UserClicksHourlyJob;
@@ -33,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * With {@code ingest.kind: kafka} a built-in job submitted by the CLI reads its schema's Kafka
  * topic on member processes: 30,000 click events (3 % late) produced to {@code sg.click} on a real
  * broker; {@code user-clicks-hourly} (10-minute windows sliding by a minute) must produce exactly
- * the oracle's windows. The Chronicle-only ingest commands refuse to run, naming the topic.
+ * the oracle's windows. {@code ingest generate} refuses, naming the topic; {@code ingest end} ends the topic.
  */
 class KafkaIngestTest {
     private static final long SIZE = 600_000;
@@ -95,6 +97,15 @@ class KafkaIngestTest {
                                 e.getValue().views(), e.getValue().purchases()))), Duration.ofMinutes(3), job);
                 System.out.println(expected.size() + " windows expected, " + expected.size() + " found, 0 lost, 0 wrong over Kafka ("
                         + events.size() + " events)");
+                final CliRun ended = CliRun.of("ingest", "end", "--schema", "click", "--config", config.toString());
+                assertThat(ended.code()).as(ended.err()).isZero();
+                assertThat(ended.out()).contains("appended the end of the stream to every partition of topic sg.click (3 partitions)");
+                try (EventLog clicks = logs.open(EventType.CLICK.schema(), EventType.CLICK.schema().name())) {
+                    for (int p = 0; p < clicks.partitions(); p++) {
+                        assertThat(lastRecordKind(clicks, p)).as("partition %d ends with the end of the stream", p)
+                                .isEqualTo(SchemaLayout.KIND_END_OF_STREAM);
+                    }
+                }
                 job.cancel();
             }
         }
@@ -102,5 +113,19 @@ class KafkaIngestTest {
 
     private static long count(final List<WindowOracle.Event> events, final ClickAction action) {
         return events.stream().filter(e -> (int) e.payload() == action.ordinal()).count();
+    }
+
+    /** The kind byte of {@code partition}'s last record, read through the log. */
+    private static byte lastRecordKind(final EventLog log, final int partition) {
+        final long end = log.lastIndexNow(partition);
+        try (LogReader reader = log.reader(partition, end - 1)) {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                if (reader.next() >= 0) {
+                    return reader.buffer().getByte(0);
+                }
+            }
+        }
+        throw new AssertionError("partition " + partition + "'s last record not read within 30 s");
     }
 }
