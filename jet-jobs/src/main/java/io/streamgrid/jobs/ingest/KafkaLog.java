@@ -240,7 +240,20 @@ public final class KafkaLog implements EventLog {
      * keep (the Chronicle log refuses a second).
      */
     @Override
-    public void claimEmitter(final String jobName) {
+    public synchronized void claimEmitter(final String jobName) {
+        // Each job records its own key, emitter/<topic>/<job>; the earliest such record in the (single-partition,
+        // totally ordered) schema topic names the emitter. Compaction keeps every key's record at its offset, so the
+        // order, hence the owner, never changes — a claim without compare-and-set that two jobs cannot both win.
+        final String prefix = "emitter/" + topic + "/";
+        String owner = firstWithPrefix(source, prefix);
+        if (owner == null) {
+            recordInSchemaTopic(source, prefix + jobName, jobName);
+            owner = firstWithPrefix(source, prefix);
+        }
+        if (!jobName.equals(owner)) {
+            throw new IllegalStateException("job " + jobName + " cannot emit into topic " + topic + ": job " + owner
+                    + " emits into it (one emitting job per log; give the schema another name)");
+        }
     }
 
     /**
@@ -439,8 +452,26 @@ public final class KafkaLog implements EventLog {
                 + " publishers have used it");
     }
 
+    /** The value of the earliest record of the schema topic whose key starts with {@code prefix}, or null. */
+    private static String firstWithPrefix(final KafkaLogs source, final String prefix) {
+        final String[] first = new String[1];
+        forEachSchemaTopicRecord(source, (key, value) -> {
+            if (first[0] == null && key != null && key.startsWith(prefix)) {
+                first[0] = value;
+            }
+        });
+        return first[0];
+    }
+
     /** Every key of the schema topic with its newest value. */
     private static Map<String, String> schemaTopicRecords(final KafkaLogs source) {
+        final Map<String, String> found = new HashMap<>();
+        forEachSchemaTopicRecord(source, found::put);
+        return found;
+    }
+
+    /** Hands every record of the schema topic, in log order, to {@code action}. */
+    private static void forEachSchemaTopicRecord(final KafkaLogs source, final java.util.function.BiConsumer<String, String> action) {
         final TopicPartition only = new TopicPartition(source.schemaTopic(), 0);
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers(),
@@ -451,7 +482,6 @@ public final class KafkaLog implements EventLog {
             consumer.assign(List.of(only));
             consumer.seekToBeginning(List.of(only));
             final long end = consumer.endOffsets(List.of(only), Duration.ofSeconds(ADMIN_TIMEOUT_S)).get(only);
-            final Map<String, String> found = new HashMap<>();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_S);
             while (consumer.position(only) < end) {
                 if (System.nanoTime() > deadline) {
@@ -459,10 +489,9 @@ public final class KafkaLog implements EventLog {
                             + ADMIN_TIMEOUT_S + " s");
                 }
                 for (final ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    found.put(record.key(), record.value());
+                    action.accept(record.key(), record.value());
                 }
             }
-            return found;
         }
     }
 }

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -33,7 +34,8 @@ import static org.awaitility.Awaitility.await;
  * topic of {@code amount} while the doubler runs with a 200 ms snapshot interval; it throws once
  * after 25,000 emitted events, is suspended, and resumes from its last snapshot — its Kafka offsets
  * — emitting part of the stream again into {@code doubled}; the totals job reads that topic. Every
- * account's count and sum must equal the oracle's: nothing lost, nothing counted twice.
+ * account's count and sum must equal the oracle's: nothing lost, nothing counted twice. A second
+ * job cannot emit into the doubler's topic.
  */
 class KafkaLogJobTest {
     private static final int PARTITIONS = 4;
@@ -98,6 +100,10 @@ class KafkaLogJobTest {
                         + raw + " emitted events: " + (raw - events) + " emitted again after the restore, dropped by the reader)");
                 assertThat(raw).as("the restored job emitted part of the stream again").isGreaterThan(events);
                 assertThat(member.getMap(EmitTest.totals().rejectedMap()).size()).isZero();
+                try (EventLog doubled = logs.open(EmitTest.DOUBLED, EmitTest.DOUBLED.name())) {
+                    doubled.claimEmitter("doubler"); // the emitting job again (a restart): fine
+                    assertThatThrownBy(() -> doubled.claimEmitter("tripler")).hasMessageContaining("job doubler emits into it");
+                }
                 doubler.cancel();
                 totalsJob.cancel();
             }
