@@ -19,7 +19,7 @@ import java.util.Arrays;
         description = "StreamGrid: a low-latency in-memory data grid for stateful stream processing.",
         footer = {"", "Benchmarks: ./streamgrid bench [NAME...] [--quick] runs the perf module's side-by-side "
                 + "benchmarks (./streamgrid bench --help)."},
-        subcommands = {NodeCommand.class, ClusterCommand.class, IngestCommand.class, JobCommand.class, CassandraCommand.class,
+        subcommands = {NodeCommand.class, ClusterCommand.class, IngestCommand.class, JobCommand.class, CassandraCommand.class, KafkaCommand.class,
                 StateCommands.Get.class, StateCommands.Query.class, StateCommands.Watch.class, TopCommand.class, ModelCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class})
