@@ -14,9 +14,9 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code streamgrid kafka}: a development Kafka broker in the foreground. */
 @Command(name = "kafka", mixinStandardHelpOptions = true,
-        description = {"Run a development Apache Kafka broker (Kafka 4.x, KRaft, one node, child JVM) until Ctrl-C,",
-                "which stops it by PID. Prints its bootstrap servers. For a cluster's members on several hosts,",
-                "--host an address the other hosts reach. Data stays in --dir for the next start."})
+        description = {"Run a development Apache Kafka broker (Kafka 4.x, KRaft, one node, child JVM) until Ctrl-C, which stops it by PID.",
+                "Prints its bootstrap servers. For members on several hosts, --host an address they reach.",
+                "Data stays in --dir for the next start."})
 final class KafkaCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
