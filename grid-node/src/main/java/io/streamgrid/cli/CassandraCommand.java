@@ -9,7 +9,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 /** {@code streamgrid cassandra}: a development Cassandra server in the foreground. */
 @Command(name = "cassandra", mixinStandardHelpOptions = true,
@@ -28,12 +27,7 @@ final class CassandraCommand implements Callable<Integer> {
         final CassandraServer server = CassandraServer.start(dir, out::println);
         out.println("Cassandra ready: contact point 127.0.0.1:" + server.nativePort() + ", local datacenter "
                 + CassandraServer.LOCAL_DATACENTER + "; set cassandra.contact-points to it. Ctrl-C stops it.");
-        final CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "cassandra-stop"));
-        stopped.await();
+        Foreground.runUntilStopped(server, "cassandra");
         return 0;
     }
 }

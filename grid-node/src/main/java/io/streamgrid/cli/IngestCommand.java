@@ -2,6 +2,8 @@ package io.streamgrid.cli;
 
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
+import io.streamgrid.jobs.ingest.EventLog;
+import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.ingest.JsonLinesLoader;
@@ -42,7 +44,7 @@ final class IngestCommand {
      * only, which jobs reading Kafka would never see.
      */
     static void refuseKafka(final ConfigTree tree, final String command) {
-        final io.streamgrid.jobs.ingest.KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
+        final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
         if (kafka != null) {
             throw new ConfigException("ingest.kind is kafka: '" + command + "' writes Chronicle logs only, which jobs reading "
                     + kafka.describe() + " never see; publish the events with the client's Publisher, or produce them to topic "
@@ -304,7 +306,7 @@ final class IngestCommand {
         public Integer call() {
             final ConfigTree tree = options.tree();
             final PrintWriter out = spec.commandLine().getOut();
-            final io.streamgrid.jobs.ingest.KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
+            final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
             if (kafka != null) {
                 return endTopic(kafka, tree, out);
             }
@@ -333,13 +335,13 @@ final class IngestCommand {
         }
 
         /** Kafka mode: the end-of-stream records go to every partition of the schema's topic, flushed before this returns. */
-        private Integer endTopic(final io.streamgrid.jobs.ingest.KafkaLogs kafka, final ConfigTree tree, final PrintWriter out) {
+        private Integer endTopic(final KafkaLogs kafka, final ConfigTree tree, final PrintWriter out) {
             if (schemaName == null) {
                 throw new ConfigException("ingest.kind is kafka: name the log to end with --schema NAME (topic "
                         + kafka.topic("<schema>") + ")");
             }
             final EventSchema schema = schema(tree, schemaName);
-            final io.streamgrid.jobs.ingest.EventLog log;
+            final EventLog log;
             try {
                 log = kafka.open(schema, schema.name());
             } catch (final IllegalStateException e) {

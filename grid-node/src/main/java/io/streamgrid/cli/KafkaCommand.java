@@ -10,7 +10,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 /** {@code streamgrid kafka}: a development Kafka broker in the foreground. */
 @Command(name = "kafka", mixinStandardHelpOptions = true,
@@ -39,12 +38,7 @@ final class KafkaCommand implements Callable<Integer> {
         out.println("Kafka ready (pid " + broker.pid() + "): bootstrap servers " + broker.bootstrapServers()
                 + "; set ingest.kind: kafka and ingest.kafka.bootstrap-servers: " + broker.bootstrapServers() + ". Ctrl-C stops it.");
         out.flush();
-        final CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            broker.close();
-            stopped.countDown();
-        }, "kafka-stop"));
-        stopped.await();
+        Foreground.runUntilStopped(broker, "kafka");
         return 0;
     }
 }

@@ -3,6 +3,7 @@ package io.streamgrid.client;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.NetworkNamespace;
 import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.ingest.PublishedRecords;
 import io.streamgrid.jobs.kafka.KafkaBroker;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.streamgrid.client;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.ingest.PublishedRecords;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.KafkaLogs;

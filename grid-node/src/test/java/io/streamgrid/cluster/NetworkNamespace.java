@@ -75,9 +75,7 @@ public final class NetworkNamespace implements AutoCloseable {
     public void link(final NetworkNamespace other, final String cidr, final String otherCidr) {
         final String here = "sgv" + (ProcessHandle.current().pid() % 100_000) + "a" + Math.abs(name.hashCode() % 100);
         final String there = "sgv" + (ProcessHandle.current().pid() % 100_000) + "b" + Math.abs(other.name.hashCode() % 100);
-        check(run(List.of("ip", "link", "add", here, "type", "veth", "peer", "name", there)), "add a veth pair");
-        check(run(List.of("ip", "link", "set", here, "netns", name)), "move " + here);
-        check(run(List.of("ip", "link", "set", there, "netns", other.name)), "move " + there);
+        vethPair(here, other, there);
         exec("ip", "addr", "add", cidr, "dev", here);
         exec("ip", "link", "set", here, "up");
         other.exec("ip", "addr", "add", otherCidr, "dev", there);
@@ -98,13 +96,18 @@ public final class NetworkNamespace implements AutoCloseable {
         final int n = VETH_PAIRS.incrementAndGet();
         final String here = "sgh" + (ProcessHandle.current().pid() % 100_000) + "x" + n;
         final String there = "sgh" + (ProcessHandle.current().pid() % 100_000) + "y" + n;
-        check(run(List.of("ip", "link", "add", here, "type", "veth", "peer", "name", there)), "add a veth pair");
-        check(run(List.of("ip", "link", "set", here, "netns", name)), "move " + here);
-        check(run(List.of("ip", "link", "set", there, "netns", lan.name)), "move " + there);
+        vethPair(here, lan, there);
         lan.exec("ip", "link", "set", there, "master", BRIDGE);
         lan.exec("ip", "link", "set", there, "up");
         exec("ip", "addr", "add", cidr, "dev", here);
         exec("ip", "link", "set", here, "up");
+    }
+
+    /** A veth pair: end {@code here} in this namespace, end {@code there} in {@code other}; addresses and state are the caller's. */
+    private void vethPair(final String here, final NetworkNamespace other, final String there) {
+        check(run(List.of("ip", "link", "add", here, "type", "veth", "peer", "name", there)), "add a veth pair");
+        check(run(List.of("ip", "link", "set", here, "netns", name)), "move " + here);
+        check(run(List.of("ip", "link", "set", there, "netns", other.name)), "move " + there);
     }
 
     /** SIGKILL to every process started in this namespace and their children, as when the host dies; the namespace stays. */

@@ -1,14 +1,11 @@
 package io.streamgrid.jobs.ingest;
 
 import io.streamgrid.jobs.schema.EventSchema;
-import io.streamgrid.jobs.schema.SchemaLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,7 +35,7 @@ class LogPublisherTest {
             assertThat(retried.statuses()).containsOnly(LogPublisher.DUPLICATE);
             publisher.append(slot, retried.lastSequence(), retried.tails(), sequences(501, 700), events(501, 700));
 
-            final Map<Long, Integer> counts = published(publisher.log(), slot);
+            final Map<Long, Integer> counts = PublishedRecords.counts(publisher.log(), slot);
             final long duplicated = counts.values().stream().filter(c -> c > 1).count();
             final long lost = 700 - counts.size();
             System.out.println("700 expected, " + counts.size() + " found, " + lost + " lost, " + duplicated + " duplicated");
@@ -72,13 +69,13 @@ class LogPublisherTest {
             assertThat(outcome.reasons()[4]).contains("unknown field 'qty'");
             assertThat(outcome.reasons()[5]).contains("'seq'", "numbered by its publisher");
             assertThat(outcome.reasons()[6]).isNotBlank();
-            assertThat(published(publisher.log(), slot)).containsOnlyKeys(1L, 8L);
+            assertThat(PublishedRecords.counts(publisher.log(), slot)).containsOnlyKeys(1L, 8L);
             // A retry of the same batch: the valid ones are duplicates, the invalid ones rejected again, nothing appended.
             final LogPublisher.Outcome retried = publisher.append(slot, outcome.lastSequence(), outcome.tails(),
                     sequences(1, events.length), events);
             assertThat(retried.statuses()[0]).isEqualTo(LogPublisher.DUPLICATE);
             assertThat(retried.statuses()[1]).isEqualTo(LogPublisher.REJECTED);
-            assertThat(published(publisher.log(), slot)).containsOnlyKeys(1L, 8L).containsValues(1);
+            assertThat(PublishedRecords.counts(publisher.log(), slot)).containsOnlyKeys(1L, 8L).containsValues(1);
         }
     }
 
@@ -116,35 +113,11 @@ class LogPublisherTest {
                         previous.tails(), sequences(from, from + 99), events(from, from + 99))).get(1, TimeUnit.MINUTES);
                 assertThat(outcome.statuses()).containsOnly(LogPublisher.APPENDED);
             }
-            assertThat(published(publisher.log(), slot)).hasSize(400).doesNotContainValue(2);
+            assertThat(PublishedRecords.counts(publisher.log(), slot)).hasSize(400).doesNotContainValue(2);
         } finally {
             first.shutdownNow();
             second.shutdownNow();
         }
-    }
-
-    /** Per sequence of {@code slot}'s published records, how many times the log holds it. */
-    static Map<Long, Integer> published(final EventLog log, final int slot) {
-        final Map<Long, Integer> counts = new HashMap<>();
-        for (int p = 0; p < log.partitions(); p++) {
-            final long end = log.lastIndexNow(p);
-            try (LogReader reader = log.reader(p, LogReader.START)) {
-                while (reader.lastIndex() < end) {
-                    final int length = reader.next();
-                    if (length < 0) {
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                    if (reader.buffer().getByte(0) == SchemaLayout.KIND_PUBLISHED) {
-                        final long sequence = reader.buffer().getLong(4, ByteOrder.LITTLE_ENDIAN);
-                        if (PublishedSequence.slot(sequence) == slot) {
-                            counts.merge(PublishedSequence.sequence(sequence), 1, Integer::sum);
-                        }
-                    }
-                }
-            }
-        }
-        return counts;
     }
 
     private static long[] sequences(final long first, final long last) {

@@ -251,7 +251,8 @@ abstract class PartitionTask {
             }
         }
         record.wrap(buffer, 0, length);
-        final String invalid = validEvent ? null : in.reader.rejection() != null ? in.reader.rejection() : record.validate();
+        final String rejectedByLog = validEvent ? null : in.reader.rejection();
+        final String invalid = validEvent ? null : rejectedByLog != null ? rejectedByLog : record.validate();
         if (invalid != null) {
             reject(length, invalid);
             return true;

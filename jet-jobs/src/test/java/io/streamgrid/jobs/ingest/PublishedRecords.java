@@ -1,10 +1,6 @@
-package io.streamgrid.client;
+package io.streamgrid.jobs.ingest;
 
 import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.ingest.EventLog;
-import io.streamgrid.jobs.ingest.KafkaLogs;
-import io.streamgrid.jobs.ingest.LogReader;
-import io.streamgrid.jobs.ingest.PublishedSequence;
 import io.streamgrid.jobs.schema.SchemaLayout;
 
 import java.nio.ByteOrder;
