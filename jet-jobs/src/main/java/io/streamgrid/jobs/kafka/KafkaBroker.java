@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Random;
 import java.util.function.Consumer;
 
 /**
@@ -101,9 +102,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Formats the storage of a new node (its cluster id drawn at random), as {@code kafka-storage.sh format} does. */
     private void format() {
-        final byte[] id = new byte[16];
-        new SecureRandom().nextBytes(id);
-        final String clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+        final String clusterId = newClusterId(new SecureRandom());
         final ChildJvm formatter = new ChildJvm("Kafka storage format", dir.resolve("format.log"), progress);
         try {
             formatter.start(command("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", dir.resolve("server.properties").toString()));
@@ -119,6 +118,21 @@ public final class KafkaBroker implements AutoCloseable {
             formatter.kill();
             formatter.close();
         }
+    }
+
+    /**
+     * A random cluster id: 16 bytes in URL-safe Base64 (22 characters), drawn again while it begins
+     * with '-', which the storage tool would take for an option (Kafka's own {@code Uuid} avoids
+     * such ids for the same reason).
+     */
+    static String newClusterId(final Random random) {
+        final byte[] id = new byte[16];
+        String clusterId;
+        do {
+            random.nextBytes(id);
+            clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+        } while (clusterId.startsWith("-"));
+        return clusterId;
     }
 
     /** SIGTERM by PID (the broker shuts down cleanly); SIGKILL if it has not exited after 60 s. Data stays. */
