@@ -103,6 +103,30 @@ public final class NetworkNamespace implements AutoCloseable {
         exec("ip", "link", "set", here, "up");
     }
 
+    /**
+     * Connects the root namespace — this JVM's — to this namespace's bridge ({@link #addBridge}) by a
+     * veth pair, with address {@code cidr} at the root end: the test process becomes a host of the
+     * LAN and can reach the others itself. Returns the root end's name for {@link #unplugRoot}; the
+     * pair dies with this namespace in any case.
+     */
+    public String plugRootIn(final String cidr) {
+        final String root = "sgr" + (ProcessHandle.current().pid() % 100_000);
+        final String there = "sgR" + (ProcessHandle.current().pid() % 100_000);
+        run(List.of("ip", "link", "del", root)); // a leftover of a killed run
+        check(run(List.of("ip", "link", "add", root, "type", "veth", "peer", "name", there)), "add a veth pair");
+        check(run(List.of("ip", "link", "set", there, "netns", name)), "move " + there);
+        exec("ip", "link", "set", there, "master", BRIDGE);
+        exec("ip", "link", "set", there, "up");
+        check(run(List.of("ip", "addr", "add", cidr, "dev", root)), "address " + root);
+        check(run(List.of("ip", "link", "set", root, "up")), "bring up " + root);
+        return root;
+    }
+
+    /** Deletes the root end of a {@link #plugRootIn} link (and with it the pair); nothing when it is gone. */
+    public static void unplugRoot(final String root) {
+        run(List.of("ip", "link", "del", root));
+    }
+
     /** A veth pair: end {@code here} in this namespace, end {@code there} in {@code other}; addresses and state are the caller's. */
     private void vethPair(final String here, final NetworkNamespace other, final String there) {
         check(run(List.of("ip", "link", "add", here, "type", "veth", "peer", "name", there)), "add a veth pair");

@@ -15,6 +15,7 @@ import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -262,7 +263,7 @@ final class Scenario {
         private final long seconds;
 
         /** Appends {@code spec}'s events (of a built-in type) to {@code log}, that type's log. */
-        PacedWriter(final GeneratorSpec spec, final SchemaLog log, final long seconds) {
+        PacedWriter(final GeneratorSpec spec, final EventLog log, final long seconds) {
             this(afterEach -> new EventGenerator(spec).generate((SchemaRecord record) -> {
                 log.append(record);
                 afterEach.run();

@@ -7,7 +7,6 @@ import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
-import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -16,8 +15,16 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
+import static io.streamgrid.jobs.keyed.DoublingJobs.AMOUNT;
+import static io.streamgrid.jobs.keyed.DoublingJobs.DOUBLED;
+import static io.streamgrid.jobs.keyed.DoublingJobs.EMITTED;
+import static io.streamgrid.jobs.keyed.DoublingJobs.FAIL_AFTER;
+import static io.streamgrid.jobs.keyed.DoublingJobs.START;
+import static io.streamgrid.jobs.keyed.DoublingJobs.TOTALS;
+import static io.streamgrid.jobs.keyed.DoublingJobs.TWO_LONGS;
+import static io.streamgrid.jobs.keyed.DoublingJobs.doubler;
+import static io.streamgrid.jobs.keyed.DoublingJobs.totals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -28,56 +35,8 @@ import static org.awaitility.Awaitility.await;
  * (it then emits again what it emitted since).
  */
 class EmitTest extends EmbeddedMemberTest {
-    static final EventSchema AMOUNT = EventSchema.builder("amount").longKey("account").eventTime("ts").int64("cents").build();
-    static final EventSchema DOUBLED = EventSchema.builder("doubled").longKey("account").eventTime("ts").int64("cents").build();
-    static final String TOTALS = "state.doubled-totals";
     private static final int PARTITIONS = 4;
     private static final int ACCOUNTS = 300;
-    static final long START = 1_767_225_600_000L;
-    /** Emitted events after which the emitting job throws once (0: never): a failure restored from the last snapshot. */
-    static final AtomicLong FAIL_AFTER = new AtomicLong();
-    static final AtomicLong EMITTED = new AtomicLong();
-
-    /** Emits each amount doubled, under the same account and time. */
-    static final class Doubler implements KeyedFunction<long[]> {
-        @Override
-        public void onEvent(final SchemaRecord event, final KeyedContext<long[]> context) {
-            final SchemaRecord out = context.newEvent(DOUBLED);
-            out.setLong(0, context.longKey()).setTimestamp(1, context.time()).setLong(2, 2 * event.getLong(2));
-            context.emit(out);
-            final long failAfter = FAIL_AFTER.get();
-            if (EMITTED.incrementAndGet() == failAfter && FAIL_AFTER.compareAndSet(failAfter, 0)) {
-                throw new IllegalStateException("failing once, on purpose, after " + failAfter + " emitted events");
-            }
-        }
-    }
-
-    /** Per account: events read and their sum, in {@link #TOTALS}. */
-    static final class Totals implements KeyedFunction<long[]> {
-        @Override
-        public void onEvent(final SchemaRecord event, final KeyedContext<long[]> context) {
-            long[] totals = context.state();
-            if (totals == null) {
-                totals = new long[2];
-                context.setState(totals);
-            }
-            totals[0]++;
-            totals[1] += event.getLong(2);
-            context.put(TOTALS, context.longKey(), totals[0] + "/" + totals[1]);
-        }
-    }
-
-    static final StateCodec<long[]> TWO_LONGS = StateCodec.longs(2);
-
-    static KeyedJob<long[]> doubler() {
-        return KeyedJob.<long[]>builder("doubler", AMOUNT).function(new Doubler()).state(TWO_LONGS)
-                .time(TimePolicy.of(0, 365L * 24 * 3_600_000)).emits(DOUBLED).build();
-    }
-
-    static KeyedJob<long[]> totals() {
-        return KeyedJob.<long[]>builder("doubled-totals", DOUBLED).function(new Totals()).state(TWO_LONGS)
-                .time(TimePolicy.of(0, 365L * 24 * 3_600_000)).writes(TOTALS).build();
-    }
 
     /**
      * Design of this test: 60,000 amounts over 300 accounts; the doubler runs with a 200 ms snapshot
@@ -161,11 +120,11 @@ class EmitTest extends EmbeddedMemberTest {
 
     @Test
     void when_aJobEmitsWhatItReadsOrAnUndeclaredSchema_then_itIsRefusedNamingWhy() {
-        assertThatThrownBy(() -> KeyedJob.<long[]>builder("loop", AMOUNT).function(new Doubler()).state(TWO_LONGS).emits(AMOUNT).build())
+        assertThatThrownBy(() -> KeyedJob.<long[]>builder("loop", AMOUNT).function(new DoublingJobs.Doubler()).state(TWO_LONGS).emits(AMOUNT).build())
                 .hasMessageContaining("both reads and emits schema amount");
-        assertThatThrownBy(() -> KeyedJob.<long[]>builder("twice", AMOUNT).function(new Doubler()).state(TWO_LONGS)
+        assertThatThrownBy(() -> KeyedJob.<long[]>builder("twice", AMOUNT).function(new DoublingJobs.Doubler()).state(TWO_LONGS)
                 .emits(DOUBLED, DOUBLED).build()).hasMessageContaining("emits a schema twice");
-        assertThatThrownBy(() -> KeyedJob.<long[]>builder("dims", AMOUNT).function(new Doubler()).state(TWO_LONGS)
+        assertThatThrownBy(() -> KeyedJob.<long[]>builder("dims", AMOUNT).function(new DoublingJobs.Doubler()).state(TWO_LONGS)
                 .reads("models").build()).hasMessageContaining("dim.<name>");
     }
 

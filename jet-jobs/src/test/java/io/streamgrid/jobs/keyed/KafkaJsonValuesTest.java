@@ -57,12 +57,12 @@ class KafkaJsonValuesTest {
         final Path node = installNodeClient();
         try (KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), System.out::println)) {
             final KafkaLogs logs = new KafkaLogs(broker.bootstrapServers(), "sg.", (short) 1);
-            try (EventLog doubled = logs.openOrCreate(EmitTest.DOUBLED, EmitTest.DOUBLED.name(), PARTITIONS)) {
+            try (EventLog doubled = logs.openOrCreate(DoublingJobs.DOUBLED, DoublingJobs.DOUBLED.name(), PARTITIONS)) {
                 run(node, List.of("node", "produce.js", broker.bootstrapServers(), "sg.doubled", Integer.toString(PARTITIONS),
-                        Integer.toString(EVENTS), Long.toString(EmitTest.START)));
+                        Integer.toString(EVENTS), Long.toString(DoublingJobs.START)));
             }
             member = JobTestSupport.embeddedMember();
-            final Job totals = member.getJet().newJob(KeyedDag.of(EmitTest.totals(), logs, 1, null, null),
+            final Job totals = member.getJet().newJob(KeyedDag.of(DoublingJobs.totals(), logs, 1, null, null),
                     JobOptions.of(dir).jobConfig("doubled-totals"));
             final long[][] oracle = new long[ACCOUNTS][2];
             for (int i = 0; i < EVENTS; i++) {
@@ -73,11 +73,11 @@ class KafkaJsonValuesTest {
             for (int account = 0; account < ACCOUNTS; account++) {
                 expected.put((long) account, oracle[account][0] + "/" + oracle[account][1]);
             }
-            JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(EmitTest.TOTALS)), Duration.ofMinutes(2),
+            JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(DoublingJobs.TOTALS)), Duration.ofMinutes(2),
                     totals);
             System.out.println(EVENTS + " expected, " + EVENTS + " found, 0 lost, 0 duplicated (JSON values from kafkajs)");
 
-            final Map<String, RejectedRecord> rejected = member.getMap(EmitTest.totals().rejectedMap());
+            final Map<String, RejectedRecord> rejected = member.getMap(DoublingJobs.totals().rejectedMap());
             await().atMost(Duration.ofSeconds(30)).until(() -> rejected.size() >= 4);
             final List<String> reasons = rejected.values().stream().map(RejectedRecord::reason).sorted().toList();
             reasons.forEach(reason -> System.out.println("rejected: " + reason));

@@ -55,29 +55,29 @@ class KafkaLogJobTest {
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_anEmittingJobOverKafkaFailsAndIsRestored_then_readersSeeEveryEventOnce() throws Exception {
-        EmitTest.EMITTED.set(0);
-        EmitTest.FAIL_AFTER.set(25_000);
+        DoublingJobs.EMITTED.set(0);
+        DoublingJobs.FAIL_AFTER.set(25_000);
         final int events = 60_000;
         final long[][] totals = new long[ACCOUNTS][2];
         try (KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), System.out::println)) {
             member = JobTestSupport.embeddedMember();
             final KafkaLogs logs = new KafkaLogs(broker.bootstrapServers(), "sg.", (short) 1);
             final JobOptions options = JobOptions.of(dir).withSnapshotInterval(200);
-            try (EventLog amounts = logs.openOrCreate(EmitTest.AMOUNT, EmitTest.AMOUNT.name(), PARTITIONS)) {
-                final Job doubler = member.getJet().newJob(KeyedDag.of(EmitTest.doubler(), logs, 1, null, null),
+            try (EventLog amounts = logs.openOrCreate(DoublingJobs.AMOUNT, DoublingJobs.AMOUNT.name(), PARTITIONS)) {
+                final Job doubler = member.getJet().newJob(KeyedDag.of(DoublingJobs.doubler(), logs, 1, null, null),
                         options.jobConfig("doubler"));
                 await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> {
-                    logs.open(EmitTest.DOUBLED, EmitTest.DOUBLED.name()).close(); // the doubler has created its output topic
+                    logs.open(DoublingJobs.DOUBLED, DoublingJobs.DOUBLED.name()).close(); // the doubler has created its output topic
                     return true;
                 });
-                final Job totalsJob = member.getJet().newJob(KeyedDag.of(EmitTest.totals(), logs, 1, null, null),
+                final Job totalsJob = member.getJet().newJob(KeyedDag.of(DoublingJobs.totals(), logs, 1, null, null),
                         options.jobConfig("doubled-totals"));
-                final SchemaRecord record = new SchemaRecord(EmitTest.AMOUNT.layout());
-                final UnsafeBuffer buffer = new UnsafeBuffer(new byte[EmitTest.AMOUNT.layout().length()]);
+                final SchemaRecord record = new SchemaRecord(DoublingJobs.AMOUNT.layout());
+                final UnsafeBuffer buffer = new UnsafeBuffer(new byte[DoublingJobs.AMOUNT.layout().length()]);
                 for (int i = 0; i < events; i++) {
                     final int account = i % ACCOUNTS;
                     final long cents = 1 + (i * 7919L) % 10_000;
-                    record.wrapForWrite(buffer, 0).sequence(i).setLong(0, account).setTimestamp(1, EmitTest.START + i).setLong(2, cents);
+                    record.wrapForWrite(buffer, 0).sequence(i).setLong(0, account).setTimestamp(1, DoublingJobs.START + i).setLong(2, cents);
                     amounts.append(record);
                     totals[account][0]++;
                     totals[account][1] += 2 * cents;
@@ -93,14 +93,14 @@ class KafkaLogJobTest {
                 }
                 await().atMost(Duration.ofMinutes(2)).until(() -> doubler.getStatus() == JobStatus.SUSPENDED);
                 doubler.resume();
-                JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(EmitTest.TOTALS)),
+                JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(DoublingJobs.TOTALS)),
                         Duration.ofMinutes(3), totalsJob);
                 final long raw = emitted(logs);
                 System.out.println(events + " expected, " + events + " found, 0 lost, 0 duplicated over Kafka (topic sg.doubled holds "
                         + raw + " emitted events: " + (raw - events) + " emitted again after the restore, dropped by the reader)");
                 assertThat(raw).as("the restored job emitted part of the stream again").isGreaterThan(events);
-                assertThat(member.getMap(EmitTest.totals().rejectedMap()).size()).isZero();
-                try (EventLog doubled = logs.open(EmitTest.DOUBLED, EmitTest.DOUBLED.name())) {
+                assertThat(member.getMap(DoublingJobs.totals().rejectedMap()).size()).isZero();
+                try (EventLog doubled = logs.open(DoublingJobs.DOUBLED, DoublingJobs.DOUBLED.name())) {
                     doubled.claimEmitter("doubler"); // the emitting job again (a restart): fine
                     assertThatThrownBy(() -> doubled.claimEmitter("tripler")).hasMessageContaining("job doubler emits into it");
                 }
@@ -113,7 +113,7 @@ class KafkaLogJobTest {
     /** Emitted events in the topic of {@code doubled}: read until nothing more comes for two seconds. */
     private static long emitted(final KafkaLogs logs) {
         long count = 0;
-        try (EventLog log = logs.open(EmitTest.DOUBLED, EmitTest.DOUBLED.name())) {
+        try (EventLog log = logs.open(DoublingJobs.DOUBLED, DoublingJobs.DOUBLED.name())) {
             for (int p = 0; p < log.partitions(); p++) {
                 try (LogReader reader = log.reader(p, LogReader.START)) {
                     long lastRead = System.nanoTime();

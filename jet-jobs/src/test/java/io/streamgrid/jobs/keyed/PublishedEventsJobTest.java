@@ -43,8 +43,8 @@ class PublishedEventsJobTest {
     void when_aPublishedBatchIsInTheLogTwice_then_aJobCountsEachEventOnce() {
         member = JobTestSupport.embeddedMember();
         final long[][] totals = new long[ACCOUNTS][2];
-        try (LogPublisher publisher = new LogPublisher(SchemaLog.open(SchemaLog.directoryOf(dir, EmitTest.DOUBLED.name()),
-                EmitTest.DOUBLED, 4))) {
+        try (LogPublisher publisher = new LogPublisher(SchemaLog.open(SchemaLog.directoryOf(dir, DoublingJobs.DOUBLED.name()),
+                DoublingJobs.DOUBLED, 4))) {
             final int slot = publisher.log().publisherSlot("gateway").slot();
             final int other = publisher.log().publisherSlot("other").slot();
             final long[] tails = publisher.tails();
@@ -58,11 +58,11 @@ class PublishedEventsJobTest {
             for (int account = 0; account < ACCOUNTS; account++) {
                 expected.put((long) account, totals[account][0] + "/" + totals[account][1]);
             }
-            final Job job = KeyedJobs.submit(member.getJet(), EmitTest.totals(), JobOptions.of(dir).withSnapshotInterval(200));
-            JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(EmitTest.TOTALS)), Duration.ofMinutes(2), job);
+            final Job job = KeyedJobs.submit(member.getJet(), DoublingJobs.totals(), JobOptions.of(dir).withSnapshotInterval(200));
+            JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(DoublingJobs.TOTALS)), Duration.ofMinutes(2), job);
             System.out.println("9000 expected, 9000 found, 0 lost, 0 duplicated (the log holds 12,000 published events: "
                     + "3,000 of them a second time, dropped by the reader)");
-            assertThat(member.getMap(EmitTest.totals().rejectedMap()).size()).isZero();
+            assertThat(member.getMap(DoublingJobs.totals().rejectedMap()).size()).isZero();
             job.cancel();
         }
     }
@@ -82,7 +82,7 @@ class PublishedEventsJobTest {
             final long sequence = sequences[i];
             final int account = (int) (sequence % ACCOUNTS);
             final long cents = 1 + (sequence * 7919L) % 10_000;
-            events[i] = "{\"account\":" + account + ",\"ts\":" + (EmitTest.START + sequence) + ",\"cents\":" + cents + "}";
+            events[i] = "{\"account\":" + account + ",\"ts\":" + (DoublingJobs.START + sequence) + ",\"cents\":" + cents + "}";
             if (count) {
                 totals[account][0]++;
                 totals[account][1] += cents;
