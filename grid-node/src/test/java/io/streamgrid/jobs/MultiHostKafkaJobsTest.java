@@ -56,7 +56,7 @@ class MultiHostKafkaJobsTest {
     private static final int PARTITIONS = 6;
     private static final int AMOUNTS = 60_000;
     private static final int ACCOUNTS = 300;
-    private static final long STREAM_SECONDS = 40;
+    private static final long STREAM_SECONDS = 60;
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -64,7 +64,7 @@ class MultiHostKafkaJobsTest {
             throws Exception {
         final String reason = NetworkNamespace.unavailableReason();
         Assumptions.assumeTrue(reason == null, () -> "skipped: " + reason);
-        final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 44, REQUESTS, 1_000).withRate(2_000)
+        final GeneratorSpec spec = GeneratorSpec.of(EventType.REQUEST, 44, REQUESTS, 1_000).withRate(1_000)
                 .withZipf(0.7).withDisorder(DISORDER, 0.01, 120_000).withHotKeys(0.05, 60_000);
         final IpTrafficJob ipTraffic = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
         final Scenario.IpTrafficExpected oracle = Scenario.IpTrafficExpected.of(spec, ipTraffic, PARTITIONS);
@@ -113,15 +113,16 @@ class MultiHostKafkaJobsTest {
                     requestWriter.awaitAppended(REQUESTS * 2 / 5);
                     System.out.println("killed the Kafka broker (pid " + lan.killKafka() + ", SIGKILL) at "
                             + requestWriter.appended.get() + " requests written; its host starts it again after 5 s");
-                    requestWriter.awaitAppended(REQUESTS * 3 / 5);
                     lan.startMember(lan.host("host4", 4), 4, cluster, memberList, bootstrap, PARTITIONS);
                     lan.awaitMembersReady(4);
                     await().atMost(Duration.ofMinutes(1)).until(() -> client.getCluster().getMembers().size() == 3);
-                    System.out.println("host 4 joined at " + requestWriter.appended.get() + " requests written");
-                    requestWriter.awaitAppended(REQUESTS * 4 / 5);
+                    final long atJoin = requestWriter.appended.get();
+                    System.out.println("host 4 joined at " + atJoin + " requests written");
                     member3.destroy(); // SIGTERM: the member shuts down gracefully, its partitions migrate away
                     assertThat(member3.waitFor(2, TimeUnit.MINUTES)).as("host 3's member leaves; see " + lan.memberLog(3)).isTrue();
-                    System.out.println("host 3 left (graceful shutdown) at " + requestWriter.appended.get() + " requests written");
+                    final long atLeave = requestWriter.appended.get();
+                    System.out.println("host 3 left (graceful shutdown) at " + atLeave + " requests written");
+                    assertThat(atLeave).as("hosts joined and left while the stream was written").isLessThan(REQUESTS);
 
                     requestWriter.finish();
                     amountWriter.finish();
