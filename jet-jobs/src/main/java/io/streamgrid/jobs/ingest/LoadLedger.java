@@ -44,7 +44,7 @@ import java.util.TreeMap;
  * forced to disk, already names them; and a file changed after a partial load is a new file (its
  * content hash differs), loaded from its first line.
  */
-public final class LoadLedger implements AutoCloseable {
+public final class LoadLedger implements LoadProgress {
     /** Lines between two records of progress: the most a crash makes a load re-read (never re-append). */
     static final int COMMIT_EVERY = 10_000;
     private static final String DIR = "loads";
@@ -80,7 +80,7 @@ public final class LoadLedger implements AutoCloseable {
      *
      * @throws IllegalStateException when another load of this ingest directory is running
      */
-    public static LoadLedger open(final Path ingestDir, final Path input, final List<SchemaLog> logs, final boolean force)
+    public static LoadLedger open(final Path ingestDir, final Path input, final List<? extends EventLog> logs, final boolean force)
             throws IOException {
         final FileLock lock = lockIngestDir(ingestDir, "another load (or ingest generate) into " + ingestDir
                 + " is running: they run one at a time; run this one when it has finished");
@@ -140,28 +140,33 @@ public final class LoadLedger implements AutoCloseable {
     }
 
     /** Whether this file was loaded completely before. */
+    @Override
     public boolean finished() {
         return finished;
     }
 
     /** When and as what the file was loaded completely, for the refusal message. */
+    @Override
     public String finishedDescription() {
         return committed.getProperty("lines-done") + " lines, finished " + committed.getProperty("finished-at")
                 + " from " + committed.getProperty("path");
     }
 
     /** Lines (counted from 1, header included) an earlier load already appended: read past, not appended. */
+    @Override
     public long resumeAfterLine() {
         return resumeAfterLine;
     }
 
     /** Events of the interrupted batch found in the logs and not appended again, so far. */
+    @Override
     public long skippedAsAlreadyAppended() {
         return skipped;
     }
 
-    private void prepare(final List<SchemaLog> logs) throws IOException {
-        for (final SchemaLog log : logs) {
+    private void prepare(final List<? extends EventLog> eventLogs) throws IOException {
+        for (final EventLog eventLog : eventLogs) {
+            final SchemaLog log = chronicle(eventLog);
             final String name = log.directory().getFileName().toString();
             logsByName.put(name, log);
             final long[] last = new long[log.partitions()];
@@ -191,7 +196,9 @@ public final class LoadLedger implements AutoCloseable {
      * Appends {@code record} to {@code log} unless the interrupted batch had appended it already;
      * returns whether it appended.
      */
-    public boolean append(final SchemaLog log, final SchemaRecord record) {
+    @Override
+    public boolean append(final EventLog eventLog, final SchemaRecord record) {
+        final SchemaLog log = chronicle(eventLog);
         final String name = log.directory().getFileName().toString();
         final int partition = log.partitionOf(record);
         final long[] skip = toSkip.get(name);
@@ -207,14 +214,24 @@ public final class LoadLedger implements AutoCloseable {
         return true;
     }
 
+    private static SchemaLog chronicle(final EventLog log) {
+        if (!(log instanceof SchemaLog schemaLog)) {
+            throw new IllegalArgumentException("a load ledger in the ingest directory is for Chronicle logs, not " + log.name()
+                    + " (Kafka logs keep their load's progress in Kafka: KafkaLoadLedger)");
+        }
+        return schemaLog;
+    }
+
     /** Line {@code lineNumber} is done (appended, rejected or blank); records progress every {@value #COMMIT_EVERY} lines. */
+    @Override
     public void lineDone(final long lineNumber) throws IOException {
-        if (lineNumber % COMMIT_EVERY == 0) {
+        if (lineNumber > resumeAfterLine && lineNumber % COMMIT_EVERY == 0) { // lines read past on a resume are recorded already
             commit(lineNumber, false);
         }
     }
 
     /** The whole file is done: recorded, so a second load of it is refused unless forced. */
+    @Override
     public void finish(final long lines) throws IOException {
         commit(lines, true);
     }
@@ -288,7 +305,8 @@ public final class LoadLedger implements AutoCloseable {
         return values;
     }
 
-    private static String sha256(final Path input) throws IOException {
+    /** The SHA-256 of {@code input}'s content, in hex: the file's identity across loads. */
+    static String sha256(final Path input) throws IOException {
         try {
             final MessageDigest digest = MessageDigest.getInstance("SHA-256");
             try (InputStream in = new DigestInputStream(Files.newInputStream(input), digest)) {
