@@ -7,7 +7,9 @@ import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.ingest.JsonLinesLoader;
+import io.streamgrid.jobs.ingest.KafkaLoadLedger;
 import io.streamgrid.jobs.ingest.LoadLedger;
+import io.streamgrid.jobs.ingest.LoadProgress;
 import io.streamgrid.jobs.ingest.LoadReport;
 import io.streamgrid.jobs.ingest.SchemaGenerator;
 import io.streamgrid.jobs.ingest.SchemaLoader;
@@ -39,23 +41,12 @@ import java.util.concurrent.Callable;
 final class IngestCommand {
     private static final String BUILT_IN = "request, sensor, click, transaction";
 
-    /**
-     * Refuses {@code command} when the logs are Kafka topics: these commands write Chronicle logs
-     * only, which jobs reading Kafka would never see.
-     */
-    static void refuseKafka(final ConfigTree tree, final String command) {
-        final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
-        if (kafka != null) {
-            throw new ConfigException("ingest.kind is kafka: '" + command + "' writes Chronicle logs only, which jobs reading "
-                    + kafka.describe() + " never see; publish the events with the client's Publisher, or produce them to topic "
-                    + kafka.topic("<schema>") + " (JSON values: README, 'Publish from other languages'), or set ingest.kind: chronicle");
-        }
-    }
-
-    /** The logs of the built-in types under the configured ingest directory (created with ingest.partitions when new). */
+    /** The logs of the built-in types: Kafka topics in Kafka mode, else under the configured ingest directory (created with ingest.partitions when new). */
     static BuiltInLogs builtInLogs(final ConfigTree tree) {
         try {
-            return new BuiltInLogs(JobCatalog.ingestDir(tree), tree.integer("ingest.partitions"));
+            final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
+            return kafka != null ? new BuiltInLogs(kafka, tree.integer("ingest.partitions"))
+                    : new BuiltInLogs(JobCatalog.ingestDir(tree), tree.integer("ingest.partitions"));
         } catch (final IllegalArgumentException e) {
             throw new ConfigException(e.getMessage(), e);
         }
@@ -73,14 +64,23 @@ final class IngestCommand {
                         + (schemas.isEmpty() ? " (it declares none)" : " (it declares " + schemas.stream().map(EventSchema::name).toList() + ")")));
     }
 
-    /** The log of {@code schema} under the configured ingest directory, created with ingest.partitions if new. */
-    static SchemaLog openSchemaLog(final ConfigTree tree, final EventSchema schema) {
-        final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
+    /** The log of {@code schema} — its Kafka topic in Kafka mode, else under the configured ingest directory — created with ingest.partitions if new. */
+    static EventLog openSchemaLog(final ConfigTree tree, final EventSchema schema) {
+        final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
         try {
+            if (kafka != null) {
+                return kafka.openOrCreate(schema, schema.name(), tree.integer("ingest.partitions"));
+            }
+            final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
             return SchemaLog.exists(dir) ? SchemaLog.openExisting(dir, schema) : SchemaLog.open(dir, schema, tree.integer("ingest.partitions"));
-        } catch (final IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage(), e);
+        } catch (final IllegalArgumentException | IllegalStateException e) {
+            throw new ConfigException(e.getMessage() + "; nothing was appended", e);
         }
+    }
+
+    /** Where {@code log} is, for messages: its directory or its Kafka topic. */
+    static String where(final EventLog log) {
+        return log instanceof SchemaLog chronicle ? chronicle.directory().toString() : "topic " + log.name().substring("kafka:".length());
     }
 
     @Command(name = "generate", mixinStandardHelpOptions = true,
@@ -130,7 +130,6 @@ final class IngestCommand {
         @Override
         public Integer call() throws Exception {
             final ConfigTree tree = options.tree();
-            refuseKafka(tree, "ingest generate");
             final EventSchema schema = schema(tree, schemaName.toLowerCase(Locale.ROOT));
             final EventType builtIn = EventType.ofSchema(schema.name());
             final GeneratorSpec generatorSpec;
@@ -141,6 +140,10 @@ final class IngestCommand {
                 throw new ConfigException(e.getMessage(), e);
             }
             final PrintWriter out = spec.commandLine().getOut();
+            if (JobCatalog.kafkaLogs(tree) != null) { // a Kafka load's progress is its own transactions': nothing to count, no lock
+                generate(tree, schema, builtIn, generatorSpec, out);
+                return 0;
+            }
             // One writer of events at a time per ingest directory: a load's resume counts the events after its last record of progress.
             final AutoCloseable exclusive;
             try {
@@ -162,18 +165,19 @@ final class IngestCommand {
                     finish(logs.log(builtIn), out);
                 }
             } else {
-                try (SchemaLog log = openSchemaLog(tree, schema)) {
+                try (EventLog log = openSchemaLog(tree, schema)) {
                     new SchemaGenerator(schema, generatorSpec).appendTo(log, 100_000, out::println);
                     finish(log, out);
                 }
             }
         }
 
-        private void finish(final SchemaLog log, final PrintWriter out) {
+        private void finish(final EventLog log, final PrintWriter out) {
             if (end) {
                 log.appendEndOfStream();
             }
-            out.println("appended " + events + " " + log.schema().name() + " events to " + log.directory()
+            log.flush(); // Kafka: every event acknowledged (or this fails) before "appended" is printed
+            out.println("appended " + events + " " + log.schema().name() + " events to " + where(log)
                     + (end ? ", then the end of the stream" : ""));
         }
     }
@@ -218,15 +222,15 @@ final class IngestCommand {
             final Path rejectedFile = rejected != null ? rejected : Path.of(input + ".rejected");
             final PrintWriter out = spec.commandLine().getOut();
             final ConfigTree tree = options.tree();
-            refuseKafka(tree, "ingest load");
+            final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
             if (schemaName == null) {
                 if (format != null) {
                     throw new ConfigException("--format goes with --schema: a file of several built-in types loads from JSON lines only");
                 }
                 try (BuiltInLogs logs = builtInLogs(tree);
-                     LoadLedger ledger = openLedger(logs.ingestDir(), logs.all(), out)) {
+                     LoadProgress ledger = openLedger(kafka, kafka != null ? null : logs.ingestDir(), kafka != null ? List.of() : logs.all(), out)) {
                     final LoadReport report = new JsonLinesLoader().load(input, logs, rejectedFile, ledger, out::println);
-                    out.println(report + " into the logs of the built-in types under " + logs.ingestDir() + resumed(ledger));
+                    out.println(report + " into the logs of the built-in types in " + logs.describe() + resumed(ledger));
                     if (end) {
                         out.println("appended the end of the stream to every partition of the logs of " + logs.appendEndOfStream());
                     }
@@ -235,15 +239,15 @@ final class IngestCommand {
             }
             final EventSchema schema = schema(tree, schemaName);
             final SchemaLoader.Format fileFormat = format == null ? SchemaLoader.Format.of(input) : parseFormat(format);
-            try (SchemaLog log = openSchemaLog(tree, schema);
-                 LoadLedger ledger = openLedger(JobCatalog.ingestDir(tree), List.of(log), out)) {
+            try (EventLog log = openSchemaLog(tree, schema);
+                 LoadProgress ledger = openLedger(kafka, kafka != null ? null : JobCatalog.ingestDir(tree), List.of(log), out)) {
                 final LoadReport report;
                 try {
                     report = new SchemaLoader(schema).load(input, fileFormat, log, rejectedFile, ledger, out::println);
                 } catch (final IllegalArgumentException e) {
                     throw new ConfigException(e.getMessage() + "; nothing was loaded", e);
                 }
-                out.println(report + " into the log of schema " + schema.name() + " (" + log.directory() + ")" + resumed(ledger));
+                out.println(report + " into the log of schema " + schema.name() + " (" + where(log) + ")" + resumed(ledger));
                 if (end) {
                     log.appendEndOfStream();
                     out.println("appended the end of the stream to every partition");
@@ -252,11 +256,15 @@ final class IngestCommand {
             return 0;
         }
 
-        /** The file's ledger; refuses a file loaded completely before (unless --force) and says when it resumes. */
-        private LoadLedger openLedger(final Path ingestDir, final List<SchemaLog> logs, final PrintWriter out) throws IOException {
-            final LoadLedger ledger;
+        /**
+         * The file's record of progress — in Kafka ({@code kafka} not null) or in {@code ingestDir}
+         * for {@code logs}; refuses a file loaded completely before (unless --force) and says when it resumes.
+         */
+        private LoadProgress openLedger(final KafkaLogs kafka, final Path ingestDir, final List<EventLog> logs, final PrintWriter out)
+                throws IOException {
+            final LoadProgress ledger;
             try {
-                ledger = LoadLedger.open(ingestDir, input, logs, force);
+                ledger = kafka != null ? KafkaLoadLedger.open(kafka, input, force) : LoadLedger.open(ingestDir, input, logs, force);
             } catch (final IllegalStateException e) {
                 throw new ConfigException(e.getMessage() + "; nothing was loaded", e);
             }
@@ -272,7 +280,7 @@ final class IngestCommand {
             return ledger;
         }
 
-        private static String resumed(final LoadLedger ledger) {
+        private static String resumed(final LoadProgress ledger) {
             return ledger.resumeAfterLine() > 0 || ledger.skippedAsAlreadyAppended() > 0
                     ? "; resumed after line " + ledger.resumeAfterLine() + ", " + ledger.skippedAsAlreadyAppended()
                     + " events of the interrupted batch found in the log and not appended again"
@@ -327,9 +335,9 @@ final class IngestCommand {
             if (!SchemaLog.exists(dir)) {
                 throw new ConfigException("there is no log of schema " + schema.name() + " in " + dir + " to end");
             }
-            try (SchemaLog log = openSchemaLog(tree, schema)) {
+            try (EventLog log = openSchemaLog(tree, schema)) {
                 log.appendEndOfStream();
-                out.println("appended the end of the stream to every partition of " + log.directory());
+                out.println("appended the end of the stream to every partition of " + where(log));
             }
             return 0;
         }

@@ -1,8 +1,13 @@
 package io.streamgrid.cli;
 
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.jobs.ingest.EventLog;
+import io.streamgrid.jobs.ingest.KafkaLogs;
+import io.streamgrid.jobs.ingest.LogReader;
 import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.kafka.KafkaBroker;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.junit.jupiter.api.Test;
@@ -18,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * command again. Every line must then be in the log exactly once (the oracle: the line numbers the
  * records carry as their sequence), and a third run of the command must refuse the file, loaded
  * completely, without appending anything. Before, the second run appended every line again and
- * every job counted the first part twice.
+ * every job counted the first part twice. The same over Kafka ({@code ingest.kind: kafka}, a real
+ * broker): there each batch of lines is one Kafka transaction with its record of progress, and the
+ * topic is read as jobs read it (read committed).
  */
 class IngestLoadResumeTest {
     private static final int LINES = 600_000;
@@ -35,14 +43,32 @@ class IngestLoadResumeTest {
     @TempDir
     Path dir;
 
+    private static final List<String> TRADE_SCHEMA = List.of("schemas:", "  trade:", "    key: account", "    event-time: ts",
+            "    fields:", "      - {name: account, type: string, max-length: 8}", "      - {name: ts, type: timestamp}",
+            "      - {name: price, type: double}", "");
+
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void when_aLoadIsKilledPartWayAndRunAgain_then_everyLineIsInTheLogOnce() throws Exception {
         final Path ingest = dir.resolve("ingest");
-        final Path config = Files.writeString(dir.resolve("sg.yaml"), String.join("\n", "ingest:", "  dir: " + ingest,
-                "  partitions: 4", "schemas:", "  trade:", "    key: account", "    event-time: ts", "    fields:",
-                "      - {name: account, type: string, max-length: 8}", "      - {name: ts, type: timestamp}",
-                "      - {name: price, type: double}", ""));
+        final List<String> yaml = new ArrayList<>(List.of("ingest:", "  dir: " + ingest, "  partitions: 4"));
+        yaml.addAll(TRADE_SCHEMA);
+        loadKilledAndRunAgain(Files.writeString(dir.resolve("sg.yaml"), String.join("\n", yaml)), () -> linesInLog(ingest));
+    }
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void when_aLoadIntoKafkaIsKilledPartWayAndRunAgain_then_everyLineIsInTheTopicOnce() throws Exception {
+        try (KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), System.out::println)) {
+            final List<String> yaml = new ArrayList<>(List.of("ingest:", "  kind: kafka", "  dir: " + dir.resolve("ingest"),
+                    "  partitions: 4", "  kafka:", "    bootstrap-servers: " + broker.bootstrapServers(), "    topic-prefix: sg."));
+            yaml.addAll(TRADE_SCHEMA);
+            final KafkaLogs kafka = new KafkaLogs(broker.bootstrapServers(), "sg.", (short) 1);
+            loadKilledAndRunAgain(Files.writeString(dir.resolve("sg.yaml"), String.join("\n", yaml)), () -> linesInTopic(kafka));
+        }
+    }
+
+    private void loadKilledAndRunAgain(final Path config, final Supplier<List<Long>> linesInLog) throws Exception {
         final Path input = dir.resolve("trades.csv");
         try (BufferedWriter out = Files.newBufferedWriter(input)) {
             out.write("account,ts,price\n");
@@ -56,11 +82,11 @@ class IngestLoadResumeTest {
         final String progress = awaitLine(first, "read 100000 lines");
         first.destroyForcibly(); // SIGKILL, by this process's own PID
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        System.out.println("first load killed after: " + progress + "; events in the log: " + linesInLog(ingest).size());
+        System.out.println("first load killed after: " + progress + "; events in the log: " + linesInLog.get().size());
         // The header is line 1, so "read 100000 lines" reported 99,999 loaded: the log holds at least those.
         final long reportedLoaded = Long.parseLong(progress.replaceAll(".*: (\\d+) loaded.*", "$1"));
         assertThat(reportedLoaded).isPositive();
-        assertThat(linesInLog(ingest).size()).as("killed part-way").isBetween((int) reportedLoaded, LINES - 1);
+        assertThat(linesInLog.get().size()).as("killed part-way").isBetween((int) reportedLoaded, LINES - 1);
 
         final Process second = start(command);
         final String secondOutput = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -69,7 +95,7 @@ class IngestLoadResumeTest {
         assertThat(second.exitValue()).as(secondOutput).isZero();
         assertThat(secondOutput).contains("resuming there");
 
-        final List<Long> found = linesInLog(ingest);
+        final List<Long> found = linesInLog.get();
         final boolean[] seen = new boolean[LINES + 2];
         long duplicated = 0;
         long foreign = 0;
@@ -91,7 +117,7 @@ class IngestLoadResumeTest {
         final CliRun third = CliRun.of(command.toArray(String[]::new));
         assertThat(third.code()).isEqualTo(2);
         assertThat(third.err()).contains("was loaded completely before", "--force loads it once more");
-        assertThat(linesInLog(ingest)).as("nothing appended by the refused load").hasSize(LINES);
+        assertThat(linesInLog.get()).as("nothing appended by the refused load").hasSize(LINES);
     }
 
     private Process start(final List<String> args) throws Exception {
@@ -111,6 +137,31 @@ class IngestLoadResumeTest {
             seen.add(line);
         }
         throw new AssertionError("the load ended before printing '" + text + "': " + seen);
+    }
+
+    /** The sequence (line number) of every event in the trade topic, read committed as jobs read it, all partitions. */
+    private static List<Long> linesInTopic(final KafkaLogs kafka) {
+        final List<Long> lines = new ArrayList<>();
+        try (EventLog log = kafka.open(EventSchema.builder("trade").stringKey("account", 8).eventTime("ts").float64("price").build(), "trade")) {
+            final SchemaRecord record = new SchemaRecord(log.schema().layout());
+            for (int p = 0; p < log.partitions(); p++) {
+                try (LogReader reader = log.reader(p, LogReader.START)) {
+                    long lastRead = System.nanoTime(); // until nothing more comes for 3 s
+                    while (System.nanoTime() - lastRead < TimeUnit.SECONDS.toNanos(3)) {
+                        final int length = reader.next();
+                        if (length < 0) {
+                            Thread.onSpinWait();
+                            continue;
+                        }
+                        lastRead = System.nanoTime();
+                        if (reader.buffer().getByte(0) == SchemaLayout.KIND_EVENT) {
+                            lines.add(record.wrap(reader.buffer(), 0, length).sequence());
+                        }
+                    }
+                }
+            }
+        }
+        return lines;
     }
 
     /** The sequence (line number) of every event in the trade log, all partitions. */

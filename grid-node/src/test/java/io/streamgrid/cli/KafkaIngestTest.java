@@ -5,10 +5,12 @@ import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.event.EventType;
+import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.LogReader;
+import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.usecase.UserClicks;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,10 +35,11 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With {@code ingest.kind: kafka} a built-in job submitted by the CLI reads its schema's Kafka
- * topic on member processes: 30,000 click events (3 % late) produced to {@code sg.click} on a real
- * broker; {@code user-clicks-hourly} (10-minute windows sliding by a minute) must produce exactly
- * the oracle's windows. {@code ingest generate} refuses, naming the topic; {@code ingest end} ends the topic.
+ * With {@code ingest.kind: kafka} the CLI writes and a built-in job it submits reads the schema's
+ * Kafka topic on member processes: {@code ingest generate} produces 30,000 click events (3 % late)
+ * to {@code sg.click} on a real broker; {@code user-clicks-hourly} (10-minute windows sliding by a
+ * minute) must produce exactly the oracle's windows — the same seeded events generated in this
+ * process. {@code ingest end} ends the topic.
  */
 class KafkaIngestTest {
     private static final long SIZE = 600_000;
@@ -51,12 +55,11 @@ class KafkaIngestTest {
         try (KafkaBroker broker = KafkaBroker.start(workDir.resolve("kafka"), System.out::println)) {
             final KafkaLogs logs = new KafkaLogs(broker.bootstrapServers(), "sg.", (short) 1);
             final GeneratorSpec spec = GeneratorSpec.of(EventType.CLICK, 7, 30_000, 100).withRate(20)
-                    .withZipf(1.0).withDisorder(DISORDER, 0.03, 240_000);
+                    .withZipf(1.0).withDisorder(DISORDER, 0.03, 240_000).withHotKeys(0, 60_000); // as the CLI builds it
             final int action = EventType.CLICK.schema().layout().indexOf("action");
-            final List<WindowOracle.Event> events;
-            try (EventLog clicks = logs.openOrCreate(EventType.CLICK.schema(), EventType.CLICK.schema().name(), 3)) {
-                events = JobTestSupport.generate(spec, clicks, record -> record.getEnumOrdinal(action));
-            }
+            final List<WindowOracle.Event> events = new ArrayList<>();
+            new EventGenerator(spec).generate(record -> events.add(new WindowOracle.Event(SchemaLog.partitionOf(record.keyLong(), 3),
+                    record.keyLong(), record.eventTime(), record.sequence(), record.getEnumOrdinal(action))));
             final Map<String, List<Long>> expected = new HashMap<>();
             WindowOracle.sliding(events, SIZE, SLIDE, DISORDER, LATENESS).windows().forEach((id, accepted) -> expected.put(
                     UserClicksHourlyJob.windowKey(id.key(), id.start()), List.of(count(accepted, ClickAction.CLICK),
@@ -68,6 +71,7 @@ class KafkaIngestTest {
                     "ingest:",
                     "  kind: kafka",
                     "  dir: " + workDir.resolve("ingest"),
+                    "  partitions: 3",
                     "  kafka:",
                     "    bootstrap-servers: " + broker.bootstrapServers(),
                     "    topic-prefix: sg.",
@@ -79,9 +83,11 @@ class KafkaIngestTest {
                     "    allowed-disorder-ms: " + DISORDER,
                     "    allowed-lateness-ms: " + LATENESS,
                     ""));
-            final CliRun generate = CliRun.of("ingest", "generate", "--schema", "click", "--events", "10", "--config", config.toString());
-            assertThat(generate.code()).isEqualTo(2);
-            assertThat(generate.errLines()).singleElement().asString().contains("ingest.kind is kafka", "topic sg.<schema>");
+            final CliRun generate = CliRun.of("ingest", "generate", "--schema", "click", "--events", "30000", "--keys", "100",
+                    "--seed", "7", "--rate", "20", "--zipf", "1.0", "--disorder-ms", Long.toString(DISORDER), "--late-fraction", "0.03",
+                    "--max-lateness-ms", "240000", "--end", "--config", config.toString());
+            assertThat(generate.code()).as(generate.err()).isZero();
+            assertThat(generate.out()).contains("appended 30000 click events to topic sg.click, then the end of the stream");
 
             try (LocalCluster members = LocalCluster.builder().members(2).clusterName(cluster).configFile(config).workDir(workDir)
                     .start()) {

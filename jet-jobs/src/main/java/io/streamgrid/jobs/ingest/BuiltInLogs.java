@@ -10,28 +10,37 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The schema logs of the built-in event types under one ingest directory, opened on first use:
- * each event goes to the log of its type's schema ({@link SchemaLog#directoryOf}). What the
- * generator and the JSON-lines loader write to; a job reads only its own type's log. One thread.
+ * The schema logs of the built-in event types, opened on first use: each event goes to the log of
+ * its type's schema — under one ingest directory ({@link SchemaLog#directoryOf}) or as Kafka topics.
+ * What the generator and the JSON-lines loader write to; a job reads only its own type's log. One thread.
  */
 public final class BuiltInLogs implements AutoCloseable {
+    /** The ingest directory of Chronicle logs; null for Kafka logs. */
     private final Path ingestDir;
+    private final LogSource source;
     private final int partitions;
-    private final Map<EventType, SchemaLog> logs = new EnumMap<>(EventType.class);
+    private final Map<EventType, EventLog> logs = new EnumMap<>(EventType.class);
 
-    /** @param partitions the partition count of logs created here; an existing log keeps its own */
+    /** Chronicle logs under {@code ingestDir}. @param partitions the partition count of logs created here; an existing log keeps its own */
     public BuiltInLogs(final Path ingestDir, final int partitions) {
+        this(ingestDir, ChronicleLogs.under(ingestDir, EventType.REQUEST.schema().name()), partitions);
+    }
+
+    /** Kafka topics of {@code kafka}. @param partitions the partition count of topics created here; an existing topic keeps its own */
+    public BuiltInLogs(final KafkaLogs kafka, final int partitions) {
+        this(null, kafka, partitions);
+    }
+
+    private BuiltInLogs(final Path ingestDir, final LogSource source, final int partitions) {
         QueueFiles.checkPartitions(partitions);
         this.ingestDir = ingestDir;
+        this.source = source;
         this.partitions = partitions;
     }
 
     /** The log of {@code type}, opened (and created if new) on first use. */
-    public SchemaLog log(final EventType type) {
-        return logs.computeIfAbsent(type, t -> {
-            final Path dir = SchemaLog.directoryOf(ingestDir, t.schema().name());
-            return SchemaLog.exists(dir) ? SchemaLog.openExisting(dir, t.schema()) : SchemaLog.open(dir, t.schema(), partitions);
-        });
+    public EventLog log(final EventType type) {
+        return logs.computeIfAbsent(type, t -> source.openOrCreate(t.schema(), t.schema().name(), partitions));
     }
 
     /** Appends {@code record}, an event of a built-in type, to its type's log; returns its index there. */
@@ -40,7 +49,7 @@ public final class BuiltInLogs implements AutoCloseable {
     }
 
     /** The log of {@code record}'s built-in type. */
-    public SchemaLog logOf(final SchemaRecord record) {
+    public EventLog logOf(final SchemaRecord record) {
         final EventType type = EventType.ofSchema(record.layout().schema().name());
         if (type == null) {
             throw new IllegalArgumentException("schema " + record.layout().schema().name() + " is not a built-in type");
@@ -49,19 +58,22 @@ public final class BuiltInLogs implements AutoCloseable {
     }
 
     /** The log of every built-in type, created where missing (a load names every log it may write before its first append). */
-    public List<SchemaLog> all() {
-        final List<SchemaLog> all = new ArrayList<>();
+    public List<EventLog> all() {
+        final List<EventLog> all = new ArrayList<>();
         for (final EventType type : EventType.values()) {
             all.add(log(type));
         }
         return all;
     }
 
-    /** Appends the end of the stream to every partition of every built-in type's log that exists; returns those types. */
+    /**
+     * Appends the end of the stream to every partition of every built-in type's log that exists
+     * (Kafka: every built-in type's topic, created where missing); returns those types.
+     */
     public List<EventType> appendEndOfStream() {
         final List<EventType> ended = new ArrayList<>();
         for (final EventType type : EventType.values()) {
-            if (logs.containsKey(type) || SchemaLog.exists(SchemaLog.directoryOf(ingestDir, type.schema().name()))) {
+            if (ingestDir == null || logs.containsKey(type) || SchemaLog.exists(SchemaLog.directoryOf(ingestDir, type.schema().name()))) {
                 log(type).appendEndOfStream();
                 ended.add(type);
             }
@@ -69,13 +81,19 @@ public final class BuiltInLogs implements AutoCloseable {
         return ended;
     }
 
+    /** The ingest directory of Chronicle logs; null for Kafka logs. */
     public Path ingestDir() {
         return ingestDir;
     }
 
+    /** Where the logs are, for messages. */
+    public String describe() {
+        return source.describe();
+    }
+
     @Override
     public void close() {
-        logs.values().forEach(SchemaLog::close);
+        logs.values().forEach(EventLog::close);
         logs.clear();
     }
 }

@@ -49,7 +49,7 @@ public final class JsonLinesLoader {
      * As {@link #load(Path, BuiltInLogs, Path, Consumer)}, through {@code ledger} (opened for
      * {@link BuiltInLogs#all()}): lines an interrupted load of the same file appended are not appended again.
      */
-    public LoadReport load(final Path input, final BuiltInLogs logs, final Path rejectedFile, final LoadLedger ledger,
+    public LoadReport load(final Path input, final BuiltInLogs logs, final Path rejectedFile, final LoadProgress ledger,
                            final Consumer<String> progress)
             throws IOException {
         return LineLoad.load(input, rejectedFile, progress, null, ledger, (line, lineNumber) -> {

@@ -208,10 +208,15 @@ public final class KafkaLog implements EventLog {
 
     @Override
     public long append(final SchemaRecord record) {
+        producer().send(producerRecord(record), onSent);
+        return -1;
+    }
+
+    /** {@code record} as a Kafka record of this topic, in its key's partition: what {@link #append} sends. */
+    ProducerRecord<byte[], byte[]> producerRecord(final SchemaRecord record) {
         final byte[] value = new byte[record.length()];
         record.buffer().getBytes(record.offset(), value);
-        producer().send(new ProducerRecord<>(topic, SchemaLog.partitionOf(record, partitions), null, value), onSent);
-        return -1;
+        return new ProducerRecord<>(topic, SchemaLog.partitionOf(record, partitions), null, value);
     }
 
     @Override
@@ -464,7 +469,7 @@ public final class KafkaLog implements EventLog {
     }
 
     /** Every key of the schema topic with its newest value. */
-    private static Map<String, String> schemaTopicRecords(final KafkaLogs source) {
+    static Map<String, String> schemaTopicRecords(final KafkaLogs source) {
         final Map<String, String> found = new HashMap<>();
         forEachSchemaTopicRecord(source, found::put);
         return found;

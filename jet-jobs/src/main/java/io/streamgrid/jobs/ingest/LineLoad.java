@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 /**
  * The line loop both loaders share: each non-blank line is handed to the loader; a line it refuses
  * ({@link IllegalArgumentException}) goes to the rejected-records file as {@code line N: reason:
- * text} and the load goes on; progress every 100,000 lines. The {@link LoadLedger} records how far
+ * text} and the load goes on; progress every 100,000 lines. The {@link LoadProgress} records how far
  * the load got: lines an earlier, interrupted load of the same file did are read past, and its
  * interrupted batch is not appended twice.
  */
@@ -37,7 +37,7 @@ final class LineLoad {
      * The rejected file is created even when empty and replaced if it exists.
      */
     static LoadReport load(final Path input, final Path rejectedFile, final Consumer<String> progress, final HeaderReader header,
-                           final LoadLedger ledger, final LineAppender appender) throws IOException {
+                           final LoadProgress ledger, final LineAppender appender) throws IOException {
         final long resumeAfter = ledger.resumeAfterLine();
         long lines = 0;
         long loaded = 0;

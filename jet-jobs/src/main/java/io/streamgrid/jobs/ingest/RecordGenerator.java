@@ -31,7 +31,7 @@ public abstract class RecordGenerator {
     }
 
     /** Appends every event to {@code log}, reporting progress every {@code progressEvery} events (0: never). */
-    public final long appendTo(final SchemaLog log, final long progressEvery, final Consumer<String> progress) {
+    public final long appendTo(final EventLog log, final long progressEvery, final Consumer<String> progress) {
         final Progress meter = new Progress();
         for (long i = 0; i < events; i++) {
             log.append(next(i));

@@ -81,8 +81,8 @@ public final class SchemaLoader {
      * As {@link #load(Path, Format, SchemaLog, Path, Consumer)}, through {@code ledger} (opened for
      * {@code log}): lines an interrupted load of the same file appended are not appended again.
      */
-    public LoadReport load(final Path input, final Format format, final SchemaLog log, final Path rejectedFile,
-                           final LoadLedger ledger, final Consumer<String> progress) throws IOException {
+    public LoadReport load(final Path input, final Format format, final EventLog log, final Path rejectedFile,
+                           final LoadProgress ledger, final Consumer<String> progress) throws IOException {
         if (format == Format.ACCESSLOG) {
             checkAccessLogFields(input);
             final List<String> kept = schema.fields().stream().map(Field::name).toList();

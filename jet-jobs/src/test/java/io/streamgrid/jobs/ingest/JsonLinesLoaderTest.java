@@ -37,7 +37,7 @@ class JsonLinesLoaderTest {
             final List<String> loaded = new ArrayList<>();
             for (final EventType type : EventType.values()) {
                 final SchemaRecord record = new SchemaRecord(type.schema().layout());
-                try (PartitionReader reader = logs.log(type).reader(0, PartitionReader.START)) {
+                try (LogReader reader = logs.log(type).reader(0, LogReader.START)) {
                     int length;
                     while ((length = reader.next()) > 0) {
                         record.wrap(reader.buffer(), 0, length);
