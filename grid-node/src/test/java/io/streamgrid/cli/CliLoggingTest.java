@@ -1,6 +1,7 @@
 package io.streamgrid.cli;
 
 import io.streamgrid.cluster.LocalCluster;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +50,7 @@ class CliLoggingTest {
      * may be a library's log record — in the CLI's one-line format or java.util.logging's default
      * two-line one — although Hazelcast, Chronicle and the client log plenty meanwhile.
      */
+    @Tag("soak") // the command test here checks the same routing of library logs; a whole demo is soak only, to keep the default run within 30 minutes
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_aDemoRuns_then_itsOutputHoldsNoLibraryLogLine() throws Exception {

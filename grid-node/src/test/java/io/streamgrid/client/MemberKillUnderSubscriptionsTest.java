@@ -5,6 +5,7 @@ import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.MetricsScrape;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -76,6 +77,7 @@ class MemberKillUnderSubscriptionsTest {
         }
     }
 
+    @Tag("soak") // ContinuousQueryTest kills a member under subscriptions in the default run; soak only, to keep the default run within 30 minutes
     @Test
     @Timeout(value = 20, unit = TimeUnit.MINUTES)
     void when_membersKilledRepeatedlyUnderSubscriptionsAndWrites_then_clusterSafeAgainAndViewsEqualServer(final TestInfo test)

@@ -6,6 +6,7 @@ import io.streamgrid.cluster.NetworkNamespace;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.ingest.PublishedRecords;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -30,6 +31,7 @@ import static org.awaitility.Awaitility.await;
 class MultiHostPublishTest {
     private static final long EVENTS = 60_000;
 
+    @Tag("soak") // PublishTest (member and publisher kills) and MultiHostKafkaJobsTest (hosts, broker) cover it in part by default; soak only, for 30 minutes
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void when_aMemberHostTheBrokerAndThePublisherDieMidStream_then_theTopicHoldsEveryEventOnce(final TestInfo test) throws Exception {

@@ -643,6 +643,7 @@ class StatePersistenceTest {
      * every snapshot fail and the job restart for ever, committing nothing. Its entries must stay
      * within what Cassandra takes: the snapshot completes and every row reaches the table, once.
      */
+    @Tag("soak") // CassandraSinkProtocolTest saves a large epoch in bounded parts by default; this whole-cluster variant is soak only (30 minutes)
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void when_aSinkEpochIsLargerThanCassandraTakesInOneWrite_then_durableSnapshotsCompleteAndEveryRowIsCommitted(final TestInfo test) throws Exception {
