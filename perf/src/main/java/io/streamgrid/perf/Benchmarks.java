@@ -7,6 +7,7 @@ import io.streamgrid.perf.bench.FraudLatencyBench;
 import io.streamgrid.perf.bench.FraudScoringBench;
 import io.streamgrid.perf.bench.EnrichmentBench;
 import io.streamgrid.perf.bench.IngestBench;
+import io.streamgrid.perf.bench.KafkaStreamsBench;
 import io.streamgrid.perf.bench.KeyedBench;
 import io.streamgrid.perf.bench.PatternBench;
 import io.streamgrid.perf.bench.LookupJoinBench;
@@ -30,6 +31,6 @@ final class Benchmarks {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
                 new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new StateReloadBench(), new DurableSnapshotsBench(), new KeyedBench(),
                 new PatternBench(), new LookupJoinBench(), new EnrichmentBench(),
-                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new PublishBench());
+                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new PublishBench(), new KafkaStreamsBench());
     }
 }
