@@ -11,6 +11,7 @@ import com.hazelcast.jet.impl.SnapshotValidationRecord;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.streamgrid.jobs.ingest.Progress;
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.KeyedJobs;
@@ -197,11 +198,6 @@ final class JobCommand {
             if (jobOptions.replay() == null || !followReplay) {
                 return 0;
             }
-            if (jobOptions.kafka() != null) {
-                spec.commandLine().getOut().println("the replay runs; its progress is not followed over Kafka topics yet: "
-                        + "'streamgrid job list' shows it");
-                return 0;
-            }
             final Progress progress = new Progress();
             final LogSize logs = LogSize.of(job, jobOptions);
             final PrintWriter out = spec.commandLine().getOut();
@@ -362,7 +358,7 @@ final class JobCommand {
     static void checkLogs(final JobDefinition job, final JobOptions options) {
         if (options.kafka() != null) {
             for (final EventSchema schema : job.schemas()) {
-                try (io.streamgrid.jobs.ingest.EventLog log = options.kafka().open(schema, schema.name())) {
+                try (EventLog log = options.kafka().open(schema, schema.name())) {
                     // exists, and holds a compatible schema
                 } catch (final IllegalStateException | IllegalArgumentException e) {
                     throw new ConfigException("job " + job.name() + " reads schema " + schema.name() + ": " + e.getMessage(), e);
@@ -385,14 +381,25 @@ final class JobCommand {
         }
     }
 
-    /** The records in the job's logs now, control records included (from the queues' indexes), and their partitions. */
+    /**
+     * The records in the job's logs now, control records included, and their partitions: Chronicle
+     * counts from the queues' indexes; a Kafka topic's count is its partitions' end offsets (read
+     * committed), which include records retention has deleted — a replay of a trimmed topic then
+     * shows progress from above 0, and still says when it has caught up.
+     */
     private record LogSize(long records, int partitions) {
         static LogSize of(final JobDefinition job, final JobOptions options) {
             long records = 0;
             int partitions = 0;
             for (final EventSchema schema : job.schemas()) {
-                try (SchemaLog log = SchemaLog.openExisting(logDirectory(options, schema), schema)) {
-                    records += log.records();
+                try (EventLog log = options.logs(job.schemas().get(0).name()).open(schema, schema.name())) {
+                    if (log instanceof SchemaLog chronicle) {
+                        records += chronicle.records();
+                    } else {
+                        for (int p = 0; p < log.partitions(); p++) {
+                            records += log.lastIndexNow(p) + 1;
+                        }
+                    }
                     partitions += log.partitions();
                 }
             }

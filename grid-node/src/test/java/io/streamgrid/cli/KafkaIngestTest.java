@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Kafka topic on member processes: {@code ingest generate} produces 30,000 click events (3 % late)
  * to {@code sg.click} on a real broker; {@code user-clicks-hourly} (10-minute windows sliding by a
  * minute) must produce exactly the oracle's windows — the same seeded events generated in this
- * process. {@code ingest end} ends the topic.
+ * process; {@code job replay} into its own maps equals it too, its progress followed until it has
+ * caught up. {@code ingest end} ends the topic.
  */
 class KafkaIngestTest {
     private static final long SIZE = 600_000;
@@ -103,6 +104,17 @@ class KafkaIngestTest {
                                 e.getValue().views(), e.getValue().purchases()))), Duration.ofMinutes(3), job);
                 System.out.println(expected.size() + " windows expected, " + expected.size() + " found, 0 lost, 0 wrong over Kafka ("
                         + events.size() + " events)");
+                final CliRun replay = CliRun.of("job", "replay", UserClicksHourlyJob.NAME, "--into", "r1", "--config", config.toString(),
+                        member);
+                assertThat(replay.code()).as(replay.err()).isZero();
+                assertThat(replay.out()).as("the replay's progress is followed over Kafka too")
+                        .contains("following the replay over").contains("caught up with its logs");
+                System.out.println("replay: " + replay.out().lines().filter(l -> l.contains("caught up")).toList());
+                JobTestSupport.awaitEqual(expected, () -> client.<String, UserClicks>getMap("state." + UserClicksHourlyJob.NAME + ".r1")
+                        .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> List.of(e.getValue().clicks(),
+                                e.getValue().views(), e.getValue().purchases()))), Duration.ofMinutes(3),
+                        client.getJet().getJob(UserClicksHourlyJob.NAME + ".r1"));
+                client.getJet().getJob(UserClicksHourlyJob.NAME + ".r1").cancel();
                 final CliRun ended = CliRun.of("ingest", "end", "--schema", "click", "--config", config.toString());
                 assertThat(ended.code()).as(ended.err()).isZero();
                 assertThat(ended.out()).contains("appended the end of the stream to every partition of topic sg.click (3 partitions)");

@@ -16,12 +16,10 @@ import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
-import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -100,9 +98,14 @@ class MultiHostKafkaJobsTest {
                     final Job totals = KeyedJobs.submit(client.getJet(), DoublingJobs.totals(), options);
 
                     final Scenario.PacedWriter requestWriter = new Scenario.PacedWriter(spec, requests, STREAM_SECONDS);
-                    final Map<Long, String> expectedTotals = new HashMap<>();
-                    final Scenario.PacedWriter amountWriter = new Scenario.PacedWriter(
-                            afterEach -> writeAmounts(amounts, expectedTotals, afterEach), AMOUNTS, STREAM_SECONDS);
+                    final Map<Long, String> expectedTotals = new HashMap<>(); // filled by the writer's thread, read after it ends
+                    final Scenario.PacedWriter amountWriter = new Scenario.PacedWriter(afterEach -> {
+                        try {
+                            expectedTotals.putAll(DoublingJobs.appendAmounts(amounts, AMOUNTS, ACCOUNTS, i -> afterEach.run()));
+                        } catch (final Exception e) {
+                            throw new IllegalStateException("writing the amounts failed", e);
+                        }
+                    }, AMOUNTS, STREAM_SECONDS);
                     requestWriter.start();
                     amountWriter.start();
 
@@ -156,26 +159,6 @@ class MultiHostKafkaJobsTest {
             } finally {
                 client.shutdown();
             }
-        }
-    }
-
-    /** Writes the amounts (account i % ACCOUNTS, cents from i) and records each account's expected "count/doubled sum". */
-    private static void writeAmounts(final EventLog amounts, final Map<Long, String> expected, final Runnable afterEach) {
-        final long[][] totals = new long[ACCOUNTS][2];
-        final SchemaRecord record = new SchemaRecord(DoublingJobs.AMOUNT.layout());
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[DoublingJobs.AMOUNT.layout().length()]);
-        for (int i = 0; i < AMOUNTS; i++) {
-            final int account = i % ACCOUNTS;
-            final long cents = 1 + (i * 7919L) % 10_000;
-            record.wrapForWrite(buffer, 0).sequence(i).setLong(0, account).setTimestamp(1, DoublingJobs.START + i).setLong(2, cents);
-            amounts.append(record);
-            totals[account][0]++;
-            totals[account][1] += 2 * cents;
-            afterEach.run();
-        }
-        amounts.flush();
-        for (int account = 0; account < ACCOUNTS; account++) { // read by the test after the writer's thread has ended
-            expected.put((long) account, totals[account][0] + "/" + totals[account][1]);
         }
     }
 }

@@ -1,8 +1,12 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -50,6 +54,39 @@ public final class DoublingJobs {
             totals[1] += event.getLong(2);
             context.put(TOTALS, context.longKey(), totals[0] + "/" + totals[1]);
         }
+    }
+
+    /** What runs after each appended amount: {@code i} is its index (pacing, flushing). */
+    public interface AfterEach {
+        void accept(int i) throws Exception;
+    }
+
+    /**
+     * Appends {@code count} amounts to {@code log} — amount i: account {@code i % accounts}, cents
+     * {@code 1 + (i × 7919) % 10,000}, time {@link #START} + i, sequence i — calling
+     * {@code afterEach} after each and flushing at the end; returns the oracle: per account the
+     * "count/sum" that {@code doubled-totals} must reach (the sum of the doubled cents).
+     */
+    public static Map<Long, String> appendAmounts(final EventLog log, final int count, final int accounts, final AfterEach afterEach)
+            throws Exception {
+        final long[][] totals = new long[accounts][2];
+        final SchemaRecord record = new SchemaRecord(AMOUNT.layout());
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[AMOUNT.layout().length()]);
+        for (int i = 0; i < count; i++) {
+            final int account = i % accounts;
+            final long cents = 1 + (i * 7919L) % 10_000;
+            record.wrapForWrite(buffer, 0).sequence(i).setLong(0, account).setTimestamp(1, START + i).setLong(2, cents);
+            log.append(record);
+            totals[account][0]++;
+            totals[account][1] += 2 * cents;
+            afterEach.accept(i);
+        }
+        log.flush();
+        final Map<Long, String> expected = new HashMap<>();
+        for (int account = 0; account < accounts; account++) {
+            expected.put((long) account, totals[account][0] + "/" + totals[account][1]);
+        }
+        return expected;
     }
 
     public static final StateCodec<long[]> TWO_LONGS = StateCodec.longs(2);

@@ -51,28 +51,16 @@ class EmitTest extends EmbeddedMemberTest {
         FAIL_AFTER.set(25_000);
         final int events = 60_000;
         final Map<Long, String> expected = new HashMap<>();
-        final long[][] totals = new long[ACCOUNTS][2];
         startMember();
         try (SchemaLog amounts = SchemaLog.open(SchemaLog.directoryOf(dir, AMOUNT.name()), AMOUNT, PARTITIONS)) {
-            final SchemaRecord record = new SchemaRecord(AMOUNT.layout());
-            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[AMOUNT.layout().length()]);
             final Job doubler = KeyedJobs.submit(member.getJet(), doubler(), JobOptions.of(dir).withSnapshotInterval(200));
             await().atMost(Duration.ofMinutes(1)).until(() -> SchemaLog.exists(SchemaLog.directoryOf(dir, DOUBLED.name())));
             final Job totalsJob = KeyedJobs.submit(member.getJet(), totals(), JobOptions.of(dir).withSnapshotInterval(200));
-            for (int i = 0; i < events; i++) {
-                final int account = i % ACCOUNTS;
-                final long cents = 1 + (i * 7919L) % 10_000;
-                record.wrapForWrite(buffer, 0).sequence(i).setLong(0, account).setTimestamp(1, START + i).setLong(2, cents);
-                amounts.append(record);
-                totals[account][0]++;
-                totals[account][1] += 2 * cents;
+            expected.putAll(DoublingJobs.appendAmounts(amounts, events, ACCOUNTS, i -> {
                 if (i % 5_000 == 4_999) {
                     Thread.sleep(150); // several snapshots while the stream arrives
                 }
-            }
-            for (int account = 0; account < ACCOUNTS; account++) {
-                expected.put((long) account, totals[account][0] + "/" + totals[account][1]);
-            }
+            }));
             await().atMost(Duration.ofMinutes(1)).until(() -> doubler.getStatus() == JobStatus.SUSPENDED);
             doubler.resume();
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(TOTALS)), Duration.ofMinutes(2),

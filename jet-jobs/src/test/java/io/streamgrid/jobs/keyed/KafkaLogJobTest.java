@@ -58,7 +58,6 @@ class KafkaLogJobTest {
         DoublingJobs.EMITTED.set(0);
         DoublingJobs.FAIL_AFTER.set(25_000);
         final int events = 60_000;
-        final long[][] totals = new long[ACCOUNTS][2];
         try (KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), System.out::println)) {
             member = JobTestSupport.embeddedMember();
             final KafkaLogs logs = new KafkaLogs(broker.bootstrapServers(), "sg.", (short) 1);
@@ -72,25 +71,12 @@ class KafkaLogJobTest {
                 });
                 final Job totalsJob = member.getJet().newJob(KeyedDag.of(DoublingJobs.totals(), logs, 1, null, null),
                         options.jobConfig("doubled-totals"));
-                final SchemaRecord record = new SchemaRecord(DoublingJobs.AMOUNT.layout());
-                final UnsafeBuffer buffer = new UnsafeBuffer(new byte[DoublingJobs.AMOUNT.layout().length()]);
-                for (int i = 0; i < events; i++) {
-                    final int account = i % ACCOUNTS;
-                    final long cents = 1 + (i * 7919L) % 10_000;
-                    record.wrapForWrite(buffer, 0).sequence(i).setLong(0, account).setTimestamp(1, DoublingJobs.START + i).setLong(2, cents);
-                    amounts.append(record);
-                    totals[account][0]++;
-                    totals[account][1] += 2 * cents;
+                final Map<Long, String> expected = DoublingJobs.appendAmounts(amounts, events, ACCOUNTS, i -> {
                     if (i % 5_000 == 4_999) {
                         amounts.flush();
                         Thread.sleep(150); // several snapshots while the stream arrives
                     }
-                }
-                amounts.flush();
-                final Map<Long, String> expected = new HashMap<>();
-                for (int account = 0; account < ACCOUNTS; account++) {
-                    expected.put((long) account, totals[account][0] + "/" + totals[account][1]);
-                }
+                });
                 await().atMost(Duration.ofMinutes(2)).until(() -> doubler.getStatus() == JobStatus.SUSPENDED);
                 doubler.resume();
                 JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(DoublingJobs.TOTALS)),
