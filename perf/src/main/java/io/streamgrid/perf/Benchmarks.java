@@ -14,6 +14,7 @@ import io.streamgrid.perf.bench.LookupJoinBench;
 import io.streamgrid.perf.bench.MigrationBench;
 import io.streamgrid.perf.bench.PointReadsBench;
 import io.streamgrid.perf.bench.PublishBench;
+import io.streamgrid.perf.bench.PublishResultBench;
 import io.streamgrid.perf.bench.RecommendationLatencyBench;
 import io.streamgrid.perf.bench.SlowSubscriberBench;
 import io.streamgrid.perf.bench.StateReloadBench;
@@ -31,6 +32,6 @@ final class Benchmarks {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
                 new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new StateReloadBench(), new DurableSnapshotsBench(), new KeyedBench(),
                 new PatternBench(), new LookupJoinBench(), new EnrichmentBench(),
-                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new PublishBench(), new KafkaStreamsBench());
+                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new PublishBench(), new KafkaStreamsBench(), new PublishResultBench());
     }
 }
