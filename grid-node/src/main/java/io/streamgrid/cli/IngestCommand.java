@@ -140,7 +140,7 @@ final class IngestCommand {
                 throw new ConfigException(e.getMessage(), e);
             }
             final PrintWriter out = spec.commandLine().getOut();
-            if (JobCatalog.kafkaLogs(tree) != null) { // a Kafka load's progress is its own transactions': nothing to count, no lock
+            if (JobCatalog.kafkaLogs(tree) != null) { // a Kafka load keeps its progress in its own transactions: no events to count, no lock
                 generate(tree, schema, builtIn, generatorSpec, out);
                 return 0;
             }
