@@ -28,7 +28,7 @@ import java.util.function.Supplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Design of this test: {@code ingest load} of a 600,000-line CSV file runs in a child JVM, as a
+ * Design of this test: {@code ingest load} of a 300,000-line CSV file runs in a child JVM, as a
  * user runs it, and is killed with SIGKILL once it reported 100,000 lines; the user runs the same
  * command again. Every line must then be in the log exactly once (the oracle: the line numbers the
  * records carry as their sequence), and a third run of the command must refuse the file, loaded
@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * topic is read as jobs read it (read committed).
  */
 class IngestLoadResumeTest {
-    private static final int LINES = 600_000;
+    private static final int LINES = 300_000;
 
     @TempDir
     Path dir;

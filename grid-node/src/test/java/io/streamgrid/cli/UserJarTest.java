@@ -16,6 +16,7 @@ import io.streamgrid.jobs.keyed.VisitStream;
 import io.streamgrid.jobs.pipeline.JobMetricNames;
 import io.streamgrid.node.impl.JobFigures;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -261,6 +262,7 @@ class UserJarTest {
      * replay's map equals the live one (and the oracle); the live map is untouched; a second replay
      * into the same suffix, a bad suffix and a bad time are refused with exit 2.
      */
+    @Tag("soak") // ExampleJobsCliTest and KafkaIngestTest replay through the CLI by default; soak only, to keep the default run within 30 minutes
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void when_aJarJobIsReplayedThroughCli_then_itsOwnMapEqualsTheLiveOneAndASecondReplayIntoItIsRefused() throws IOException {
