@@ -363,6 +363,13 @@ public final class KafkaLog implements EventLog {
         }
     }
 
+    /** Creates {@code source}'s schema topic when it does not exist yet (a Kafka cluster StreamGrid has not used). */
+    static void ensureSchemaTopic(final KafkaLogs source) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers()))) {
+            ensureSchemaTopic(admin, source);
+        }
+    }
+
     private static void ensureSchemaTopic(final Admin admin, final KafkaLogs source) {
         if (partitionsOf(admin, source.schemaTopic()) == null) {
             create(admin, new NewTopic(source.schemaTopic(), 1, source.replicationFactor())
