@@ -1,9 +1,9 @@
 package io.streamgrid.cli;
 
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.KafkaLogs;
-import io.streamgrid.jobs.ingest.LogReader;
 import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.kafka.KafkaBroker;
@@ -20,6 +20,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -144,22 +145,11 @@ class IngestLoadResumeTest {
         final List<Long> lines = new ArrayList<>();
         try (EventLog log = kafka.open(EventSchema.builder("trade").stringKey("account", 8).eventTime("ts").float64("price").build(), "trade")) {
             final SchemaRecord record = new SchemaRecord(log.schema().layout());
-            for (int p = 0; p < log.partitions(); p++) {
-                try (LogReader reader = log.reader(p, LogReader.START)) {
-                    long lastRead = System.nanoTime(); // until nothing more comes for 3 s
-                    while (System.nanoTime() - lastRead < TimeUnit.SECONDS.toNanos(3)) {
-                        final int length = reader.next();
-                        if (length < 0) {
-                            Thread.onSpinWait();
-                            continue;
-                        }
-                        lastRead = System.nanoTime();
-                        if (reader.buffer().getByte(0) == SchemaLayout.KIND_EVENT) {
-                            lines.add(record.wrap(reader.buffer(), 0, length).sequence());
-                        }
-                    }
+            JobTestSupport.readUntilIdle(log, Duration.ofSeconds(3), (buffer, length) -> {
+                if (buffer.getByte(0) == SchemaLayout.KIND_EVENT) {
+                    lines.add(record.wrap(buffer, 0, length).sequence());
                 }
-            }
+            });
         }
         return lines;
     }

@@ -8,9 +8,11 @@ import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
+import io.streamgrid.jobs.ingest.LogReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowOracle;
+import org.agrona.DirectBuffer;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,6 +87,34 @@ public final class JobTestSupport {
         final Map<K, V> again = actual.get();
         if (!Objects.equals(expected, again)) {
             throw new AssertionError("state matched the oracle, then a second later no longer: " + diff(expected, again));
+        }
+    }
+
+    /** What {@link #readUntilIdle} hands each record: the reader's buffer and the record's length. */
+    @FunctionalInterface
+    public interface RecordVisitor {
+        void visit(DirectBuffer buffer, int length);
+    }
+
+    /**
+     * Reads every partition of {@code log} from its start, handing each record to {@code visitor},
+     * until nothing more comes for {@code idle} — for logs whose end a test cannot name (a Kafka
+     * topic's last offset may be a transaction marker no reader returns).
+     */
+    public static void readUntilIdle(final EventLog log, final Duration idle, final RecordVisitor visitor) {
+        for (int p = 0; p < log.partitions(); p++) {
+            try (LogReader reader = log.reader(p, LogReader.START)) {
+                long lastRead = System.nanoTime();
+                while (System.nanoTime() - lastRead < idle.toNanos()) {
+                    final int length = reader.next();
+                    if (length < 0) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    lastRead = System.nanoTime();
+                    visitor.visit(reader.buffer(), length);
+                }
+            }
         }
     }
 

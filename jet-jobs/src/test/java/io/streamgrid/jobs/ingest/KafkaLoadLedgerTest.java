@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.schema.SchemaLayout;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -53,23 +55,12 @@ class KafkaLoadLedgerTest {
 
     /** Events in the log, read committed, until nothing more comes for 2 s. */
     private static long events(final EventLog log) {
-        long count = 0;
-        for (int p = 0; p < log.partitions(); p++) {
-            try (LogReader reader = log.reader(p, LogReader.START)) {
-                long lastRead = System.nanoTime();
-                while (System.nanoTime() - lastRead < TimeUnit.SECONDS.toNanos(2)) {
-                    final int length = reader.next();
-                    if (length < 0) {
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                    lastRead = System.nanoTime();
-                    if (reader.buffer().getByte(0) == SchemaLayout.KIND_EVENT) {
-                        count++;
-                    }
-                }
+        final long[] count = new long[1];
+        JobTestSupport.readUntilIdle(log, Duration.ofSeconds(2), (buffer, length) -> {
+            if (buffer.getByte(0) == SchemaLayout.KIND_EVENT) {
+                count[0]++;
             }
-        }
-        return count;
+        });
+        return count[0];
     }
 }

@@ -1,7 +1,7 @@
 package io.streamgrid.jobs.keyed;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.KafkaLogs;
@@ -9,10 +9,8 @@ import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.RejectedRecord;
 import io.streamgrid.jobs.pipeline.impl.KeyedDag;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,21 +33,10 @@ import static org.awaitility.Awaitility.await;
  * the topic must count every good event once per account, equal to the oracle (the same formula
  * here), and reject each bad value into its rejected map with a reason that names what is wrong.
  */
-class KafkaJsonValuesTest {
+class KafkaJsonValuesTest extends EmbeddedMemberTest {
     private static final int PARTITIONS = 4;
     private static final int ACCOUNTS = 300;
     private static final int EVENTS = 12_000;
-
-    @TempDir
-    Path dir;
-    private HazelcastInstance member;
-
-    @AfterEach
-    void stop() {
-        if (member != null) {
-            member.shutdown();
-        }
-    }
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -61,7 +48,7 @@ class KafkaJsonValuesTest {
                 run(node, List.of("node", "produce.js", broker.bootstrapServers(), "sg.doubled", Integer.toString(PARTITIONS),
                         Integer.toString(EVENTS), Long.toString(DoublingJobs.START)));
             }
-            member = JobTestSupport.embeddedMember();
+            startMember();
             final Job totals = member.getJet().newJob(KeyedDag.of(DoublingJobs.totals(), logs, 1, null, null),
                     JobOptions.of(dir).jobConfig("doubled-totals"));
             final long[][] oracle = new long[ACCOUNTS][2];

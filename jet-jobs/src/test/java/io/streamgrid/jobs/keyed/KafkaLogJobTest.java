@@ -1,26 +1,19 @@
 package io.streamgrid.jobs.keyed;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.KafkaLogs;
-import io.streamgrid.jobs.ingest.LogReader;
 import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.jobs.schema.SchemaLayout;
-import io.streamgrid.jobs.schema.SchemaRecord;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -37,20 +30,9 @@ import static org.awaitility.Awaitility.await;
  * account's count and sum must equal the oracle's: nothing lost, nothing counted twice. A second
  * job cannot emit into the doubler's topic.
  */
-class KafkaLogJobTest {
+class KafkaLogJobTest extends EmbeddedMemberTest {
     private static final int PARTITIONS = 4;
     private static final int ACCOUNTS = 300;
-
-    @TempDir
-    Path dir;
-    private HazelcastInstance member;
-
-    @AfterEach
-    void stop() {
-        if (member != null) {
-            member.shutdown();
-        }
-    }
 
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -59,7 +41,7 @@ class KafkaLogJobTest {
         DoublingJobs.FAIL_AFTER.set(25_000);
         final int events = 60_000;
         try (KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), System.out::println)) {
-            member = JobTestSupport.embeddedMember();
+            startMember();
             final KafkaLogs logs = new KafkaLogs(broker.bootstrapServers(), "sg.", (short) 1);
             final JobOptions options = JobOptions.of(dir).withSnapshotInterval(200);
             try (EventLog amounts = logs.openOrCreate(DoublingJobs.AMOUNT, DoublingJobs.AMOUNT.name(), PARTITIONS)) {
@@ -98,25 +80,14 @@ class KafkaLogJobTest {
 
     /** Emitted events in the topic of {@code doubled}: read until nothing more comes for two seconds. */
     private static long emitted(final KafkaLogs logs) {
-        long count = 0;
+        final long[] count = new long[1];
         try (EventLog log = logs.open(DoublingJobs.DOUBLED, DoublingJobs.DOUBLED.name())) {
-            for (int p = 0; p < log.partitions(); p++) {
-                try (LogReader reader = log.reader(p, LogReader.START)) {
-                    long lastRead = System.nanoTime();
-                    while (System.nanoTime() - lastRead < TimeUnit.SECONDS.toNanos(2)) {
-                        final int length = reader.next();
-                        if (length < 0) {
-                            Thread.onSpinWait();
-                            continue;
-                        }
-                        lastRead = System.nanoTime();
-                        if (length > 0 && reader.buffer().getByte(0) == SchemaLayout.KIND_EMITTED) {
-                            count++;
-                        }
-                    }
+            JobTestSupport.readUntilIdle(log, Duration.ofSeconds(2), (buffer, length) -> {
+                if (length > 0 && buffer.getByte(0) == SchemaLayout.KIND_EMITTED) {
+                    count[0]++;
                 }
-            }
+            });
         }
-        return count;
+        return count[0];
     }
 }

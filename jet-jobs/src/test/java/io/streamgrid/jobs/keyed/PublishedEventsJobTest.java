@@ -1,17 +1,14 @@
 package io.streamgrid.jobs.keyed;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.LogPublisher;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,24 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a publisher once even where the log holds it twice — what a crash between a Kafka send and its
  * acknowledgement can leave, which the member's ledger cannot see.
  */
-class PublishedEventsJobTest {
+class PublishedEventsJobTest extends EmbeddedMemberTest {
     private static final int ACCOUNTS = 100;
-
-    @TempDir
-    Path dir;
-    private HazelcastInstance member;
-
-    @AfterEach
-    void stop() {
-        if (member != null) {
-            member.shutdown();
-        }
-    }
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void when_aPublishedBatchIsInTheLogTwice_then_aJobCountsEachEventOnce() {
-        member = JobTestSupport.embeddedMember();
+        startMember();
         final long[][] totals = new long[ACCOUNTS][2];
         try (LogPublisher publisher = new LogPublisher(SchemaLog.open(SchemaLog.directoryOf(dir, DoublingJobs.DOUBLED.name()),
                 DoublingJobs.DOUBLED, 4))) {
