@@ -10,6 +10,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Keeps one persisted state map in the member's {@link StateTable}: Hazelcast calls it to write
@@ -19,6 +21,7 @@ import java.util.Properties;
  * fails its caller.
  */
 final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLifecycleSupport {
+    private static final Logger LOG = Logger.getLogger(CassandraMapStore.class.getName());
     /**
      * Map-store property: "false" turns off the read of one key ({@link #load}) for a map that is
      * loaded whole before first use and never evicts, where a key not in memory is not in Cassandra
@@ -96,13 +99,39 @@ final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLife
         return readByKey ? table.read(map, key) : null;
     }
 
+    /**
+     * Reads the stored values of {@code keys} for Hazelcast's load. A failed read is tried again,
+     * every {@link StatePersistence#RETRY_MS} and logged each time, until it succeeds or the member
+     * stops: Hazelcast itself would log the failure and count the map as loaded without those keys,
+     * a member ready with part of its state gone. Meanwhile the map's load is unfinished and the
+     * member not ready. A value that can never be read (a part deleted by hand) keeps it so, the
+     * log naming the map and the value's bucket: delete the value's row to give it up.
+     */
     @Override
     public Map<Object, Object> loadAll(final Collection<Object> keys) {
-        return table.readAll(map, keys);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return table.readAll(map, keys);
+            } catch (final RuntimeException e) {
+                if (!hazelcast.getLifecycleService().isRunning()) {
+                    throw e;
+                }
+                LOG.log(Level.SEVERE, "state persistence: " + map + ": reading " + keys.size() + " stored values failed (attempt "
+                        + attempt + "); the map stays unloaded and the member not ready until they are read: trying again in "
+                        + StatePersistence.RETRY_MS / 1000 + " s", e);
+                try {
+                    Thread.sleep(StatePersistence.RETRY_MS);
+                } catch (final InterruptedException stopped) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
+    /** Every stored key; a page that fails to arrive is asked for again until it does or the member stops ({@link #loadAll}'s reason). */
     @Override
     public Iterable<Object> loadAllKeys() {
-        return table.keys(map);
+        return table.keys(map, () -> hazelcast.getLifecycleService().isRunning());
     }
 }

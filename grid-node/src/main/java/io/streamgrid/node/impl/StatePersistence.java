@@ -17,8 +17,8 @@ import java.util.logging.Logger;
  */
 public final class StatePersistence implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(StatePersistence.class.getName());
-    /** Pause between attempts after a failed load (Cassandra went away meanwhile, say). */
-    private static final long RETRY_MS = 5_000;
+    /** Pause between attempts after a failed load (Cassandra went away meanwhile, say); the map store's too. */
+    static final long RETRY_MS = 5_000;
     private final StateTable table;
     private final HazelcastInstance hazelcast;
     private final PersistenceSettings settings;

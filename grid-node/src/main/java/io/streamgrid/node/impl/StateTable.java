@@ -33,7 +33,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -277,7 +280,7 @@ final class StateTable implements AutoCloseable {
         if (found != count) {
             throw new IllegalStateException("state persistence: " + map + ": a value stored in " + count + " parts (generation "
                     + generation + ", bucket " + bucket + ") has " + found + " of them in " + table
-                    + "_parts: the stored value is incomplete and is not loaded");
+                    + "_parts: the stored value is incomplete (its map is not loaded until it is whole)");
         }
         return new HeapData(value);
     }
@@ -398,8 +401,10 @@ final class StateTable implements AutoCloseable {
      * large map never holds all its keys. Hazelcast iterates it once, on one member, and hands the
      * keys to the partitions' owners in batches. A map never written (not in {@code <table>_maps})
      * has no keys and costs one lookup, not a query per bucket: Jet loads every new snapshot map.
+     * A page that fails to arrive is asked for again (logged, every {@link StatePersistence#RETRY_MS})
+     * while {@code keepTrying} says so: a listing that ended early would load part of the map.
      */
-    Iterable<Object> keys(final String map) {
+    Iterable<Object> keys(final String map, final BooleanSupplier keepTrying) {
         final Opened o = opened();
         if (!mapsRegistered.contains(map) && o.session().execute(o.selectMap().bind(map)).one() == null) {
             return List.of();
@@ -407,7 +412,8 @@ final class StateTable implements AutoCloseable {
         final int buckets = o.nodeEngine().getPartitionService().getPartitionCount();
         return () -> new Iterator<>() {
             private final long started = System.nanoTime();
-            private final ArrayDeque<CompletionStage<AsyncResultSet>> ahead = new ArrayDeque<>();
+            /** The next buckets' first pages, asked for ahead: bucket and its answer to come. */
+            private final ArrayDeque<Map.Entry<Integer, CompletionStage<AsyncResultSet>>> ahead = new ArrayDeque<>();
             private int nextBucket;
             private AsyncResultSet page;
             private Iterator<Row> rows = Collections.emptyIterator();
@@ -418,10 +424,11 @@ final class StateTable implements AutoCloseable {
             public boolean hasNext() {
                 while (!rows.hasNext()) {
                     if (page != null && page.hasMorePages()) {
-                        page = await(page.fetchNextPage());
+                        final AsyncResultSet current = page;
+                        page = awaitRetrying(map, current.fetchNextPage(), current::fetchNextPage, keepTrying);
                     } else {
                         while (ahead.size() < BUCKETS_AHEAD && nextBucket < buckets) {
-                            ahead.add(o.session().executeAsync(o.selectKeys().bind(map, nextBucket++).setPageSize(PAGE_SIZE)));
+                            ahead.add(Map.entry(nextBucket, firstPage(nextBucket++)));
                         }
                         if (ahead.isEmpty()) {
                             if (!reported) {
@@ -431,11 +438,16 @@ final class StateTable implements AutoCloseable {
                             }
                             return false;
                         }
-                        page = await(ahead.poll());
+                        final Map.Entry<Integer, CompletionStage<AsyncResultSet>> first = ahead.poll();
+                        page = awaitRetrying(map, first.getValue(), () -> firstPage(first.getKey()), keepTrying);
                     }
                     rows = page.currentPage().iterator();
                 }
                 return true;
+            }
+
+            private CompletionStage<AsyncResultSet> firstPage(final int bucket) {
+                return o.session().executeAsync(o.selectKeys().bind(map, bucket).setPageSize(PAGE_SIZE));
             }
 
             @Override
@@ -449,11 +461,28 @@ final class StateTable implements AutoCloseable {
         };
     }
 
-    private static AsyncResultSet await(final CompletionStage<AsyncResultSet> page) {
-        try {
-            return page.toCompletableFuture().join();
-        } catch (final CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+    /** {@code page}, or when it fails the page asked for again, until it arrives or {@code keepTrying} says no. */
+    private static AsyncResultSet awaitRetrying(final String map, final CompletionStage<AsyncResultSet> page,
+                                                final Supplier<CompletionStage<AsyncResultSet>> again, final BooleanSupplier keepTrying) {
+        CompletionStage<AsyncResultSet> attempt = page;
+        while (true) {
+            try {
+                return attempt.toCompletableFuture().join();
+            } catch (final CompletionException e) {
+                final RuntimeException failure = e.getCause() instanceof RuntimeException cause ? cause : e;
+                if (!keepTrying.getAsBoolean()) {
+                    throw failure;
+                }
+                LOG.log(Level.SEVERE, "state persistence: " + map + ": listing the stored keys failed; the map stays unloaded and"
+                        + " the member not ready until they are listed: asking again in " + StatePersistence.RETRY_MS / 1000 + " s", failure);
+                try {
+                    Thread.sleep(StatePersistence.RETRY_MS);
+                } catch (final InterruptedException stopped) {
+                    Thread.currentThread().interrupt();
+                    throw failure;
+                }
+                attempt = again.get();
+            }
         }
     }
 
