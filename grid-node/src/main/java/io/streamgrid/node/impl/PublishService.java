@@ -7,6 +7,7 @@ import io.streamgrid.client.impl.publish.PublishBatch;
 import io.streamgrid.client.impl.publish.PublisherLedger;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventLog;
+import io.streamgrid.jobs.ingest.EventTexts;
 import io.streamgrid.jobs.ingest.LogPublisher;
 import io.streamgrid.jobs.ingest.LogReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
@@ -56,7 +57,7 @@ public final class PublishService implements MemberPublishing, AutoCloseable {
 
     @Override
     public BatchResult publish(final String schema, final String publisherId, final PublisherLedger ledger, final long[] sequences,
-                               final String[] events) {
+                               final byte[] events, final int[] ends) {
         if (member == null) {
             throw new IllegalStateException("this member is starting: publish again in a moment");
         }
@@ -65,7 +66,8 @@ public final class PublishService implements MemberPublishing, AutoCloseable {
         final String self = member.getCluster().getLocalMember().getUuid().toString();
         final PublisherLedger current = verified(log, key, publisherId, ledger, self);
         try {
-            final LogPublisher.Outcome outcome = log.append(current.slot(), current.lastSequence(), current.tails(), sequences, events);
+            final LogPublisher.Outcome outcome = log.append(current.slot(), current.lastSequence(), current.tails(), sequences,
+                    new EventTexts(events, ends));
             final PublisherLedger next = new PublisherLedger(current.slot(), outcome.lastSequence(), outcome.tails(), self);
             wroteLast.put(key, outcome.lastSequence());
             return new BatchResult(next, outcome.statuses(), outcome.reasons());

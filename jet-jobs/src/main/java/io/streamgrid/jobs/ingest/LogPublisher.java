@@ -20,9 +20,11 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #scan} reads the log after those indexes for the publisher's records: the log, not the
  * ledger, says what is in it — the technique of {@link LoadLedger}, per publisher.
  *
- * <p>Events arrive as flat JSON objects (field name to value) and are validated before anything of
- * them is appended: a bad event is rejected with the reason naming the field, never half-written,
- * and the others of its batch are appended. Thread-safe (one batch at a time per log).
+ * <p>Events arrive as flat JSON objects (field name to value), UTF-8 ({@link EventTexts}), and are
+ * validated before anything of them is appended: a bad event is rejected with the reason naming the
+ * field, never half-written, and the others of its batch are appended. Those in the plain form an
+ * application's event builder writes are encoded straight from their bytes ({@link PublishedJson});
+ * the others are parsed in full. Thread-safe (one batch at a time per log).
  */
 public final class LogPublisher implements AutoCloseable {
     public static final byte APPENDED = 0;
@@ -41,10 +43,12 @@ public final class LogPublisher implements AutoCloseable {
     }
 
     private final EventLog log;
+    private final PublishedJson plain;
     private final SchemaLoader loader;
 
     public LogPublisher(final EventLog log) {
         this.log = log;
+        this.plain = new PublishedJson(log.schema());
         this.loader = new SchemaLoader(log.schema());
     }
 
@@ -111,22 +115,28 @@ public final class LogPublisher implements AutoCloseable {
      *                               appending for this publisher again)
      */
     public synchronized Outcome append(final int slot, final long durable, final long[] tails, final long[] sequences,
-                                       final String[] events) {
+                                       final EventTexts events) {
+        if (sequences.length != events.count()) {
+            throw new IllegalArgumentException(sequences.length + " sequences for " + events.count() + " events");
+        }
         final long[] nextTails = new long[tails.length];
         for (int p = 0; p < tails.length; p++) {
             nextTails[p] = Math.max(tails[p], log.tailIndex(p)); // taken before this batch: its records come after
         }
-        final byte[] statuses = new byte[events.length];
-        final String[] reasons = new String[events.length];
-        for (int i = 0; i < events.length; i++) {
+        final byte[] statuses = new byte[sequences.length];
+        final String[] reasons = new String[sequences.length];
+        for (int i = 0; i < sequences.length; i++) {
             final long sequence = sequences[i];
-            final SchemaRecord record;
-            try {
-                record = loader.encodePublished(FlatJson.parse(events[i]), PublishedSequence.of(slot, sequence));
-            } catch (final IllegalArgumentException e) {
-                statuses[i] = REJECTED;
-                reasons[i] = e.getMessage();
-                continue;
+            final long published = PublishedSequence.of(slot, sequence);
+            SchemaRecord record = plain.encode(events.utf8(), events.start(i), events.end(i), published);
+            if (record == null) { // not in the plain form: the full way, which also names what is wrong
+                try {
+                    record = loader.encodePublished(FlatJson.parse(events.text(i)), published);
+                } catch (final IllegalArgumentException e) {
+                    statuses[i] = REJECTED;
+                    reasons[i] = e.getMessage();
+                    continue;
+                }
             }
             if (sequence <= durable) {
                 statuses[i] = DUPLICATE;

@@ -247,6 +247,24 @@ public final class SchemaRecord {
     }
 
     /**
+     * Writes a string given as {@code length} bytes of UTF-8 at {@code offset} of {@code utf8},
+     * copied as they are: the caller vouches that they are UTF-8.
+     *
+     * @throws IllegalArgumentException when it is longer than the field's maximum, naming both lengths
+     */
+    public SchemaRecord setStringUtf8(final int index, final byte[] utf8, final int offset, final int length) {
+        final Field field = layout.field(index);
+        final int at = at(index, FieldType.STRING);
+        if (length > field.maxLength()) {
+            throw new IllegalArgumentException("field " + field.name() + " is " + length + " bytes long in UTF-8, at most "
+                    + field.maxLength() + " allowed");
+        }
+        mutable.putShort(at, (short) length, ORDER);
+        mutable.putBytes(at + 2, utf8, offset, length);
+        return this;
+    }
+
+    /**
      * Why this record cannot be read, or null when it is sound: kind, marker, version, length, and
      * every present field's value (enum ordinals, string lengths, finite doubles, timestamps).
      */

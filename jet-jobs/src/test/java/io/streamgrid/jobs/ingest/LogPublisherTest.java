@@ -60,7 +60,7 @@ class LogPublisherTest {
                     "{\"account\":\"A1\",\"ts\":1767225600000,\"price\":1.5,\"seq\":3}",
                     "not json",
                     "{\"account\":\"A2\",\"ts\":\"2026-01-01T00:00:01Z\",\"price\":2}"};
-            final LogPublisher.Outcome outcome = publisher.append(slot, 0, publisher.tails(), sequences(1, events.length), events);
+            final LogPublisher.Outcome outcome = publisher.append(slot, 0, publisher.tails(), sequences(1, events.length), EventTexts.of(events));
             assertThat(outcome.statuses()).containsExactly(LogPublisher.APPENDED, LogPublisher.REJECTED, LogPublisher.REJECTED,
                     LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.APPENDED);
             assertThat(outcome.reasons()[1]).contains("missing field 'ts'");
@@ -72,7 +72,7 @@ class LogPublisherTest {
             assertThat(PublishedRecords.counts(publisher.log(), slot)).containsOnlyKeys(1L, 8L);
             // A retry of the same batch: the valid ones are duplicates, the invalid ones rejected again, nothing appended.
             final LogPublisher.Outcome retried = publisher.append(slot, outcome.lastSequence(), outcome.tails(),
-                    sequences(1, events.length), events);
+                    sequences(1, events.length), EventTexts.of(events));
             assertThat(retried.statuses()[0]).isEqualTo(LogPublisher.DUPLICATE);
             assertThat(retried.statuses()[1]).isEqualTo(LogPublisher.REJECTED);
             assertThat(PublishedRecords.counts(publisher.log(), slot)).containsOnlyKeys(1L, 8L).containsValues(1);
@@ -126,10 +126,10 @@ class LogPublisherTest {
         return sequences;
     }
 
-    private static String[] events(final long first, final long last) {
+    private static EventTexts events(final long first, final long last) {
         final String[] events = new String[(int) (last - first + 1)];
         Arrays.setAll(events, i -> "{\"account\":\"A" + ((first + i) % 37) + "\",\"ts\":" + (1_767_225_600_000L + first + i)
                 + ",\"price\":" + (first + i) / 10.0 + "}");
-        return events;
+        return EventTexts.of(events);
     }
 }

@@ -3,6 +3,7 @@ package io.streamgrid.jobs.keyed;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
+import io.streamgrid.jobs.ingest.EventTexts;
 import io.streamgrid.jobs.ingest.LogPublisher;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
@@ -62,7 +63,7 @@ class PublishedEventsJobTest extends EmbeddedMemberTest {
     }
 
     /** The events of {@code sequences}; counted in the oracle's {@code totals} when {@code count}. */
-    private static String[] events(final long[] sequences, final long[][] totals, final boolean count) {
+    private static EventTexts events(final long[] sequences, final long[][] totals, final boolean count) {
         final String[] events = new String[sequences.length];
         for (int i = 0; i < sequences.length; i++) {
             final long sequence = sequences[i];
@@ -74,6 +75,6 @@ class PublishedEventsJobTest extends EmbeddedMemberTest {
                 totals[account][1] += cents;
             }
         }
-        return events;
+        return EventTexts.of(events);
     }
 }

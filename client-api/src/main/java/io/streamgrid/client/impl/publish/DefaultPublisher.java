@@ -8,6 +8,7 @@ import io.streamgrid.client.PublishResult;
 import io.streamgrid.client.Publisher;
 import io.streamgrid.client.PublisherOptions;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,8 @@ public final class DefaultPublisher implements Publisher {
     private long lastPublished;
     private boolean closed;
 
-    private record Pending(long sequence, String json, CompletableFuture<PublishResult> future, long publishedNanos) {
+    /** An event waiting to be sent: its JSON text in UTF-8, encoded on the application's thread. */
+    private record Pending(long sequence, byte[] utf8, CompletableFuture<PublishResult> future, long publishedNanos) {
     }
 
     private DefaultPublisher(final HazelcastInstance client, final String schema, final String id, final PublisherOptions options,
@@ -74,7 +76,7 @@ public final class DefaultPublisher implements Publisher {
         final IMap<String, PublisherLedger> ledgers = client.getMap(MemberPublishing.LEDGERS);
         final PublishBatch.Reply reply;
         try {
-            reply = ledgers.submitToKey(PublishBatch.key(schema, id), new PublishBatch(schema, id, new long[0], new String[0]))
+            reply = ledgers.submitToKey(PublishBatch.key(schema, id), new PublishBatch(schema, id, new long[0], new byte[0], new int[0]))
                     .toCompletableFuture().get(options.deliveryTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (final ExecutionException e) {
             if (e.getCause() instanceof IllegalArgumentException invalid) {
@@ -122,7 +124,7 @@ public final class DefaultPublisher implements Publisher {
     }
 
     private CompletableFuture<PublishResult> enqueue(final long sequence, final Event event) {
-        final String json = event.toJson();
+        final byte[] utf8 = event.toJson().getBytes(StandardCharsets.UTF_8);
         if (options.failWhenFull()) {
             if (!inFlight.tryAcquire()) {
                 throw new PublishException(PublishException.Reason.FULL, -1, options.maxInFlight()
@@ -149,7 +151,7 @@ public final class DefaultPublisher implements Publisher {
                         + ", the last one published here: sequences of a publisher increase");
             }
             lastPublished = assigned;
-            queue.add(new Pending(assigned, json, future, System.nanoTime()));
+            queue.add(new Pending(assigned, utf8, future, System.nanoTime()));
             queue.notifyAll();
         }
         return future;
@@ -183,12 +185,19 @@ public final class DefaultPublisher implements Publisher {
     /** Sends {@code batch} until acknowledged or its oldest event is older than the delivery timeout; completes every future. */
     private void send(final List<Pending> batch) {
         final long[] sequences = new long[batch.size()];
-        final String[] events = new String[batch.size()];
-        for (int i = 0; i < events.length; i++) {
+        final int[] ends = new int[batch.size()];
+        int length = 0;
+        for (int i = 0; i < ends.length; i++) {
             sequences[i] = batch.get(i).sequence();
-            events[i] = batch.get(i).json();
+            length += batch.get(i).utf8().length;
+            ends[i] = length;
         }
-        final PublishBatch request = new PublishBatch(schema, id, sequences, events);
+        final byte[] events = new byte[length];
+        for (int i = 0; i < ends.length; i++) {
+            final byte[] utf8 = batch.get(i).utf8();
+            System.arraycopy(utf8, 0, events, ends[i] - utf8.length, utf8.length);
+        }
+        final PublishBatch request = new PublishBatch(schema, id, sequences, events, ends);
         final long deadline = batch.get(0).publishedNanos() + options.deliveryTimeout().toNanos();
         Throwable last = null;
         int attempts = 0;
@@ -241,7 +250,7 @@ public final class DefaultPublisher implements Publisher {
                 case MemberPublishing.DUPLICATE -> pending.future().complete(new PublishResult(pending.sequence(), true));
                 default -> pending.future().completeExceptionally(new PublishException(PublishException.Reason.REJECTED,
                         pending.sequence(), "event " + pending.sequence() + " of schema " + schema + " rejected: " + reply.reasons()[i]
-                        + " (event: " + abbreviated(pending.json()) + ")", null));
+                        + " (event: " + abbreviated(new String(pending.utf8(), StandardCharsets.UTF_8)) + ")", null));
             }
         }
     }

@@ -18,7 +18,8 @@ public interface MemberPublishing {
     byte REJECTED = 2;
 
     /**
-     * Appends {@code events} (flat JSON objects) numbered {@code sequences} for publisher
+     * Appends {@code events} (flat JSON objects, UTF-8, one after the other, event {@code i} ending
+     * before {@code ends[i]}) numbered {@code sequences} for publisher
      * {@code publisherId} of {@code schema}, each sequence at most once. {@code ledger} is the
      * publisher's entry, null when it has none (a new publisher, or the cluster restarted): the
      * log then says how far the publisher got.
@@ -26,7 +27,7 @@ public interface MemberPublishing {
      * @throws IllegalArgumentException when the schema is unknown to the members
      * @throws IllegalStateException    when the log cannot take the events (nothing is then known of them)
      */
-    BatchResult publish(String schema, String publisherId, PublisherLedger ledger, long[] sequences, String[] events);
+    BatchResult publish(String schema, String publisherId, PublisherLedger ledger, long[] sequences, byte[] events, int[] ends);
 
     /** The publisher's new ledger; per event its status and, when rejected, the reason. */
     record BatchResult(PublisherLedger ledger, byte[] statuses, String[] reasons) {

@@ -5,6 +5,11 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.core.Offloadable;
 import com.hazelcast.map.EntryProcessor;
 
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.DataSerializable;
+
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.Map;
 
@@ -12,24 +17,55 @@ import java.util.Map;
  * A batch of one publisher's events, run on the member that owns the publisher's ledger entry —
  * off the partition thread ({@link Offloadable}: the log may block), the entry locked meanwhile so
  * the publisher's batches run one at a time. An empty batch opens the publisher. The backups get
- * the new ledger only ({@link SetLedger}), never the events again.
+ * the new ledger only ({@link SetLedger}), never the events again. The events travel as one UTF-8
+ * array of JSON texts ({@link DataSerializable}: Java serialization of a string per event cost the
+ * member's partition thread more than the client's whole batch, perf/NOTES.md).
  */
 public final class PublishBatch implements EntryProcessor<String, PublisherLedger, PublishBatch.Reply>, Offloadable,
-        HazelcastInstanceAware, Serializable {
-    private static final long serialVersionUID = 1L;
-
-    private final String schema;
-    private final String publisherId;
-    private final long[] sequences;
-    private final String[] events;
+        HazelcastInstanceAware, DataSerializable {
+    private String schema;
+    private String publisherId;
+    private long[] sequences;
+    private byte[] events;
+    private int[] ends;
     private transient HazelcastInstance member;
     private transient PublisherLedger written;
 
-    public PublishBatch(final String schema, final String publisherId, final long[] sequences, final String[] events) {
+    /** For Hazelcast's deserialization only. */
+    public PublishBatch() {
+    }
+
+    /**
+     * @param events the events' JSON texts one after the other in UTF-8
+     * @param ends   per event, the index in {@code events} just after it
+     */
+    public PublishBatch(final String schema, final String publisherId, final long[] sequences, final byte[] events, final int[] ends) {
+        if (sequences.length != ends.length) {
+            throw new IllegalArgumentException(sequences.length + " sequences for " + ends.length + " events");
+        }
         this.schema = schema;
         this.publisherId = publisherId;
         this.sequences = sequences;
         this.events = events;
+        this.ends = ends;
+    }
+
+    @Override
+    public void writeData(final ObjectDataOutput out) throws IOException {
+        out.writeString(schema);
+        out.writeString(publisherId);
+        out.writeLongArray(sequences);
+        out.writeByteArray(events);
+        out.writeIntArray(ends);
+    }
+
+    @Override
+    public void readData(final ObjectDataInput in) throws IOException {
+        schema = in.readString();
+        publisherId = in.readString();
+        sequences = in.readLongArray();
+        events = in.readByteArray();
+        ends = in.readIntArray();
     }
 
     /** The ledger entry's key of a publisher. */
@@ -40,7 +76,7 @@ public final class PublishBatch implements EntryProcessor<String, PublisherLedge
     @Override
     public Reply process(final Map.Entry<String, PublisherLedger> entry) {
         final MemberPublishing.BatchResult result = MemberPublishing.of(member)
-                .publish(schema, publisherId, entry.getValue(), sequences, events);
+                .publish(schema, publisherId, entry.getValue(), sequences, events, ends);
         written = result.ledger();
         entry.setValue(written);
         return new Reply(result.statuses(), result.reasons(), written.lastSequence());
