@@ -314,21 +314,26 @@ final class IngestCommand {
         public Integer call() {
             final ConfigTree tree = options.tree();
             final PrintWriter out = spec.commandLine().getOut();
+            if (schemaName == null) {
+                try (BuiltInLogs logs = builtInLogs(tree)) {
+                    final List<EventType> ended;
+                    try {
+                        ended = logs.appendEndOfStream();
+                    } catch (final IllegalStateException e) {
+                        throw new ConfigException(e.getMessage(), e);
+                    }
+                    if (ended.isEmpty()) {
+                        throw new ConfigException("there is no log of a built-in type in " + logs.describe()
+                                + " to end: name the log with --schema NAME");
+                    }
+                    out.println("appended the end of the stream to every partition of the logs of " + ended + " in "
+                            + logs.describe());
+                }
+                return 0;
+            }
             final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
             if (kafka != null) {
                 return endTopic(kafka, tree, out);
-            }
-            if (schemaName == null) {
-                try (BuiltInLogs logs = builtInLogs(tree)) {
-                    final List<EventType> ended = logs.appendEndOfStream();
-                    if (ended.isEmpty()) {
-                        throw new ConfigException("there is no log of a built-in type in " + logs.ingestDir()
-                                + " to end: name the log with --schema NAME");
-                    }
-                    out.println("appended the end of the stream to every partition of the logs of " + ended + " under "
-                            + logs.ingestDir());
-                }
-                return 0;
             }
             final EventSchema schema = schema(tree, schemaName);
             final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
@@ -344,10 +349,6 @@ final class IngestCommand {
 
         /** Kafka mode: the end-of-stream records go to every partition of the schema's topic, flushed before this returns. */
         private Integer endTopic(final KafkaLogs kafka, final ConfigTree tree, final PrintWriter out) {
-            if (schemaName == null) {
-                throw new ConfigException("ingest.kind is kafka: name the log to end with --schema NAME (topic "
-                        + kafka.topic("<schema>") + ")");
-            }
             final EventSchema schema = schema(tree, schemaName);
             final EventLog log;
             try {

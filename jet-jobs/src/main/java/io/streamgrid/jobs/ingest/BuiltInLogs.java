@@ -68,12 +68,12 @@ public final class BuiltInLogs implements AutoCloseable {
 
     /**
      * Appends the end of the stream to every partition of every built-in type's log that exists
-     * (Kafka: every built-in type's topic, created where missing); returns those types.
+     * (a Chronicle queue or a Kafka topic; none is created), flushed; returns those types.
      */
     public List<EventType> appendEndOfStream() {
         final List<EventType> ended = new ArrayList<>();
         for (final EventType type : EventType.values()) {
-            if (ingestDir == null || logs.containsKey(type) || SchemaLog.exists(SchemaLog.directoryOf(ingestDir, type.schema().name()))) {
+            if (logs.containsKey(type) || source.exists(type.schema().name())) {
                 log(type).appendEndOfStream();
                 ended.add(type);
             }

@@ -36,6 +36,11 @@ public record ChronicleLogs(String firstLogDir, String firstLogName) implements 
     }
 
     @Override
+    public boolean exists(final String logName) {
+        return SchemaLog.exists(directoryOf(logName));
+    }
+
+    @Override
     public String describe() {
         return Path.of(firstLogDir).getParent().toString();
     }

@@ -123,6 +123,13 @@ public final class KafkaLog implements EventLog {
         }
     }
 
+    /** Whether the topic of the log named {@code logName} exists. */
+    static boolean topicExists(final KafkaLogs source, final String logName) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers()))) {
+            return partitionsOf(admin, source.topic(logName)) != null;
+        }
+    }
+
     private static java.util.logging.Logger quietKafkaLogger() {
         final java.util.logging.Logger logger = java.util.logging.Logger.getLogger("org.apache.kafka");
         if (logger.getLevel() == null) {

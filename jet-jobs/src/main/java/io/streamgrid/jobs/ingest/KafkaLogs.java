@@ -42,6 +42,11 @@ public record KafkaLogs(String bootstrapServers, String topicPrefix, short repli
     }
 
     @Override
+    public boolean exists(final String logName) {
+        return KafkaLog.topicExists(this, logName);
+    }
+
+    @Override
     public String describe() {
         return "Kafka " + bootstrapServers + " (topics " + topicPrefix + "*)";
     }

@@ -20,6 +20,13 @@ public interface LogSource extends Serializable {
     /** Opens the log named {@code logName} for {@code schema}, created with {@code partitions} partitions when absent. */
     EventLog openOrCreate(EventSchema schema, String logName, int partitions);
 
+    /**
+     * Whether the log named {@code logName} exists.
+     *
+     * @throws IllegalStateException when the logs' place does not answer (Kafka: within a minute)
+     */
+    boolean exists(String logName);
+
     /** Where the logs are, for messages: a directory, or a Kafka cluster and topic prefix. */
     String describe();
 }
