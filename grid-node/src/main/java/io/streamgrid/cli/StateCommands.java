@@ -10,6 +10,7 @@ import io.streamgrid.client.Subscription;
 import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cq.ValueFields;
 import io.streamgrid.cq.Where;
+import io.streamgrid.cq.WhereErrors;
 import io.streamgrid.node.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -120,9 +121,14 @@ final class StateCommands {
             if (limit < 1) {
                 throw new ConfigException("--limit must be at least 1, was " + limit);
             }
-            final Where predicate = Where.parse(where); // a syntax error is reported before connecting
+            final Where predicate = parseWhere(where); // a syntax error is reported before connecting
             return withClient(client -> {
-                final List<Map.Entry<Object, Object>> matching = new ArrayList<>(existingMap(client, map).entrySet(predicate));
+                final List<Map.Entry<Object, Object>> matching;
+                try {
+                    matching = new ArrayList<>(existingMap(client, map).entrySet(predicate));
+                } catch (final RuntimeException e) {
+                    throw wrongForTheValues(where, e);
+                }
                 matching.sort(Map.Entry.comparingByKey(ValueText.KEY_ORDER));
                 final List<Map.Entry<Object, Object>> shown = matching.subList(0, Math.min(limit, matching.size()));
                 final PrintWriter out = spec.commandLine().getOut();
@@ -156,13 +162,14 @@ final class StateCommands {
 
         @Override
         public Integer call() throws InterruptedException {
-            Where.parse(where); // a syntax error is reported before connecting
+            parseWhere(where); // a syntax error is reported before connecting
             final PrintWriter out = spec.commandLine().getOut();
             final CountDownLatch done = new CountDownLatch(1);
+            final Throwable[] failure = {null};
             try (StreamGridClient client = ClientConnector.connectStreamGrid(options.tree(), members.addresses)) {
                 existingMap(client.hazelcast(), map);
                 final long[] seen = {0};
-                try (Subscription subscription = client.subscribe(map, where, new DeltaListener() {
+                final DeltaListener listener = new DeltaListener() {
                     @Override
                     public void onSnapshot(final Map<Object, Object> entries) {
                         entries.entrySet().stream().sorted(Map.Entry.comparingByKey(ValueText.KEY_ORDER))
@@ -188,11 +195,25 @@ final class StateCommands {
 
                     @Override
                     public void onFailure(final Throwable cause) {
-                        spec.commandLine().getErr().println("streamgrid: the watch stopped: " + cause.getMessage());
+                        failure[0] = cause;
                         done.countDown();
                     }
-                }, SubscriptionOptions.defaults())) {
+                };
+                final Subscription subscription;
+                try {
+                    subscription = client.subscribe(map, where, listener, SubscriptionOptions.defaults());
+                } catch (final RuntimeException e) {
+                    throw wrongForTheValues(where, e);
+                }
+                try (subscription) {
                     done.await();
+                    if (failure[0] != null) {
+                        final RuntimeException reported = wrongForTheValues(where, failure[0]);
+                        if (reported instanceof ConfigException) {
+                            throw reported;
+                        }
+                        spec.commandLine().getErr().println("streamgrid: the watch stopped: " + failure[0].getMessage());
+                    }
                     return subscription.state() == Subscription.State.FAILED ? StreamGridCli.EXIT_FAILED : 0;
                 }
             }
@@ -217,5 +238,27 @@ final class StateCommands {
                     + "writes to it); its maps: " + (maps.isEmpty() ? "none" : String.join(", ", maps)));
         }
         return client.getMap(name);
+    }
+
+    /** {@code text} as a predicate; a syntax error in it is the user's mistake (exit 2). */
+    private static Where parseWhere(final String text) {
+        try {
+            return Where.parse(text);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("--where: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What to throw for {@code error} from a query or subscription with predicate {@code where}: a
+     * {@link ConfigException} (exit 2) when the predicate is wrong for the map's values (a field they
+     * lack), else the error as it is.
+     */
+    private static RuntimeException wrongForTheValues(final String where, final Throwable error) {
+        final Throwable wrong = WhereErrors.find(error);
+        if (wrong != null) {
+            return new ConfigException("--where \"" + where + "\": " + WhereErrors.describe(wrong), error);
+        }
+        return error instanceof RuntimeException runtime ? runtime : new IllegalStateException(error.getMessage(), error);
     }
 }

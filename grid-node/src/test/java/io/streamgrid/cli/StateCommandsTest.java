@@ -69,9 +69,17 @@ class StateCommandsTest {
             assertThat(limited.out().lines()).hasSize(6).last().isEqualTo("(4 of 30 matching entries shown; --limit to see more)");
             final CliRun json = CliRun.of("query", "state.cli-ticks", "--where", "version = 101", "--json", "--config", config);
             assertThat(json.out().trim()).isEqualTo("{\"key\":1,\"value\":{\"key\":1,\"version\":101,\"bucket\":1,\"tag\":\"odd\"}}");
-            final CliRun badWhere = CliRun.of("query", "state.cli-ticks", "--where", "bucket <", "--config", config);
-            assertThat(badWhere.code()).isNotZero();
-            assertThat(badWhere.err()).contains("position");
+            // A mistake in --where is the user's: exit 2, one line naming it, no hint of a crash.
+            for (final String mistake : List.of("bucket <", "bucket >> 3", "buckets > 3")) {
+                final CliRun badWhere = CliRun.of("query", "state.cli-ticks", "--where", mistake, "--config", config);
+                assertThat(badWhere.code()).as("--where \"%s\": %s", mistake, badWhere.err()).isEqualTo(StreamGridCli.EXIT_USAGE);
+                assertThat(badWhere.err()).contains("--where").doesNotContain("failed").doesNotContain("--verbose");
+                assertThat(badWhere.err().lines()).hasSize(1);
+                System.out.print("query --where \"" + mistake + "\" -> exit " + badWhere.code() + ": " + badWhere.err());
+            }
+            assertThat(CliRun.of("query", "state.cli-ticks", "--where", "bucket <", "--config", config).err()).contains("position");
+            assertThat(CliRun.of("query", "state.cli-ticks", "--where", "buckets > 3", "--config", config).err())
+                    .contains("no field 'buckets'");
         }
     }
 
@@ -108,6 +116,11 @@ class StateCommandsTest {
                     "ENTER  2  key=2  version=2  bucket=3  tag=now in",
                     "UPDATE  1  key=1  version=2  bucket=2  tag=still in",
                     "LEAVE  1  key=1  version=2  bucket=2  tag=still in");
+
+            final CliRun unknownField = CliRun.of("watch", "state.cli-watch", "--where", "buckets < 5", "--config", grid.config.toString());
+            System.out.print("watch --where \"buckets < 5\" -> exit " + unknownField.code() + ": " + unknownField.err());
+            assertThat(unknownField.code()).as(unknownField.err()).isEqualTo(StreamGridCli.EXIT_USAGE);
+            assertThat(unknownField.err()).contains("--where", "no field 'buckets'").doesNotContain("--verbose");
         }
     }
 }

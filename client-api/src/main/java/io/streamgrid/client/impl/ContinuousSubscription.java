@@ -15,6 +15,7 @@ import io.streamgrid.client.SubscriptionReport;
 import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cq.ChangeFilter;
 import io.streamgrid.cq.Where;
+import io.streamgrid.cq.WhereErrors;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -625,25 +626,9 @@ final class ContinuousSubscription implements Subscription {
         }
     }
 
-    /**
-     * Whether trying again cannot help: the predicate itself is wrong for the map's values (an
-     * {@link IllegalArgumentException} such as {@link io.streamgrid.cq.UnknownFieldException}, which
-     * reaches a client as Hazelcast's {@code UndefinedErrorCodeException} naming the original class).
-     */
+    /** Whether trying again cannot help: the predicate itself is wrong for the map's values ({@link WhereErrors}). */
     private static boolean isPermanent(final Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof IllegalArgumentException) {
-                return true;
-            }
-            if (t instanceof com.hazelcast.client.UndefinedErrorCodeException undefined) {
-                final String origin = undefined.getOriginClassName();
-                if (origin.equals(io.streamgrid.cq.UnknownFieldException.class.getName())
-                        || origin.equals(IllegalArgumentException.class.getName())) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return WhereErrors.find(error) != null;
     }
 
     /** What made a journal read fail: the cause a {@link java.util.concurrent.CompletionException} wraps, else the error itself. */
