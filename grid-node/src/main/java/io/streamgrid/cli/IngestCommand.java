@@ -3,6 +3,7 @@ package io.streamgrid.cli;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.EventLog;
+import io.streamgrid.jobs.ingest.InputNotTextException;
 import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.BuiltInLogs;
@@ -200,7 +201,8 @@ final class IngestCommand {
                 "accesslog: a web server's access log (Common or Combined Log Format), the schema's fields named as its parts."})
         String format;
 
-        @Option(names = "--rejected", paramLabel = "FILE", description = "Where rejected lines go (default: FILE.rejected).")
+        @Option(names = "--rejected", paramLabel = "FILE", description = {"Where rejected lines go, written only when a line is"
+                + " rejected (default: NAME.rejected in the working directory, NAME the input's file name; never beside the input)."})
         Path rejected;
 
         @Option(names = "--end", description = "Append the end of the stream afterwards, so that every window and timer fires.")
@@ -219,7 +221,7 @@ final class IngestCommand {
             if (!Files.isReadable(input)) {
                 throw new ConfigException("cannot read " + input + ": check the path and its permissions");
             }
-            final Path rejectedFile = rejected != null ? rejected : Path.of(input + ".rejected");
+            final Path rejectedFile = (rejected != null ? rejected : Path.of(input.getFileName() + ".rejected")).toAbsolutePath();
             final PrintWriter out = spec.commandLine().getOut();
             final ConfigTree tree = options.tree();
             final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
@@ -229,7 +231,12 @@ final class IngestCommand {
                 }
                 try (BuiltInLogs logs = builtInLogs(tree);
                      LoadProgress ledger = openLedger(kafka, kafka != null ? null : logs.ingestDir(), kafka != null ? List.of() : logs.all(), out)) {
-                    final LoadReport report = new JsonLinesLoader().load(input, logs, rejectedFile, ledger, out::println);
+                    final LoadReport report;
+                    try {
+                        report = new JsonLinesLoader().load(input, logs, rejectedFile, ledger, out::println);
+                    } catch (final InputNotTextException e) {
+                        throw new ConfigException(e.getMessage(), e);
+                    }
                     out.println(report + " into the logs of the built-in types in " + logs.describe() + resumed(ledger));
                     if (end) {
                         out.println("appended the end of the stream to every partition of the logs of " + logs.appendEndOfStream());
@@ -246,6 +253,8 @@ final class IngestCommand {
                     report = new SchemaLoader(schema).load(input, fileFormat, log, rejectedFile, ledger, out::println);
                 } catch (final IllegalArgumentException e) {
                     throw new ConfigException(e.getMessage() + "; nothing was loaded", e);
+                } catch (final InputNotTextException e) {
+                    throw new ConfigException(e.getMessage(), e);
                 }
                 out.println(report + " into the log of schema " + schema.name() + " (" + where(log) + ")" + resumed(ledger));
                 if (end) {

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -124,11 +125,61 @@ class StreamGridCliTest {
         final Path input = dir.resolve("in.jsonl");
         Files.writeString(input, "{\"type\":\"transaction\",\"ts\":5,\"user\":1,\"amount_cents\":10}\n{broken\n");
 
-        final CliRun result = run("ingest", "load", input.toString(), "--config", config.toString());
+        final Path rejected = dir.resolve("bad-lines.txt");
+        final CliRun result = run("ingest", "load", input.toString(), "--rejected", rejected.toString(), "--config", config.toString());
 
         assertThat(result.code()).as(result.err()).isZero();
-        assertThat(result.out()).contains("2 lines, 1 events loaded, 1 rejected");
-        assertThat(Files.readAllLines(Path.of(input + ".rejected"))).singleElement().asString().startsWith("line 2: ");
+        assertThat(result.out()).contains("2 lines, 1 events loaded, 1 rejected (see " + rejected + ")");
+        assertThat(Files.readAllLines(rejected)).singleElement().asString().startsWith("line 2: ");
+    }
+
+    @Test
+    void when_aLoadRejectsALineWithoutRejectedOption_then_theFileIsInTheWorkingDirectoryNeverBesideTheInput() throws IOException {
+        final Path config = dir.resolve("sg.yaml");
+        Files.writeString(config, "ingest:\n  dir: " + dir.resolve("ingest") + "\n  partitions: 2\n");
+        final Path clean = dir.resolve("clean-" + UUID.randomUUID() + ".jsonl");
+        Files.writeString(clean, "{\"type\":\"transaction\",\"ts\":5,\"user\":1,\"amount_cents\":10}\n");
+        final Path input = dir.resolve("mixed-" + UUID.randomUUID() + ".jsonl");
+        Files.writeString(input, "{\"type\":\"transaction\",\"ts\":6,\"user\":1,\"amount_cents\":10}\n{broken\n");
+        final Path inWorkingDir = Path.of(input.getFileName() + ".rejected").toAbsolutePath();
+        try {
+            final CliRun cleanLoad = run("ingest", "load", clean.toString(), "--config", config.toString());
+            final CliRun result = run("ingest", "load", input.toString(), "--config", config.toString());
+
+            assertThat(cleanLoad.code()).as(cleanLoad.err()).isZero();
+            assertThat(Path.of(clean.getFileName() + ".rejected")).as("no rejected file when nothing is rejected").doesNotExist();
+            assertThat(result.code()).as(result.err()).isZero();
+            assertThat(result.out()).contains("1 rejected (see " + inWorkingDir + ")");
+            assertThat(Files.readAllLines(inWorkingDir)).singleElement().asString().startsWith("line 2: ");
+            assertThat(Path.of(input + ".rejected")).as("beside the input").doesNotExist();
+            assertThat(Path.of(clean + ".rejected")).as("beside the input").doesNotExist();
+        } finally {
+            Files.deleteIfExists(inWorkingDir);
+        }
+    }
+
+    @Test
+    void when_theInputIsNotText_then_exit2NamingTheFileAndTheLine() throws IOException {
+        final Path config = dir.resolve("sg.yaml");
+        Files.writeString(config, "ingest:\n  dir: " + dir.resolve("ingest") + "\n  partitions: 2\n");
+        final Path binary = dir.resolve("program");
+        Files.write(binary, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, (byte) 0xc3, (byte) 0x28, (byte) 0xff, '\n', 0, 0});
+        final Path laterLine = dir.resolve("latin1.jsonl");
+        Files.write(laterLine, ("{\"type\":\"transaction\",\"ts\":5,\"user\":1,\"amount_cents\":10}\n"
+                + "{\"type\":\"transaction\",\"ts\":6,\"user\":2,\"amount_cents\":20}\r\n"
+                + "{\"type\":\"transaction\",\"ts\":7,\"user\":3,\"amount_cents\":30,\"note\":\"caf\u00e9\"}\n")
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+
+        final CliRun result = run("ingest", "load", binary.toString(), "--schema", "request", "--config", config.toString());
+        final CliRun later = run("ingest", "load", laterLine.toString(), "--config", config.toString());
+
+        assertThat(result.code()).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString()
+                .contains(binary + " line 1 is not UTF-8 text").doesNotContain("failed").doesNotContain("Input length");
+        assertThat(later.code()).isEqualTo(2);
+        assertThat(later.errLines()).singleElement().asString().contains(laterLine + " line 3 is not UTF-8 text", "resumes");
+        assertThat(Path.of(binary + ".rejected")).doesNotExist();
+        assertThat(Path.of(binary.getFileName() + ".rejected")).doesNotExist();
     }
 
     @Test
@@ -141,7 +192,9 @@ class StreamGridCliTest {
         final Path input = dir.resolve("trades.csv");
         Files.writeString(input, "account,ts,price\nA1,2026-01-01T09:30:00Z,10.5\nA2,1767260000000,abc\nA3,1767260000001,11\n");
 
-        final CliRun result = run("ingest", "load", input.toString(), "--schema", "trade", "--end", "--config", config.toString());
+        final Path rejected = dir.resolve("trades.rejected");
+        final CliRun result = run("ingest", "load", input.toString(), "--schema", "trade", "--end", "--rejected", rejected.toString(),
+                "--config", config.toString());
         final CliRun unknown = run("ingest", "load", input.toString(), "--schema", "quote", "--config", config.toString());
         final CliRun generated = run("ingest", "generate", "--schema", "trade", "--events", "500", "--keys", "20",
                 "--config", config.toString());
@@ -149,7 +202,7 @@ class StreamGridCliTest {
         assertThat(result.code()).as(result.err()).isZero();
         assertThat(result.out()).contains("4 lines, 2 events loaded, 1 rejected", "into the log of schema trade",
                 "appended the end of the stream to every partition");
-        assertThat(Files.readAllLines(Path.of(input + ".rejected"))).singleElement().asString()
+        assertThat(Files.readAllLines(rejected)).singleElement().asString()
                 .startsWith("line 3: 'price' must be a finite number, found abc");
         assertThat(SchemaLog.storedSchema(SchemaLog.directoryOf(dir.resolve("ingest"), "trade")).name()).isEqualTo("trade");
         assertThat(generated.code()).as(generated.err()).isZero();

@@ -1,11 +1,10 @@
 package io.streamgrid.jobs.ingest;
 
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
@@ -34,53 +33,63 @@ final class LineLoad {
     /**
      * Loads {@code input} line by line; with {@code header} not null, the first line goes to it
      * instead (an IllegalArgumentException from it stops the load before anything is appended).
-     * The rejected file is created even when empty and replaced if it exists.
+     * The rejected file is written only when a line is rejected; one left by an earlier load of the
+     * file is replaced (appended to when the load resumes).
+     *
+     * @throws InputNotTextException when a line is not UTF-8: the load stops there
      */
     static LoadReport load(final Path input, final Path rejectedFile, final Consumer<String> progress, final HeaderReader header,
                            final LoadProgress ledger, final LineAppender appender) throws IOException {
         final long resumeAfter = ledger.resumeAfterLine();
-        long lines = 0;
         long loaded = 0;
         long rejected = 0;
         final Progress meter = new Progress();
         final long size = Files.size(input);
-        long bytes = 0; // read so far, about: UTF-8 lengths are counted as chars, line ends as one
-        // Resuming: the lines rejected before the resume point are in the file already.
-        final OpenOption[] rejectsMode = resumeAfter > 0
-                ? new OpenOption[] {StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE}
-                : new OpenOption[0];
-        try (BufferedReader in = Files.newBufferedReader(input, StandardCharsets.UTF_8);
-             BufferedWriter rejects = Files.newBufferedWriter(rejectedFile, StandardCharsets.UTF_8, rejectsMode)) {
-            if (header != null) {
-                header.read(in.readLine());
-                lines++;
-            }
-            String line;
-            while ((line = in.readLine()) != null) {
-                lines++;
-                bytes += line.length() + 1;
-                if (lines <= resumeAfter || line.isBlank()) {
-                    ledger.lineDone(lines);
-                    continue;
-                }
-                try {
-                    appender.append(line, lines);
-                    loaded++;
-                } catch (final IllegalArgumentException bad) {
-                    rejected++;
-                    rejects.write("line " + lines + ": " + bad.getMessage() + ": " + abbreviate(line));
-                    rejects.newLine();
-                }
-                ledger.lineDone(lines);
-                if (lines % 100_000 == 0) {
-                    progress.accept("read " + lines + " lines: " + loaded + " loaded, " + rejected + " rejected ("
-                            + meter.of(lines, bytes, size) + ")");
-                }
-            }
-            rejects.flush();
-            ledger.finish(lines);
+        if (resumeAfter == 0) {
+            Files.deleteIfExists(rejectedFile); // an earlier load's; resuming, the lines rejected before are in it already
         }
-        return new LoadReport(lines, loaded, rejected, rejectedFile);
+        BufferedWriter rejects = null;
+        try (Utf8Lines in = new Utf8Lines(input)) {
+            try {
+                if (header != null) {
+                    header.read(in.next());
+                }
+                String line;
+                while ((line = in.next()) != null) {
+                    final long number = in.number();
+                    if (number <= resumeAfter || line.isBlank()) {
+                        ledger.lineDone(number);
+                        continue;
+                    }
+                    try {
+                        appender.append(line, number);
+                        loaded++;
+                    } catch (final IllegalArgumentException bad) {
+                        rejected++;
+                        if (rejects == null) {
+                            rejects = Files.newBufferedWriter(rejectedFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                                    StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+                        }
+                        rejects.write("line " + number + ": " + bad.getMessage() + ": " + abbreviate(line));
+                        rejects.newLine();
+                    }
+                    ledger.lineDone(number);
+                    if (number % 100_000 == 0) {
+                        progress.accept("read " + number + " lines: " + loaded + " loaded, " + rejected + " rejected ("
+                                + meter.of(number, in.bytesRead(), size) + ")");
+                    }
+                }
+            } catch (final CharacterCodingException e) {
+                // Not finished: the ledger keeps what it recorded, and a load run again resumes there.
+                throw new InputNotTextException(input, in.number(), e);
+            } finally {
+                if (rejects != null) {
+                    rejects.close();
+                }
+            }
+            ledger.finish(in.number());
+            return new LoadReport(in.number(), loaded, rejected, rejectedFile);
+        }
     }
 
     private static String abbreviate(final String line) {
