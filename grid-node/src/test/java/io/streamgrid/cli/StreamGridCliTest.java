@@ -97,6 +97,23 @@ class StreamGridCliTest {
     }
 
     @Test
+    void when_noMemberListensAtAnyAddress_then_exit2InSecondsNotAfterTheJoinWait() throws IOException {
+        final int nobody;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            nobody = socket.getLocalPort(); // closed again: connections to it are refused
+        }
+        final long start = System.nanoTime();
+        final CliRun result = run("query", "state.anything", "--member", "127.0.0.1:" + nobody);
+        final long tookMs = (System.nanoTime() - start) / 1_000_000;
+
+        System.out.println("query with no member listening: exit " + result.code() + " after " + tookMs + " ms: " + result.err());
+        assertThat(result.code()).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("127.0.0.1:" + nobody, "refused", "cluster start");
+        // The client's own wait is 30 s; a refusal on every address needs no wait (bound generous for a loaded machine).
+        assertThat(tookMs).isLessThan(15_000);
+    }
+
+    @Test
     void when_verbose_then_stackTraceShown() {
         final CliRun result = run("--verbose", "node", "--port", "0");
 
