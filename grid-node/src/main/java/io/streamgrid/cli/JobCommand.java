@@ -100,7 +100,10 @@ final class JobCommand {
                 return submitExample(example.get(), jobOptions);
             }
             if (!JobCatalog.NAMES.contains(name)) {
-                throw new ConfigException("unknown job '" + name + "': choose a built-in job (" + String.join(", ", JobCatalog.NAMES)
+                final List<String> known = new ArrayList<>(JobCatalog.NAMES);
+                known.addAll(ExampleJobs.NAMES);
+                throw new ConfigException("unknown job '" + name + "'" + NearMiss.of(name, known).map(m -> " (did you mean '" + m + "'?)")
+                        .orElse("") + ": choose a built-in job (" + String.join(", ", JobCatalog.NAMES)
                         + ") or an example (" + String.join(", ", ExampleJobs.NAMES) + "), or give --jar and --class for your own");
             }
             if (modelVersion != null) {

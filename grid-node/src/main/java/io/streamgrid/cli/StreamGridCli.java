@@ -41,7 +41,8 @@ public final class StreamGridCli {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((ex, arguments) -> {
-            err.println("streamgrid: " + oneLine(ex) + " (see '"
+            final String unknownCommand = unknownCommand(ex);
+            err.println("streamgrid: " + (unknownCommand != null ? unknownCommand : oneLine(ex)) + " (see '"
                     + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             if (verbose) {
                 ex.printStackTrace(err);
@@ -59,6 +60,24 @@ public final class StreamGridCli {
             return usersMistake ? EXIT_USAGE : EXIT_FAILED;
         });
         return commandLine.execute(effective);
+    }
+
+    /**
+     * "unknown command 'X'", the commands there are and a near miss, when {@code ex} is a word
+     * where a command of a command with subcommands was expected; else null.
+     */
+    private static String unknownCommand(final CommandLine.ParameterException ex) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()) {
+            return null;
+        }
+        final String word = unmatched.getUnmatched().get(0);
+        final java.util.Map<String, CommandLine> commands = ex.getCommandLine().getSubcommands();
+        if (commands.isEmpty() || word.startsWith("-")) {
+            return null;
+        }
+        return "unknown command '" + word + "'" + NearMiss.of(word, commands.keySet()).map(m -> " (did you mean '" + m + "'?)").orElse("")
+                + "; the commands of " + ex.getCommandLine().getCommandSpec().qualifiedName() + " are "
+                + String.join(", ", new java.util.TreeSet<>(commands.keySet()));
     }
 
     private static String oneLine(final Throwable ex) {

@@ -122,8 +122,29 @@ class StreamGridCliTest {
     }
 
     @Test
-    void when_unknownSubcommand_then_exit2() {
-        assertThat(run("frobnicate").code()).isEqualTo(2);
+    void when_unknownSubcommand_then_exit2NamingItAndTheCommands() {
+        final CliRun unknown = run("frobnicate");
+        final CliRun typo = run("job", "sumbit", "ip-traffic");
+        final CliRun jobTypo = run("job", "submit", "ip-trafic");
+
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.errLines()).singleElement().asString()
+                .contains("unknown command 'frobnicate'", "cluster, demo, get").doesNotContain("did you mean", "Unmatched");
+        assertThat(typo.code()).isEqualTo(2);
+        assertThat(typo.errLines()).singleElement().asString()
+                .contains("unknown command 'sumbit' (did you mean 'submit'?)", "commands of streamgrid job are");
+        assertThat(jobTypo.errLines()).singleElement().asString().contains("unknown job 'ip-trafic' (did you mean 'ip-traffic'?)");
+    }
+
+    @Test
+    void when_aNameIsATypoAway_then_itIsTheNearMiss() {
+        assertThat(NearMiss.of("clustr", List.of("cluster", "cassandra", "query"))).contains("cluster");
+        assertThat(NearMiss.of("sumbit", List.of("submit", "resume"))).contains("submit");
+        assertThat(NearMiss.of("frobnicate", List.of("cluster", "job"))).isEmpty();
+        assertThat(NearMiss.of("jbo", List.of("job", "top"))).contains("job");
+        assertThat(NearMiss.of("tpp", List.of("job", "top"))).contains("top");
+        assertThat(NearMiss.of("xyz", List.of("job", "top"))).isEmpty();
+        assertThat(NearMiss.edits("kitten", "sitting")).isEqualTo(3);
     }
 
     @Test
