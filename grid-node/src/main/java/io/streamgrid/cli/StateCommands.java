@@ -233,7 +233,8 @@ final class StateCommands {
             }
         }
         if (!maps.contains(name)) {
-            maps.removeIf(internal -> internal.startsWith("__")); // Jet's and Hazelcast's own
+            // Jet's and Hazelcast's own ("__"), and StreamGrid's ("streamgrid.": subscriptions, publishers, log positions)
+            maps.removeIf(internal -> internal.startsWith("__") || internal.startsWith("streamgrid."));
             throw new ConfigException("the cluster has no map named '" + name + "' (yet: a job creates a map when it first "
                     + "writes to it); its maps: " + (maps.isEmpty() ? "none" : String.join(", ", maps)));
         }
