@@ -25,10 +25,12 @@ import java.util.concurrent.Callable;
  * from every result file there. A benchmark that fails is reported and the others still run; the
  * exit code is then 1.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs StreamGrid's side-by-side benchmarks (ours vs plain Hazelcast / raw libraries, same run).",
+@Command(name = "streamgrid bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs StreamGrid's side-by-side benchmarks (ours vs plain Hazelcast / raw libraries and peers, same run).",
             "Results: perf/results/NAME.json and NAME-latency.png; summary: perf/RESULTS.md (generated)."},
-        footer = {"", "Exit: 0 all ran, 1 a benchmark failed, 2 usage error."})
+        footer = {"", "Memory: the benchmark JVM takes a 4 GB heap (STREAMGRID_BENCH_HEAP=2g to change it);",
+            "the member, Cassandra and Kafka JVMs some benchmarks start take their own.",
+            "Exit: 0 all ran, 1 a benchmark failed, 2 usage error."})
 public final class BenchMain implements Callable<Integer> {
     /** Held so the levels stick: Chronicle's and Hazelcast's INFO chatter would bury the progress lines. */
     private static final List<java.util.logging.Logger> QUIETED = List.of(
@@ -74,7 +76,8 @@ public final class BenchMain implements Callable<Integer> {
         final List<Benchmark> catalogue = Benchmarks.all();
         if (list) {
             final PrintWriter out = spec.commandLine().getOut();
-            catalogue.forEach(b -> out.printf("%-16s %s%n", b.name(), b.title()));
+            final int width = catalogue.stream().mapToInt(b -> b.name().length()).max().orElse(0);
+            catalogue.forEach(b -> out.printf("%-" + width + "s  %s%n", b.name(), b.title()));
             out.flush();
             return 0;
         }
