@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
 @Command(name = "streamgrid bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs StreamGrid's side-by-side benchmarks (ours vs plain Hazelcast / raw libraries and peers, same run).",
             "Results: perf/results/NAME.json and NAME-latency.png; summary: perf/RESULTS.md (generated)."},
-        footer = {"", "Memory: the benchmark JVM takes a 4 GB heap (STREAMGRID_BENCH_HEAP=2g to change it);",
+        footer = {"", "Memory: this JVM takes a 4 GB heap (STREAMGRID_BENCH_HEAP=2g to change it);",
             "the member, Cassandra and Kafka JVMs some benchmarks start take their own.",
             "Exit: 0 all ran, 1 a benchmark failed, 2 usage error."})
 public final class BenchMain implements Callable<Integer> {
