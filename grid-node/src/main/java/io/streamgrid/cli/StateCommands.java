@@ -8,7 +8,6 @@ import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
 import io.streamgrid.client.SubscriptionOptions;
-import io.streamgrid.cq.ValueFields;
 import io.streamgrid.cq.Where;
 import io.streamgrid.cq.WhereErrors;
 import io.streamgrid.node.ConfigException;
@@ -65,7 +64,8 @@ final class StateCommands {
     }
 
     @Command(name = "get", mixinStandardHelpOptions = true,
-            description = "Print one entry of a map: its value's fields by name (e.g. get state.alerts 10.0.0.7).")
+            description = {"Print one entry of a map: its value's fields by name, times as UTC instants, doubles rounded"
+                    + " (--json: exact).", "KEY as query prints it, e.g. get state.ip-traffic 10.0.0.7@1767225600000"})
     static final class Get extends MapCommand implements Callable<Integer> {
 
         @Parameters(index = "1", paramLabel = "KEY", description = "The entry's key.")
@@ -90,7 +90,7 @@ final class StateCommands {
                         if (json) {
                             out.println(ValueText.json(candidate, value));
                         } else {
-                            ValueFields.of(value).forEach((field, v) -> out.println(field + "  " + ValueText.cell(v)));
+                            ValueText.fields(value).forEach(out::println);
                         }
                         return 0;
                     }

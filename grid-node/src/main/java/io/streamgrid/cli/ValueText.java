@@ -3,12 +3,17 @@ package io.streamgrid.cli;
 import io.streamgrid.cq.ValueFields;
 import io.streamgrid.node.impl.JsonText;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Map entries as text for people (field=value, tables) and as JSON for scripts. Values print by
@@ -38,13 +43,52 @@ final class ValueText {
     /** {@code key  field=value field=value …} on one line. */
     static String row(final Object key, final Object value) {
         final StringBuilder line = new StringBuilder(String.valueOf(key));
-        ValueFields.of(value).forEach((field, v) -> line.append("  ").append(field).append('=').append(cell(v)));
+        ValueFields.of(value).forEach((field, v) -> line.append("  ").append(field).append('=').append(cell(field, v)));
         return line.toString();
     }
 
-    /** A value as one table cell or field: text as is, nested values in their JSON form. */
-    static String cell(final Object value) {
+    /** A value's fields one per line, the values aligned: {@code name   value}. */
+    static List<String> fields(final Object value) {
+        final Map<String, Object> fields = ValueFields.of(value);
+        final int width = fields.keySet().stream().mapToInt(String::length).max().orElse(0);
+        final List<String> lines = new ArrayList<>();
+        fields.forEach((field, v) -> lines.add(field + " ".repeat(width - field.length() + 2) + cell(field, v)));
+        return lines;
+    }
+
+    /**
+     * Field {@code field}'s value as one table cell or line, for people (--json stays exact): a
+     * time field's epoch milliseconds as an ISO-8601 instant in UTC, a double to three decimals
+     * (three significant digits when smaller), text as is, nested values in their JSON form.
+     */
+    static String cell(final String field, final Object value) {
+        if (value instanceof Long millis && isTimeField(field) && millis >= FIRST_TIME && millis < LAST_TIME) {
+            return Instant.ofEpochMilli(millis).toString();
+        }
+        if (value instanceof Double || value instanceof Float) {
+            return decimal(((Number) value).doubleValue());
+        }
         return value instanceof Map<?, ?> || value instanceof Collection<?> ? JsonText.of(value) : String.valueOf(value);
+    }
+
+    /** Epoch milliseconds shown as instants: 2000-01-01 to 2100-01-01 (a count or an id is rarely in it and named so). */
+    private static final long FIRST_TIME = 946_684_800_000L;
+    private static final long LAST_TIME = 4_102_444_800_000L;
+    /** Field names that hold times: ts, time, …Time, …At, …Start, …End (windowStart, lastSeenAt, eventTime). */
+    private static final Pattern TIME_FIELD = Pattern.compile("ts|time|.*(Time|At|Start|End|Ts)");
+
+    private static boolean isTimeField(final String field) {
+        return TIME_FIELD.matcher(field).matches();
+    }
+
+    private static String decimal(final double value) {
+        if (!Double.isFinite(value) || value == 0) {
+            return String.valueOf(value);
+        }
+        if (Math.abs(value) < 0.001) {
+            return String.format(Locale.ROOT, "%.3g", value);
+        }
+        return BigDecimal.valueOf(value).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
     /** Entries as a table: the key, then one column per field (in order of first appearance). */
@@ -57,12 +101,12 @@ final class ValueText {
             rows.add(fields);
         }
         final List<String> header = new ArrayList<>(List.of("KEY"));
-        columns.forEach(c -> header.add(c.toUpperCase(java.util.Locale.ROOT)));
+        columns.forEach(c -> header.add(c.toUpperCase(Locale.ROOT)));
         final List<List<String>> cells = new ArrayList<>();
         for (int r = 0; r < rows.size(); r++) {
             final List<String> row = new ArrayList<>(List.of(cut(String.valueOf(entries.get(r).getKey()))));
             for (final String column : columns) {
-                row.add(rows.get(r).containsKey(column) ? cut(cell(rows.get(r).get(column))) : "");
+                row.add(rows.get(r).containsKey(column) ? cut(cell(column, rows.get(r).get(column))) : "");
             }
             cells.add(row);
         }

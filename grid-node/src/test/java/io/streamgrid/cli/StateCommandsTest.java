@@ -42,13 +42,13 @@ class StateCommandsTest {
 
             final CliRun get = CliRun.of("get", "state.cli-ticks", "7", "--config", config);
             assertThat(get.code()).as(get.err()).isZero();
-            assertThat(get.out().lines()).containsExactly("key  7", "version  107", "bucket  2", "tag  odd");
+            assertThat(get.out().lines()).containsExactly("key      7", "version  107", "bucket   2", "tag      odd");
 
-            assertThat(CliRun.of("get", "state.cli-ticks", "10.0.0.7", "--config", config).out()).contains("tag  text key");
+            assertThat(CliRun.of("get", "state.cli-ticks", "10.0.0.7", "--config", config).out()).contains("tag      text key");
             assertThat(CliRun.of("get", "state.cli-ticks", "7", "--json", "--config", config).out().trim())
                     .isEqualTo("{\"key\":7,\"value\":{\"key\":7,\"version\":107,\"bucket\":2,\"tag\":\"odd\"}}");
             assertThat(CliRun.of("get", "state.cli-sensors", "s-1", "--config", config).out().lines())
-                    .containsExactly("celsius  21.5", "readings  12", "site  Oslo");
+                    .containsExactly("celsius   21.5", "readings  12", "site      Oslo");
 
             final CliRun missing = CliRun.of("get", "state.cli-ticks", "99", "--config", config);
             assertThat(missing.code()).isEqualTo(StreamGridCli.EXIT_FAILED);

@@ -66,7 +66,9 @@ class WalkthroughTest {
             assertThat(compared).isEqualTo(5);
             final CliRun get = CliRun.of("get", "state.ip-traffic", someKey, "--config", config, member);
             assertThat(get.code()).as(get.err()).isZero();
-            assertThat(get.out().lines()).contains("count  " + windows.get(someKey).count(), "ip  " + windows.get(someKey).ip());
+            // Field names aligned, times as UTC instants.
+            assertThat(get.out().lines().map(l -> l.replaceAll("\\s+", " "))).contains("count " + windows.get(someKey).count(),
+                    "ip " + windows.get(someKey).ip(), "windowStart " + java.time.Instant.ofEpochMilli(windows.get(someKey).windowStart()));
 
             final CliRun top = CliRun.of("top", "--iterations", "6", "--interval-ms", "2000", "--config", config, member);
             assertThat(top.code()).as(top.err()).isZero();
