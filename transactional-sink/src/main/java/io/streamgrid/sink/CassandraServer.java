@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  * and perf. Its class path is its own folder ({@code streamgrid.cassandra.lib}, filled by the
  * build's {@code transactional-sink/cassandra-server} module), never the project's. Data, logs and
  * its generated {@code cassandra.yaml} live under the directory given; its ports are free ones
- * picked at the first start and kept across {@link #stop()} / {@link #start()}.
+ * picked at the directory's first start and kept across {@link #stop()} / {@link #start()} and
+ * later servers on the same directory (read back from that file).
  *
  * <p>{@link #start()} returns when CQL connections are accepted. {@link #close()} stops it by PID
  * (SIGTERM, then SIGKILL after 60 s); a JVM shutdown hook does the same if the owner never does.
@@ -47,16 +48,53 @@ public final class CassandraServer implements AutoCloseable {
     private final ChildJvm jvm;
 
     private CassandraServer(final Path dir, final Path lib, final String heap, final Consumer<String> progress,
-                            final Map<String, String> settings, final CassandraSecurity sessions) {
+                            final Map<String, String> settings, final CassandraSecurity sessions, final int requestedNativePort) {
         this.dir = dir.toAbsolutePath();
         this.lib = lib;
         this.heap = heap;
         this.progress = progress;
         this.settings = Map.copyOf(settings);
         this.sessions = sessions;
-        this.storagePort = ChildJvm.freePort(HOST);
-        this.nativePort = ChildJvm.freePort(HOST, storagePort);
+        // A directory started before keeps its ports, so that the contact point members were given stays right.
+        final int[] earlier = earlierPorts(this.dir);
+        this.storagePort = earlier != null ? earlier[0] : ChildJvm.freePort(HOST, requestedNativePort);
+        this.nativePort = requestedNativePort > 0 ? requestedNativePort
+                : earlier != null ? earlier[1] : ChildJvm.freePort(HOST, storagePort);
+        for (final int port : new int[] {storagePort, nativePort}) {
+            try (java.net.ServerSocket probe = new java.net.ServerSocket(port, 1, java.net.InetAddress.getByName(HOST))) {
+                // free
+            } catch (final IOException taken) {
+                throw new IllegalArgumentException("port " + port + " on " + HOST + (earlier != null && port != requestedNativePort
+                        ? " (the one " + this.dir + " used before)" : "") + " is in use: stop what holds it, or start Cassandra with"
+                        + " another port or directory", taken);
+            }
+        }
         this.jvm = new ChildJvm("Cassandra", this.dir.resolve("cassandra.log"), progress);
+    }
+
+    /**
+     * The storage and CQL ports an earlier start in {@code dir} used (from the cassandra.yaml it
+     * wrote there), or null when there was none.
+     */
+    static int[] earlierPorts(final Path dir) {
+        final Path yaml = dir.resolve("cassandra.yaml");
+        if (!Files.isRegularFile(yaml)) {
+            return null;
+        }
+        try {
+            int storage = -1;
+            int cql = -1;
+            for (final String line : Files.readAllLines(yaml, StandardCharsets.UTF_8)) {
+                if (line.startsWith("storage_port: ")) {
+                    storage = Integer.parseInt(line.substring("storage_port: ".length()).trim());
+                } else if (line.startsWith("native_transport_port: ")) {
+                    cql = Integer.parseInt(line.substring("native_transport_port: ".length()).trim());
+                }
+            }
+            return storage > 0 && cql > 0 ? new int[] {storage, cql} : null;
+        } catch (final IOException | NumberFormatException e) {
+            return null; // not one this class wrote: new ports
+        }
     }
 
     /**
@@ -71,13 +109,26 @@ public final class CassandraServer implements AutoCloseable {
     }
 
     /**
+     * As {@link #start(Path, Consumer)}, CQL on {@code nativePort}; 0 keeps the port of an earlier
+     * start in {@code dir}, or picks a free one.
+     *
+     * @throws IllegalArgumentException when a port it would use is taken
+     */
+    public static CassandraServer start(final Path dir, final int nativePort, final Consumer<String> progress) {
+        return start(new CassandraServer(dir, libDir(), "1g", progress, Map.of(), CassandraSecurity.NONE, nativePort));
+    }
+
+    /**
      * As {@link #start(Path, Consumer)}, with {@code settings} (top-level cassandra.yaml keys → the
      * YAML text of their values, e.g. {@code authenticator → PasswordAuthenticator}) laid over the
      * generated file; the server's own sessions log in and encrypt as {@code sessions} says.
      */
     public static CassandraServer start(final Path dir, final Consumer<String> progress, final Map<String, String> settings,
                                         final CassandraSecurity sessions) {
-        final CassandraServer server = new CassandraServer(dir, libDir(), "1g", progress, settings, sessions);
+        return start(new CassandraServer(dir, libDir(), "1g", progress, settings, sessions, 0));
+    }
+
+    private static CassandraServer start(final CassandraServer server) {
         try {
             server.start();
             return server;
