@@ -52,6 +52,10 @@ final class ClusterCommand {
                 description = "Member logs, data and the cluster's state file (default: ${DEFAULT-VALUE}).")
         Path workDir;
 
+        /** The members' configuration (persistence, code upload, ingest, ...); its cluster-name names the cluster. */
+        @Mixin
+        ConfigOptions options;
+
         @Override
         public Integer call() {
             if (count < 1 || count > 16) {
@@ -67,10 +71,16 @@ final class ClusterCommand {
                 MemberAddress.checkPort(basePort, "--base-port");
                 MemberAddress.checkPort(basePort + count - 1, "--base-port plus --members");
             }
-            final LocalCluster cluster = LocalCluster.builder().members(count).workDir(workDir).memberHeap(heap).basePort(basePort)
-                    .clusterName("streamgrid").detached().longLivedMembers().progress(out::println).start();
+            final String clusterName = options.tree().string("cluster-name"); // also checks the file before anything starts
+            final LocalCluster.Builder builder = LocalCluster.builder().members(count).workDir(workDir).memberHeap(heap).basePort(basePort)
+                    .clusterName(clusterName).detached().longLivedMembers().progress(out::println);
+            if (options.config != null) {
+                builder.configFile(options.config);
+            }
+            final LocalCluster cluster = builder.start();
             DetachedCluster.of(cluster).save(workDir);
-            out.println("cluster 'streamgrid' running: " + String.join(", ",
+            out.println("cluster '" + clusterName + "' running" + (options.config != null ? " with " + options.config : "") + ": "
+                    + String.join(", ",
                     cluster.members().stream().map(m -> m.address() + " (pid " + m.pid() + ")").toList()));
             out.println("logs in " + workDir + "; 'streamgrid cluster status' to inspect, 'streamgrid cluster stop' to stop");
             return 0;

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Design of this test: `cluster start` leaves member JVMs running after the command returns;
+ * Design of this test: `cluster start --config` leaves member JVMs running after the command returns;
  * `cluster status --json` finds them through the state file and reports a safe cluster; `job resume`
  * of a job the cluster does not have is a user mistake (exit 2, one line); `cluster stop` ends every
  * one of them by PID. The finally block stops anything a failure left behind.
@@ -27,16 +27,22 @@ class ClusterCommandTest {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void when_clusterStartedByCli_then_statusReportsItAndStopEndsEveryMember(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
+        Files.createDirectories(workDir);
+        // The members' configuration, as a user keeps it: its cluster-name names the cluster.
+        final String clusterName = "cli-" + ProcessHandle.current().pid();
+        final Path config = Files.writeString(workDir.resolve("streamgrid.yaml"), "cluster-name: " + clusterName + "\n");
         try {
             final String[] started = run("cluster", "start", "--members", "2", "--base-port", "0", "--heap", "256m",
-                    "--work-dir", workDir.toString());
-            assertThat(started[0]).as(started[1]).isEqualTo("0");
+                    "--work-dir", workDir.toString(), "--config", config.toString());
+            assertThat(started[0]).as(started[2]).isEqualTo("0");
+            assertThat(started[1]).contains("cluster '" + clusterName + "' running with " + config);
             final List<DetachedCluster.Member> members = DetachedCluster.load(workDir).orElseThrow().members();
             assertThat(members).hasSize(2).allSatisfy(m -> assertThat(m.process()).isPresent());
             // An operator's members are long-lived: they get the member-only flags (heap pre-touched).
             for (final DetachedCluster.Member member : members) {
                 final String commandLine = Files.readString(Path.of("/proc", Long.toString(member.pid()), "cmdline"));
-                assertThat(commandLine).as("command line of pid " + member.pid()).contains("member-jvm.options");
+                assertThat(commandLine).as("command line of pid " + member.pid()).contains("member-jvm.options")
+                        .contains("--config=" + config.toAbsolutePath());
             }
 
             final String[] again = run("cluster", "start", "--base-port", "0", "--work-dir", workDir.toString());
@@ -48,7 +54,7 @@ class ClusterCommandTest {
             assertThat(status[1]).contains("\"answered\":2", "\"safe\":true", "\"clusterSize\":2");
 
             final String firstMember = "127.0.0.1:" + members.get(0).port();
-            final String[] resumed = run("job", "resume", "no-such-job", "--member", firstMember);
+            final String[] resumed = run("job", "resume", "no-such-job", "--member", firstMember, "--config", config.toString());
             assertThat(resumed[0]).as(resumed[2]).isEqualTo("2");
             assertThat(resumed[2]).contains("no job named 'no-such-job' in the cluster: see 'streamgrid job list'");
 
