@@ -15,16 +15,12 @@ import com.hazelcast.spi.impl.NodeEngine;
 import io.streamgrid.node.PersistenceSettings;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -35,8 +31,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -71,10 +65,9 @@ final class StateTable implements AutoCloseable {
     private static final int IN_FLIGHT = 64;
     /** Keys per IN query of a load (every key of one query is in one Cassandra partition); more are read by a range scan. */
     private static final int KEYS_PER_QUERY = 100;
-    private static final int PAGE_SIZE = 5_000;
+    /** Rows per page of a range read (a load's, a key listing's: {@link StoredKeys}). */
+    static final int PAGE_SIZE = 5_000;
     private static final long PROGRESS_EVERY = 100_000;
-    /** Buckets whose keys are asked for ahead while a map's keys are listed. */
-    private static final int BUCKETS_AHEAD = 8;
     /**
      * Values larger than this (serialized) are stored in parts of this size: half of Cassandra's
      * 16 MiB limits, and above the snapshot entries StreamGrid's own processors write (at most
@@ -396,13 +389,11 @@ final class StateTable implements AutoCloseable {
     }
 
     /**
-     * Every stored key of {@code map}, in serialized form, bucket after bucket, read as it is
-     * iterated (a page at a time, the next buckets' first pages asked for ahead), so that listing a
-     * large map never holds all its keys. Hazelcast iterates it once, on one member, and hands the
-     * keys to the partitions' owners in batches. A map never written (not in {@code <table>_maps})
-     * has no keys and costs one lookup, not a query per bucket: Jet loads every new snapshot map.
-     * A page that fails to arrive is asked for again (logged, every {@link StatePersistence#RETRY_MS})
-     * while {@code keepTrying} says so: a listing that ended early would load part of the map.
+     * Every stored key of {@code map}, in serialized form, read as it is iterated ({@link StoredKeys}:
+     * a failed page is asked for again while {@code keepTrying} says so). Hazelcast iterates it once,
+     * on one member, and hands the keys to the partitions' owners in batches. A map never written
+     * (not in {@code <table>_maps}) has no keys and costs one lookup, not a query per bucket: Jet
+     * loads every new snapshot map.
      */
     Iterable<Object> keys(final String map, final BooleanSupplier keepTrying) {
         final Opened o = opened();
@@ -410,80 +401,7 @@ final class StateTable implements AutoCloseable {
             return List.of();
         }
         final int buckets = o.nodeEngine().getPartitionService().getPartitionCount();
-        return () -> new Iterator<>() {
-            private final long started = System.nanoTime();
-            /** The next buckets' first pages, asked for ahead: bucket and its answer to come. */
-            private final ArrayDeque<Map.Entry<Integer, CompletionStage<AsyncResultSet>>> ahead = new ArrayDeque<>();
-            private int nextBucket;
-            private AsyncResultSet page;
-            private Iterator<Row> rows = Collections.emptyIterator();
-            private long listed;
-            private boolean reported;
-
-            @Override
-            public boolean hasNext() {
-                while (!rows.hasNext()) {
-                    if (page != null && page.hasMorePages()) {
-                        final AsyncResultSet current = page;
-                        page = awaitRetrying(map, current.fetchNextPage(), current::fetchNextPage, keepTrying);
-                    } else {
-                        while (ahead.size() < BUCKETS_AHEAD && nextBucket < buckets) {
-                            ahead.add(Map.entry(nextBucket, firstPage(nextBucket++)));
-                        }
-                        if (ahead.isEmpty()) {
-                            if (!reported) {
-                                reported = true;
-                                LOG.info(() -> String.format("state persistence: %s: %d keys listed in %.1f s", map, listed,
-                                        (System.nanoTime() - started) / 1e9));
-                            }
-                            return false;
-                        }
-                        final Map.Entry<Integer, CompletionStage<AsyncResultSet>> first = ahead.poll();
-                        page = awaitRetrying(map, first.getValue(), () -> firstPage(first.getKey()), keepTrying);
-                    }
-                    rows = page.currentPage().iterator();
-                }
-                return true;
-            }
-
-            private CompletionStage<AsyncResultSet> firstPage(final int bucket) {
-                return o.session().executeAsync(o.selectKeys().bind(map, bucket).setPageSize(PAGE_SIZE));
-            }
-
-            @Override
-            public Object next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                listed++;
-                return new HeapData(bytes(rows.next().getByteBuffer("key")));
-            }
-        };
-    }
-
-    /** {@code page}, or when it fails the page asked for again, until it arrives or {@code keepTrying} says no. */
-    private static AsyncResultSet awaitRetrying(final String map, final CompletionStage<AsyncResultSet> page,
-                                                final Supplier<CompletionStage<AsyncResultSet>> again, final BooleanSupplier keepTrying) {
-        CompletionStage<AsyncResultSet> attempt = page;
-        while (true) {
-            try {
-                return attempt.toCompletableFuture().join();
-            } catch (final CompletionException e) {
-                final RuntimeException failure = e.getCause() instanceof RuntimeException cause ? cause : e;
-                if (!keepTrying.getAsBoolean()) {
-                    throw failure;
-                }
-                LOG.log(Level.SEVERE, "state persistence: " + map + ": listing the stored keys failed; the map stays unloaded and"
-                        + " the member not ready until they are listed: asking again in " + StatePersistence.RETRY_MS / 1000 + " s", failure);
-                try {
-                    Thread.sleep(StatePersistence.RETRY_MS);
-                } catch (final InterruptedException stopped) {
-                    Thread.currentThread().interrupt();
-                    throw failure;
-                }
-                attempt = again.get();
-            }
-        }
+        return () -> new StoredKeys(o.session(), o.selectKeys(), map, buckets, keepTrying);
     }
 
     @Override
@@ -575,7 +493,7 @@ final class StateTable implements AutoCloseable {
         return Arrays.compareUnsigned(a.array(), b.array());
     }
 
-    private static byte[] bytes(final ByteBuffer buffer) {
+    static byte[] bytes(final ByteBuffer buffer) {
         final byte[] bytes = new byte[buffer.remaining()];
         buffer.duplicate().get(bytes);
         return bytes;
