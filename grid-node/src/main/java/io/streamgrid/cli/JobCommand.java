@@ -27,6 +27,7 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.impl.ConfigTree;
+import io.streamgrid.node.impl.HazelcastConfigFactory;
 import io.streamgrid.sink.CassandraSchema;
 import io.streamgrid.sink.CassandraTarget;
 import io.streamgrid.sink.SchemaMismatchException;
@@ -44,6 +45,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -539,16 +542,14 @@ final class JobCommand {
             description = {"List a job's checkpoints (Jet snapshots): the last completed one, which a restart of the job "
                     + "or of the whole cluster resumes from; the one before it while it is kept (until the next completes); "
                     + "one in progress; the last failure. Durable (in Cassandra, surviving the whole cluster) when the "
-                    + "configuration's persistence.jobs is true, else in member memory only. 'streamgrid job submit "
+                    + "members' persistence.jobs is true (the members say), else in member memory only. 'streamgrid job submit "
                     + "--from-checkpoint ID' starts a new submission of the job from one of them."})
     static final class Checkpoints extends OnNamedJob {
         @Override
         String act(final Job job, final HazelcastInstance client) {
             final JobExecutionRecord record = client.<Long, JobExecutionRecord>getMap(JobRepository.JOB_EXECUTION_RECORDS_MAP_NAME).get(job.getId());
-            final boolean durable = options.tree().bool("persistence.jobs");
             final StringBuilder out = new StringBuilder("job " + name + " (id " + job.getIdString() + "), " + job.getStatus()
-                    + ", snapshots every " + job.getConfig().getSnapshotIntervalMillis() + " ms; checkpoints "
-                    + (durable ? "durable: in Cassandra (persistence.jobs)" : "in member memory only (persistence.jobs is false)"));
+                    + ", snapshots every " + job.getConfig().getSnapshotIntervalMillis() + " ms; checkpoints " + durability(client));
             if (record == null || record.snapshotId() < 0) {
                 out.append("\n  no checkpoint completed yet: a restart starts the job from the beginning of its logs");
             } else {
@@ -567,6 +568,20 @@ final class JobCommand {
                 out.append("\n  the last checkpoint that failed: " + record.lastSnapshotFailure().lines().findFirst().orElse(""));
             }
             return out.toString();
+        }
+
+        /** Where the cluster keeps checkpoints, as its members say (their persistence.jobs), not this command's configuration. */
+        private static String durability(final HazelcastInstance client) {
+            final Set<String> said = new TreeSet<>();
+            client.getCluster().getMembers().forEach(m -> said.add(String.valueOf(m.getAttribute(HazelcastConfigFactory.DURABLE_JOBS_ATTRIBUTE))));
+            if (said.equals(Set.of("true"))) {
+                return "durable: in Cassandra (the members' persistence.jobs)";
+            }
+            if (said.equals(Set.of("false"))) {
+                return "in member memory only (the members' persistence.jobs is false)";
+            }
+            return said.contains("null") ? "of unknown durability (members that do not say: not StreamGrid members?)"
+                    : "durable on some members only (their persistence.jobs differs: give every member one configuration)";
         }
     }
 }

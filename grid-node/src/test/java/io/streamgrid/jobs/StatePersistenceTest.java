@@ -600,11 +600,13 @@ class StatePersistenceTest {
                 await().atMost(Duration.ofMinutes(1)).until(() -> Scenario.lastSnapshotId(client, jobId) > atKill.snapshotId());
                 final StringWriter out = new StringWriter();
                 final StringWriter err = new StringWriter();
-                final int code = StreamGridCli.run(new String[] {"job", "checkpoints", job.name(), "--config", config.toString(),
+                // The CLI's own file has no persistence.jobs: where checkpoints live is the members' to say.
+                final Path cliConfig = Files.writeString(workDir.resolve("cli.yaml"), "cluster-name: " + clusterName + "\n");
+                final int code = StreamGridCli.run(new String[] {"job", "checkpoints", job.name(), "--config", cliConfig.toString(),
                         "--member=" + cluster.members().get(0).address()}, new PrintWriter(out, true), new PrintWriter(err, true));
                 System.out.println("streamgrid job checkpoints " + job.name() + ":\n" + out + err);
                 assertThat(code).as(err.toString()).isZero();
-                assertThat(out.toString()).contains("checkpoints durable: in Cassandra").containsPattern(
+                assertThat(out.toString()).contains("checkpoints durable: in Cassandra (the members' persistence.jobs)").containsPattern(
                         "\\n  \\d+ +\\S+ +\\d+ ms +[\\d,]+  the last completed: a restart resumes from it");
                 writer.finish();
                 log.appendEndOfStream();

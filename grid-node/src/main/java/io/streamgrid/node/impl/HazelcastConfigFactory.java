@@ -94,6 +94,13 @@ public final class HazelcastConfigFactory {
         }
     }
 
+    /**
+     * Member attribute: "true" when the member keeps Jet's job records and snapshots in Cassandra
+     * (persistence.jobs), so that clients tell durable checkpoints by asking the members, not
+     * their own configuration.
+     */
+    public static final String DURABLE_JOBS_ATTRIBUTE = "streamgrid.durable-jobs";
+
     @SuppressWarnings("deprecation") // RestApiConfig: the member-port health endpoint is still the CE way in 5.7
     public static Config memberConfig(final NodeSettings settings) {
         final Config config = new Config();
@@ -212,6 +219,7 @@ public final class HazelcastConfigFactory {
         if (persistence.jobs()) {
             persistJetJobMaps(config, table);
         }
+        config.getMemberAttributeConfig().setAttribute(DURABLE_JOBS_ATTRIBUTE, Boolean.toString(persistence.jobs()));
         return config;
     }
 
