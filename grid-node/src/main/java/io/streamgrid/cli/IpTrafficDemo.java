@@ -72,6 +72,10 @@ final class IpTrafficDemo {
         out.println("== ip-traffic: requests per IP per minute, alerts when an IP spikes above its baseline");
         out.println("   " + requests + " requests from 200 IPs, 10 minutes of event time, one spiking IP per minute,"
                 + " 0.5 % late; job exactly-once, snapshots every " + options.snapshotIntervalMs() + " ms");
+        if (job instanceof IpTrafficJob ipTraffic) {
+            out.println("   an IP alerts only once it has " + ipTraffic.baselineMinWindows() + " earlier minutes as its baseline, so the"
+                    + " first minutes' spikes raise no alert (nor does a spike of an IP new to the stream)");
+        }
 
         final AtomicInteger alerts = new AtomicInteger();
         // A continuous query: snapshot (empty), then every alert as it is written.

@@ -44,6 +44,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TradingDemo implements Callable<Integer> {
     private static final double LIMIT = 400_000;
     private static final int PARTITIONS = 6;
+    /** Alerts printed as they come; the rest are counted. */
+    private static final int ALERTS_SHOWN = 8;
 
     @Spec
     CommandSpec spec;
@@ -77,11 +79,13 @@ final class TradingDemo implements Callable<Integer> {
                     + " ms); " + trades + " trades of " + accounts + " accounts will be appended over about 15 s");
 
             final AtomicInteger updates = new AtomicInteger();
+            out.printf("   every 25th change of %s's positions, as its local view sees it:%n   %-8s  %-9s %6s   %8s  %19s%n",
+                    followed.account(), "ACCOUNT", "SYMBOL", "QTY", "AVG PRICE", "REALISED P&L");
             final LocalView view = streamGrid.localView(Trades.POSITIONS, "account = '" + followed.account() + "'");
             view.onChange(delta -> {
                 if (delta.kind() != Delta.Kind.LEAVE && updates.incrementAndGet() % 25 == 1) {
                     final Position p = (Position) delta.value();
-                    out.printf("   %s  %-9s %6d @ %8.2f  realised %10.2f  (local view: %d positions)%n", p.account(), p.symbol(),
+                    out.printf("   %-8s  %-9s %6d @ %9.2f  realised %10.2f  (local view: %d positions)%n", p.account(), p.symbol(),
                             p.quantity(), p.averagePrice(), p.realisedPnl(), view.size());
                 }
             });
@@ -95,9 +99,15 @@ final class TradingDemo implements Callable<Integer> {
                 @Override
                 public void onDelta(final Delta delta) {
                     final ExposureAlert alert = (ExposureAlert) delta.value();
-                    if (delta.kind() != Delta.Kind.LEAVE && alerts.incrementAndGet() <= 8) {
+                    if (delta.kind() == Delta.Kind.LEAVE) {
+                        return;
+                    }
+                    final int seen = alerts.incrementAndGet();
+                    if (seen <= ALERTS_SHOWN) {
                         out.printf("   ALERT %s exposure %,.0f above %,.0f (breach %d)%n", alert.account(), alert.gross(),
                                 alert.limit(), alert.breach());
+                    } else if (seen == ALERTS_SHOWN + 1) {
+                        out.println("   (more alerts arrive; counted, not shown)");
                     }
                 }
             }, SubscriptionOptions.defaults());
@@ -117,6 +127,7 @@ final class TradingDemo implements Callable<Integer> {
             out.println("== check: " + trades + " trades expected, " + applied + " applied; " + expected.positions().size()
                     + " positions, " + expected.exposures().size() + " exposures, " + expected.alerts().size() + " alerts expected, "
                     + differences.size() + " differ from the oracle" + (differences.isEmpty() ? "" : ", e.g. " + differences.get(0)));
+            out.printf("== %,d alert changes reached the subscription (%d shown)%n", alerts.get(), Math.min(alerts.get(), ALERTS_SHOWN));
             alertFeed.close();
             view.close();
             running.cancel();
