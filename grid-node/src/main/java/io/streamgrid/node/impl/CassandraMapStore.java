@@ -10,7 +10,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -113,18 +112,8 @@ final class CassandraMapStore implements MapStore<Object, Object>, MapLoaderLife
             try {
                 return table.readAll(map, keys);
             } catch (final RuntimeException e) {
-                if (!hazelcast.getLifecycleService().isRunning()) {
-                    throw e;
-                }
-                LOG.log(Level.SEVERE, "state persistence: " + map + ": reading " + keys.size() + " stored values failed (attempt "
-                        + attempt + "); the map stays unloaded and the member not ready until they are read: trying again in "
-                        + StatePersistence.RETRY_MS / 1000 + " s", e);
-                try {
-                    Thread.sleep(StatePersistence.RETRY_MS);
-                } catch (final InterruptedException stopped) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
+                StatePersistence.pauseBeforeRetry(LOG, map + ": reading " + keys.size() + " stored values (attempt " + attempt + ")", e,
+                        () -> hazelcast.getLifecycleService().isRunning());
             }
         }
     }

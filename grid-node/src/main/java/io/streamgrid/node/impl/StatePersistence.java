@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.node.PersistenceSettings;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -19,6 +20,26 @@ public final class StatePersistence implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(StatePersistence.class.getName());
     /** Pause between attempts after a failed load (Cassandra went away meanwhile, say); the map store's too. */
     static final long RETRY_MS = 5_000;
+
+    /**
+     * After a failed read of persisted state (a load's values, a key listing's page): throws
+     * {@code failure} when {@code keepTrying} says no or the pause is interrupted, else logs that
+     * {@code what} failed and pauses {@link #RETRY_MS} before the caller reads again. Hazelcast would
+     * count a map whose read failed as loaded, without those keys: so the caller tries again.
+     */
+    static void pauseBeforeRetry(final Logger log, final String what, final RuntimeException failure, final BooleanSupplier keepTrying) {
+        if (!keepTrying.getAsBoolean()) {
+            throw failure;
+        }
+        log.log(Level.SEVERE, "state persistence: " + what + " failed; the map stays unloaded and the member not ready until"
+                + " it succeeds: trying again in " + RETRY_MS / 1000 + " s", failure);
+        try {
+            Thread.sleep(RETRY_MS);
+        } catch (final InterruptedException stopped) {
+            Thread.currentThread().interrupt();
+            throw failure;
+        }
+    }
     private final StateTable table;
     private final HazelcastInstance hazelcast;
     private final PersistenceSettings settings;

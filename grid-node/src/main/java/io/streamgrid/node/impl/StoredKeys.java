@@ -15,7 +15,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -101,17 +100,7 @@ final class StoredKeys implements Iterator<Object> {
                 return attempt.toCompletableFuture().join();
             } catch (final CompletionException e) {
                 final RuntimeException failure = e.getCause() instanceof RuntimeException cause ? cause : e;
-                if (!keepTrying.getAsBoolean()) {
-                    throw failure;
-                }
-                LOG.log(Level.SEVERE, "state persistence: " + map + ": listing the stored keys failed; the map stays unloaded and"
-                        + " the member not ready until they are listed: asking again in " + StatePersistence.RETRY_MS / 1000 + " s", failure);
-                try {
-                    Thread.sleep(StatePersistence.RETRY_MS);
-                } catch (final InterruptedException stopped) {
-                    Thread.currentThread().interrupt();
-                    throw failure;
-                }
+                StatePersistence.pauseBeforeRetry(LOG, map + ": listing the stored keys", failure, keepTrying);
                 attempt = again.get();
             }
         }
