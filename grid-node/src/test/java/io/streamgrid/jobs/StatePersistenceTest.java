@@ -200,6 +200,7 @@ class StatePersistenceTest {
      * while the members still waited for Cassandra.
      */
     @Test
+    @Tag("soak") // stops and starts Cassandra (about a minute); soak only, to keep the default run within 30 minutes
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_membersStartWhileCassandraIsDown_then_theyAreNotReadyUntilTheirStateIsLoaded(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
