@@ -1,18 +1,15 @@
 package io.streamgrid.cli;
 
 import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.InputNotTextException;
 import io.streamgrid.jobs.ingest.KafkaLogs;
-import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.ingest.JsonLinesLoader;
 import io.streamgrid.jobs.ingest.KafkaLoadLedger;
 import io.streamgrid.jobs.ingest.LoadLedger;
 import io.streamgrid.jobs.ingest.LoadProgress;
 import io.streamgrid.jobs.ingest.LoadReport;
-import io.streamgrid.jobs.ingest.SchemaGenerator;
 import io.streamgrid.jobs.ingest.SchemaLoader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.EventSchema;
@@ -38,9 +35,9 @@ import java.util.concurrent.Callable;
 /** {@code streamgrid ingest}: put events into the schema logs. */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
         description = "Append generated or loaded events to the log of their schema (built-in or configured).",
-        subcommands = {IngestCommand.Generate.class, IngestCommand.Load.class, IngestCommand.End.class})
+        subcommands = {GenerateCommand.class, IngestCommand.Load.class, IngestCommand.End.class})
 final class IngestCommand {
-    private static final String BUILT_IN = "request, sensor, click, transaction";
+    static final String BUILT_IN = "request, sensor, click, transaction";
 
     /** The logs of the built-in types: Kafka topics in Kafka mode, else under the configured ingest directory (created with ingest.partitions when new). */
     static BuiltInLogs builtInLogs(final ConfigTree tree) {
@@ -82,105 +79,6 @@ final class IngestCommand {
     /** Where {@code log} is, for messages: its directory or its Kafka topic. */
     static String where(final EventLog log) {
         return log instanceof SchemaLog chronicle ? chronicle.directory().toString() : "topic " + log.name().substring("kafka:".length());
-    }
-
-    @Command(name = "generate", mixinStandardHelpOptions = true,
-            description = "Append deterministic generated events (seeded) to the log of their schema.")
-    static final class Generate implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Option(names = {"--schema", "--type"}, paramLabel = "NAME", defaultValue = "request",
-                description = "A built-in type (" + BUILT_IN + ": realistic values) or a schema of the configuration "
-                        + "(values derived from its fields) (default: ${DEFAULT-VALUE}).")
-        String schemaName;
-
-        @Option(names = "--events", defaultValue = "100000", description = "How many (default: ${DEFAULT-VALUE}).")
-        long events;
-
-        @Option(names = "--rate", defaultValue = "1000", description = "Events per second of event time (default: ${DEFAULT-VALUE}).")
-        long rate;
-
-        @Option(names = "--keys", defaultValue = "1000", description = "Distinct keys (default: ${DEFAULT-VALUE}).")
-        int keys;
-
-        @Option(names = "--seed", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
-        long seed;
-
-        @Option(names = "--zipf", defaultValue = "0.8", description = "Key skew exponent, 0 = uniform (default: ${DEFAULT-VALUE}).")
-        double zipf;
-
-        @Option(names = "--disorder-ms", defaultValue = "2000", description = "Maximum out-of-order jitter (default: ${DEFAULT-VALUE}).")
-        long disorderMs;
-
-        @Option(names = "--late-fraction", defaultValue = "0.01", description = "Share of late events (default: ${DEFAULT-VALUE}).")
-        double lateFraction;
-
-        @Option(names = "--max-lateness-ms", defaultValue = "120000", description = "How late, at most (default: ${DEFAULT-VALUE}).")
-        long maxLatenessMs;
-
-        @Option(names = "--hot-key-fraction", defaultValue = "0", description = "Share of events sent to a spiking key (default: ${DEFAULT-VALUE}).")
-        double hotKeyFraction;
-
-        @Option(names = "--end", description = "Append the end of the stream afterwards, so every window and timer fires.")
-        boolean end;
-
-        @Mixin
-        ConfigOptions options;
-
-        @Override
-        public Integer call() throws Exception {
-            final ConfigTree tree = options.tree();
-            final EventSchema schema = schema(tree, schemaName.toLowerCase(Locale.ROOT));
-            final EventType builtIn = EventType.ofSchema(schema.name());
-            final GeneratorSpec generatorSpec;
-            try {
-                generatorSpec = GeneratorSpec.of(builtIn, seed, events, keys).withRate(rate).withZipf(zipf)
-                        .withDisorder(disorderMs, lateFraction, maxLatenessMs).withHotKeys(hotKeyFraction, 60_000);
-            } catch (final IllegalArgumentException e) {
-                throw new ConfigException(e.getMessage(), e);
-            }
-            final PrintWriter out = spec.commandLine().getOut();
-            if (JobCatalog.kafkaLogs(tree) != null) { // a Kafka load keeps its progress in its own transactions: no events to count, no lock
-                generate(tree, schema, builtIn, generatorSpec, out);
-                return 0;
-            }
-            // One writer of events at a time per ingest directory: a load's resume counts the events after its last record of progress.
-            final AutoCloseable exclusive;
-            try {
-                exclusive = LoadLedger.exclusive(JobCatalog.ingestDir(tree));
-            } catch (final IllegalStateException e) {
-                throw new ConfigException(e.getMessage() + "; nothing was generated", e);
-            }
-            try (exclusive) {
-                generate(tree, schema, builtIn, generatorSpec, out);
-            }
-            return 0;
-        }
-
-        private void generate(final ConfigTree tree, final EventSchema schema, final EventType builtIn, final GeneratorSpec generatorSpec,
-                              final PrintWriter out) {
-            if (builtIn != null) {
-                try (BuiltInLogs logs = builtInLogs(tree)) {
-                    new EventGenerator(generatorSpec).appendTo(logs, 100_000, out::println);
-                    finish(logs.log(builtIn), out);
-                }
-            } else {
-                try (EventLog log = openSchemaLog(tree, schema)) {
-                    new SchemaGenerator(schema, generatorSpec).appendTo(log, 100_000, out::println);
-                    finish(log, out);
-                }
-            }
-        }
-
-        private void finish(final EventLog log, final PrintWriter out) {
-            if (end) {
-                log.appendEndOfStream();
-            }
-            log.flush(); // Kafka: every event acknowledged (or this fails) before "appended" is printed
-            out.println("appended " + events + " " + log.schema().name() + " events to " + where(log)
-                    + (end ? ", then the end of the stream" : ""));
-        }
     }
 
     @Command(name = "load", mixinStandardHelpOptions = true,

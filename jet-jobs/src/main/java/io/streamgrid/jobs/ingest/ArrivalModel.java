@@ -20,7 +20,7 @@ final class ArrivalModel {
     }
 
     long arrival(final long i) {
-        return spec.startTimeMs() + i * 1000 / spec.eventsPerSecond();
+        return spec.arrival(i);
     }
 
     long timestamp(final long arrival) {

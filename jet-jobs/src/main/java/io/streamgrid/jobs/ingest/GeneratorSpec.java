@@ -71,6 +71,23 @@ public record GeneratorSpec(
                 maxLatenessMs, startTimeMs, fraction, periodMs);
     }
 
+    /** Event times from {@code startMs} on (for events that follow the clock: the clock's time). */
+    public GeneratorSpec withStart(final long startMs) {
+        return new GeneratorSpec(type, seed, events, eventsPerSecond, keys, zipfExponent, maxDisorderMs, lateFraction,
+                maxLatenessMs, startMs, hotKeyFraction, hotKeyPeriodMs);
+    }
+
+    /** As many events as are due in {@code count}; the rest unchanged. */
+    public GeneratorSpec withEvents(final long count) {
+        return new GeneratorSpec(type, seed, count, eventsPerSecond, keys, zipfExponent, maxDisorderMs, lateFraction,
+                maxLatenessMs, startTimeMs, hotKeyFraction, hotKeyPeriodMs);
+    }
+
+    /** When event {@code i} arrives (its event time before disorder and lateness). */
+    public long arrival(final long i) {
+        return startTimeMs + i * 1000 / eventsPerSecond;
+    }
+
     private static void check(final boolean condition, final String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);

@@ -2,7 +2,10 @@ package io.streamgrid.jobs.ingest;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
 
+import java.time.Instant;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * What the generators share: the {@code n}-th event of a spec as a reused {@link SchemaRecord}
@@ -10,12 +13,19 @@ import java.util.function.Consumer;
  * consumer or appended to a schema log with progress lines.
  */
 public abstract class RecordGenerator {
+    /** How often, at most, a live run makes what it appended visible to readers (a flush). */
+    static final long LIVE_FLUSH_MS = 100;
+    /** How often a live run says how far it is. */
+    static final long LIVE_PROGRESS_MS = 10_000;
+
+    private final GeneratorSpec spec;
     private final long events;
     private final String what;
 
     /** {@code what}: the events' name in progress lines. */
-    RecordGenerator(final long events, final String what) {
-        this.events = events;
+    RecordGenerator(final GeneratorSpec spec, final String what) {
+        this.spec = spec;
+        this.events = spec.events();
         this.what = what;
     }
 
@@ -40,5 +50,52 @@ public abstract class RecordGenerator {
             }
         }
         return events;
+    }
+
+    /**
+     * Appends the events as {@code clockMs} reaches their arrival times ({@link GeneratorSpec#arrival}:
+     * the spec's start is on that clock's scale), so readers see a stream that follows the clock:
+     * events whose arrival has passed go at once (a backfill), later ones when due. What was appended
+     * is flushed at least every {@value #LIVE_FLUSH_MS} ms and before this returns. Stops after the
+     * spec's events, or as soon as {@code stop} says so; returns how many were appended.
+     *
+     * @throws IllegalStateException when the log fails a flush ({@link EventLog#flush()})
+     */
+    public final long appendLive(final EventLog log, final LongSupplier clockMs, final BooleanSupplier stop,
+                                 final Consumer<String> progress) {
+        long appended = 0;
+        long lastFlush = clockMs.getAsLong();
+        long lastProgress = lastFlush;
+        while (appended < events && !stop.getAsBoolean()) {
+            final long now = clockMs.getAsLong();
+            final long due = spec.arrival(appended);
+            if (due > now) {
+                log.flush();
+                lastFlush = now;
+                sleep(Math.min(due - now, LIVE_FLUSH_MS));
+                continue;
+            }
+            log.append(next(appended));
+            appended++;
+            if (now - lastFlush >= LIVE_FLUSH_MS) {
+                log.flush();
+                lastFlush = now;
+            }
+            if (now - lastProgress >= LIVE_PROGRESS_MS) {
+                progress.accept("appended " + appended + " " + what + " events so far, event time now " + Instant.ofEpochMilli(due));
+                lastProgress = now;
+            }
+        }
+        log.flush();
+        return appended;
+    }
+
+    private static void sleep(final long ms) {
+        try {
+            Thread.sleep(Math.max(1, ms));
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the next event's time", e);
+        }
     }
 }

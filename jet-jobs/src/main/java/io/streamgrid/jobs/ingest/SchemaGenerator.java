@@ -36,7 +36,7 @@ public final class SchemaGenerator extends RecordGenerator {
      *                                  number of distinct keys, naming the field
      */
     public SchemaGenerator(final EventSchema schema, final GeneratorSpec spec) {
-        super(spec.events(), schema.name());
+        super(spec, schema.name());
         this.layout = schema.layout();
         this.random = new SplittableRandom(spec.seed());
         this.arrivals = new ArrivalModel(spec, random);
