@@ -91,6 +91,7 @@ final class StateCommands {
                             out.println(ValueText.json(candidate, value));
                         } else {
                             ValueText.fields(value).forEach(out::println);
+                            ValueText.legend(ValueText.fieldsOf(List.of(value))).forEach(out::println);
                         }
                         return 0;
                     }
@@ -139,6 +140,7 @@ final class StateCommands {
                     out.println(matching.size() > shown.size()
                             ? "(" + shown.size() + " of " + matching.size() + " matching entries shown; --limit to see more)"
                             : "(" + matching.size() + " matching " + (matching.size() == 1 ? "entry" : "entries") + ")");
+                    ValueText.legend(ValueText.fieldsOf(shown.stream().map(Map.Entry::getValue).toList())).forEach(out::println);
                 }
                 return 0;
             });
@@ -177,6 +179,9 @@ final class StateCommands {
                         out.println(json ? "{\"snapshot\":" + entries.size() + "}"
                                 : "-- " + entries.size() + " matching " + (entries.size() == 1 ? "entry" : "entries")
                                 + "; changes follow as they happen" + (changes > 0 ? " (until " + changes + ")" : " (Ctrl-C to stop)"));
+                        if (!json) {
+                            ValueText.legend(ValueText.fieldsOf(entries.values())).forEach(out::println);
+                        }
                     }
 
                     @Override

@@ -61,7 +61,6 @@ final class TopCommand extends ConnectedCommand implements Callable<Integer> {
 
     /** One screen; {@code previous} and {@code rates} carry each job's last figures and rate between screens. */
     static String screen(final HazelcastInstance client, final Map<String, JobFigures> previous, final Map<String, Double> rates) {
-        final long now = System.currentTimeMillis();
         final StringBuilder text = new StringBuilder();
         final List<Member> members = new ArrayList<>(client.getCluster().getMembers());
         final Map<Member, Integer> partitions = ClusterView.partitionsByMember(client);
@@ -97,9 +96,10 @@ final class TopCommand extends ConnectedCommand implements Callable<Integer> {
                     rate == null ? "—" : String.format(Locale.ROOT, "%,.0f", rate),
                     figures == null ? "—" : String.format(Locale.ROOT, "%,d", figures.eventsIn()),
                     figures == null ? "—" : String.format(Locale.ROOT, "%,d", figures.recordsBehind()),
-                    figures == null || figures.watermarkMs() == 0 ? "—" : lag((now - figures.watermarkMs()) / 1000.0),
+                    figures == null || figures.watermarkLagMs() < 0 ? "—" : lag(figures.watermarkLagMs() / 1000.0),
                     figures == null || figures.snapshotMillis() == 0 ? "—" : String.format(Locale.ROOT, "%,d", figures.snapshotMillis())));
         }
+        text.append("WM LAG = ").append(JobFigures.WATERMARK_LAG_MEANING).append(System.lineSeparator());
         final List<SubscriptionReport> subscriptions = ClusterView.subscriptions(client);
         text.append(String.format(Locale.ROOT, "%n%-24s %-30s %12s %8s %8s%n", "SUBSCRIPTION (MAP)", "WHERE", "DELIVERED", "RESYNCS",
                 "BEHIND"));

@@ -1,11 +1,9 @@
 package io.streamgrid.cli;
 
 import io.streamgrid.cq.ValueFields;
+import io.streamgrid.node.impl.FieldText;
 import io.streamgrid.node.impl.JsonText;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -13,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Map entries as text for people (field=value, tables) and as JSON for scripts. Values print by
@@ -57,38 +54,34 @@ final class ValueText {
     }
 
     /**
-     * Field {@code field}'s value as one table cell or line, for people (--json stays exact): a
-     * time field's epoch milliseconds as an ISO-8601 instant in UTC, a double to three decimals
-     * (three significant digits when smaller), text as is, nested values in their JSON form.
+     * What the fields StreamGrid's window results carry mean, for a legend under a table: every
+     * windowed job writes them, so they are the framework's words, not one job's.
      */
+    private static final List<Map.Entry<String, String>> LEGEND = List.of(
+            Map.entry("updateSequence", "1 = the window's on-time result; 2, 3, ... = corrected that many times by late events"),
+            Map.entry("corrected", "true = late events changed this result after its window first closed"));
+
+    /** Legend lines ("  field: meaning") for those of {@code fields} that need one, in the legend's order; none when none do. */
+    static List<String> legend(final Collection<String> fields) {
+        final List<String> lines = new ArrayList<>();
+        for (final Map.Entry<String, String> entry : LEGEND) {
+            if (fields.contains(entry.getKey())) {
+                lines.add("  " + entry.getKey() + ": " + entry.getValue());
+            }
+        }
+        return lines;
+    }
+
+    /** The fields of {@code values}, in order of first appearance. */
+    static Set<String> fieldsOf(final Collection<?> values) {
+        final Set<String> fields = new LinkedHashSet<>();
+        values.forEach(value -> fields.addAll(ValueFields.of(value).keySet()));
+        return fields;
+    }
+
+    /** Field {@code field}'s value as one table cell or line, for people ({@link FieldText#cell}). */
     static String cell(final String field, final Object value) {
-        if (value instanceof Long millis && isTimeField(field) && millis >= FIRST_TIME && millis < LAST_TIME) {
-            return Instant.ofEpochMilli(millis).toString();
-        }
-        if (value instanceof Double || value instanceof Float) {
-            return decimal(((Number) value).doubleValue());
-        }
-        return value instanceof Map<?, ?> || value instanceof Collection<?> ? JsonText.of(value) : String.valueOf(value);
-    }
-
-    /** Epoch milliseconds shown as instants: 2000-01-01 to 2100-01-01 (a count or an id is rarely in it and named so). */
-    private static final long FIRST_TIME = 946_684_800_000L;
-    private static final long LAST_TIME = 4_102_444_800_000L;
-    /** Field names that hold times: ts, time, …Time, …At, …Start, …End (windowStart, lastSeenAt, eventTime). */
-    private static final Pattern TIME_FIELD = Pattern.compile("ts|time|.*(Time|At|Start|End|Ts)");
-
-    private static boolean isTimeField(final String field) {
-        return TIME_FIELD.matcher(field).matches();
-    }
-
-    private static String decimal(final double value) {
-        if (!Double.isFinite(value) || value == 0) {
-            return String.valueOf(value);
-        }
-        if (Math.abs(value) < 0.001) {
-            return String.format(Locale.ROOT, "%.3g", value);
-        }
-        return BigDecimal.valueOf(value).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+        return FieldText.cell(field, value);
     }
 
     /** Entries as a table: the key, then one column per field (in order of first appearance). */

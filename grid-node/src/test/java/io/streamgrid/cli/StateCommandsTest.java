@@ -50,13 +50,27 @@ class StateCommandsTest {
             assertThat(CliRun.of("get", "state.cli-sensors", "s-1", "--config", config).out().lines())
                     .containsExactly("celsius   21.5", "readings  12", "site      Oslo");
 
+            // A window result's framework fields get a legend under the value (and under a table), their meaning said once.
+            grid.client.hazelcast().getMap("state.cli-windows").set("10.0.0.1@1767225600000",
+                    new io.streamgrid.jobs.usecase.IpWindowCount("10.0.0.1", 1_767_225_600_000L, 1_767_225_660_000L, 42, 2, true));
+            assertThat(CliRun.of("get", "state.cli-windows", "10.0.0.1@1767225600000", "--config", config).out().lines()).containsExactly(
+                    "ip              10.0.0.1", "windowStart     2026-01-01T00:00:00Z", "windowEnd       2026-01-01T00:01:00Z",
+                    "count           42", "updateSequence  2", "corrected       true",
+                    "  updateSequence: 1 = the window's on-time result; 2, 3, ... = corrected that many times by late events",
+                    "  corrected: true = late events changed this result after its window first closed");
+            assertThat(CliRun.of("query", "state.cli-windows", "--config", config).out().lines()).endsWith("(1 matching entry)",
+                    "  updateSequence: 1 = the window's on-time result; 2, 3, ... = corrected that many times by late events",
+                    "  corrected: true = late events changed this result after its window first closed");
+            assertThat(CliRun.of("query", "state.cli-ticks", "--where", "version = 101", "--config", config).out())
+                    .as("no legend where no column needs one").doesNotContain("updateSequence");
+
             final CliRun missing = CliRun.of("get", "state.cli-ticks", "99", "--config", config);
             assertThat(missing.code()).isEqualTo(StreamGridCli.EXIT_FAILED);
             assertThat(missing.err()).contains("no entry with key '99' in state.cli-ticks");
             grid.client.hazelcast().getMap("streamgrid.subscriptions").set("internal", "not the user's"); // as a watch leaves
             final CliRun typo = CliRun.of("get", "state.cli-tick", "7", "--config", config);
             assertThat(typo.code()).isEqualTo(StreamGridCli.EXIT_USAGE);
-            assertThat(typo.err()).contains("no map named 'state.cli-tick'").contains("its maps: state.cli-sensors, state.cli-ticks")
+            assertThat(typo.err()).contains("no map named 'state.cli-tick'").contains("its maps: state.cli-sensors, state.cli-ticks, state.cli-windows")
                     .doesNotContain("streamgrid.subscriptions");
 
             final CliRun query = CliRun.of("query", "state.cli-ticks", "--where", "bucket = 2 AND tag = 'even'", "--config", config);

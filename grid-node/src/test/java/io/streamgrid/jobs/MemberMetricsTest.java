@@ -96,6 +96,11 @@ class MemberMetricsTest {
             assertThat(first).containsEntry("streamgrid_cluster_members", 2.0).containsEntry("streamgrid_cluster_safe", 1.0);
             assertThat(first.keySet()).anyMatch(series -> series.startsWith("jvm_memory_used_bytes"))
                     .anyMatch(series -> series.startsWith("jvm_threads_current"));
+            // A person reading /metrics finds StreamGrid's series first, the JVM's after them.
+            final List<String> lines = MetricsScrape.get(members.get(0).metricsUrl()).body().lines().filter(l -> !l.startsWith("#")).toList();
+            final int lastOurs = lines.stream().filter(l -> l.startsWith("streamgrid_")).map(lines::lastIndexOf).max(Integer::compare).orElseThrow();
+            final int firstJvm = lines.stream().filter(l -> l.startsWith("jvm_")).map(lines::indexOf).min(Integer::compare).orElseThrow();
+            assertThat(lastOurs).as("the last streamgrid_ line, before the first jvm_ one at " + firstJvm).isLessThan(firstJvm);
 
             final Set<String> served = MetricsScrape.names(members.get(0));
             final Set<String> queried = MetricsScrape.dashboardMetricNames();

@@ -38,7 +38,8 @@ import static org.awaitility.Awaitility.await;
  * with events counted (Jet collects job metrics every few seconds), then loads that member's page
  * (each member keeps its own chart history): its script must have drawn both members with their partitions, the job's card and
  * a throughput chart with at least two points, the test's own subscription, and entries of the
- * alerts map (the stream has spiking IPs). A screenshot goes to {@code target/status-page.png}.
+ * alerts map as a table with readable times (the stream has spiking IPs); the page as served
+ * carries the status of its first paint (no "loading…"). A screenshot goes to {@code target/status-page.png}.
  */
 class StatusPageTest {
     @Test
@@ -86,7 +87,20 @@ class StatusPageTest {
                 total += Integer.parseInt(partitions.group(1));
             }
             assertThat(total).as("partitions shown for the members").isEqualTo(271);
-            assertThat(dom).as("the alerts").contains(IpTrafficJob.ALERTS_MAP + ": ").contains("TrafficAlert[");
+            // The alerts as a table: a column per field, times as UTC instants (not a record's toString, not epoch milliseconds).
+            final Matcher alertTable = Pattern.compile("<table class=\"alerts\" data-map=\"" + IpTrafficJob.ALERTS_MAP
+                    + "\">(.*?)</table>", Pattern.DOTALL).matcher(dom);
+            assertThat(alertTable.find()).as("the alerts table").isTrue();
+            assertThat(alertTable.group(1)).contains("<th>key</th>", "<th>ip</th>", "<th>windowStart</th>", "<th>count</th>")
+                    .containsPattern("<td>2026-01-01T\\d\\d:\\d\\d:00Z</td>").doesNotContain("TrafficAlert[");
+            assertThat(dom).as("the watermark lag says what it is").contains("title=\"watermark lag = clock minus watermark");
+
+            // First paint: the page arrives with the status in it — no empty frame waiting for the first poll.
+            final String served = MetricsScrape.get(page).body();
+            assertThat(served).doesNotContain("loading").doesNotContain("const INITIAL = /*INITIAL_STATUS*/null")
+                    .contains("\"clusterSafe\":true");
+            final String firstPaint = browser.get().dumpDom(page, 0);
+            assertThat(firstPaint).contains("2 members, safe").contains("data-job=\"" + job.name() + "\"");
             assertThat(dom).as("the subscription's row").containsPattern("<tr class=\"subscription\"><td>" + job.stateMap()
                     + "</td><td>count &gt; 100</td>");
 

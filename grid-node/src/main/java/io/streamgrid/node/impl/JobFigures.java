@@ -19,6 +19,19 @@ import java.util.function.LongBinaryOperator;
 public record JobFigures(long collectedAtMs, long eventsIn, long late, long rejected, long results, long watermarkMs,
                          long snapshotMillis, long recordsBehind) {
 
+    /**
+     * What "watermark lag" means wherever StreamGrid shows it ({@code top}, the status page): how far
+     * the job's watermark — the event time up to which its windows and timers are complete — trails
+     * the clock when Jet collected the figures. Seconds for a stream on the clock; for a history
+     * (events of past dates) its distance into the past.
+     */
+    public static final String WATERMARK_LAG_MEANING = "clock minus watermark, the event time up to which results are complete";
+
+    /** The watermark lag in milliseconds ({@link #WATERMARK_LAG_MEANING}), or -1 while the job has no watermark yet. */
+    public long watermarkLagMs() {
+        return watermarkMs == 0 ? -1 : collectedAtMs - watermarkMs;
+    }
+
     /** The job's figures, or null before Jet has collected any of its metrics. */
     public static JobFigures of(final Job job) {
         final JobMetrics metrics = job.getMetrics();

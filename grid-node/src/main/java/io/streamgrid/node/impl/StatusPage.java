@@ -9,6 +9,7 @@ import com.hazelcast.map.IMap;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.streamgrid.client.SubscriptionReport;
+import io.streamgrid.cq.ValueFields;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,6 +53,8 @@ final class StatusPage implements HttpHandler {
     private static final int FINISHED_KEPT = 10;
     private static final long SAMPLE_EVERY_MS = 1_000;
     private static final int ALERTS_SHOWN = 8;
+    /** Where status.html takes the status of its first paint. */
+    private static final String INITIAL_STATUS = "/*INITIAL_STATUS*/null";
 
     /** How long one status.json answer serves repeated polls (any number of open pages costs one computation per interval). */
     private static final long JSON_FRESH_MS = 500;
@@ -102,7 +105,7 @@ final class StatusPage implements HttpHandler {
             } else if (!"GET".equals(exchange.getRequestMethod())) {
                 send(exchange, 405, "text/plain; charset=utf-8", "GET only\n".getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/") || path.equals("/status")) {
-                send(exchange, 200, "text/html; charset=utf-8", page);
+                send(exchange, 200, "text/html; charset=utf-8", pageWithStatus());
             } else if (path.equals("/status.json")) {
                 send(exchange, 200, "application/json", json().getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/ready")) {
@@ -117,6 +120,23 @@ final class StatusPage implements HttpHandler {
             LOG.log(Level.WARNING, "status page request failed", e);
             throw e;
         }
+    }
+
+    /**
+     * The page with the status as it is now written into it, so that its first paint shows the
+     * cluster rather than an empty frame waiting for the first poll. When the status cannot be
+     * computed (the member is stopping), the page starts empty and its polls say what they find.
+     */
+    private byte[] pageWithStatus() {
+        String status;
+        try {
+            // "</" inside the script's JSON would end the script element early.
+            status = json().replace("</", "<\\/");
+        } catch (final RuntimeException e) {
+            LOG.log(Level.FINE, "no status for the page's first paint", e);
+            status = "null";
+        }
+        return new String(page, StandardCharsets.UTF_8).replace(INITIAL_STATUS, status).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -203,12 +223,21 @@ final class StatusPage implements HttpHandler {
         for (final DistributedObject object : hazelcast.getDistributedObjects()) {
             if (object instanceof IMap<?, ?> map && map.getName().startsWith("state.") && map.getName().endsWith("alerts")) {
                 // The first few entries the map's iterator fetches, not the whole map: an alerts map can be large.
-                final List<String> some = new ArrayList<>();
+                // Each shown as its key and its fields as people read them (times in UTC, doubles rounded), in key order.
+                final List<Map.Entry<String, Object>> some = new ArrayList<>();
                 final Iterator<? extends Map.Entry<?, ?>> entries = map.iterator(ALERTS_SHOWN);
                 while (some.size() < ALERTS_SHOWN && entries.hasNext()) {
-                    some.add(String.valueOf(entries.next().getValue()));
+                    final Map.Entry<?, ?> entry = entries.next();
+                    some.add(Map.entry(String.valueOf(entry.getKey()), entry.getValue()));
                 }
-                alerts.add(ordered("map", map.getName(), "count", map.size(), "some", some));
+                some.sort(Map.Entry.comparingByKey());
+                final List<Object> rows = new ArrayList<>(some.size());
+                for (final Map.Entry<String, Object> entry : some) {
+                    final Map<String, Object> fields = new LinkedHashMap<>();
+                    ValueFields.of(entry.getValue()).forEach((field, value) -> fields.put(field, FieldText.cell(field, value)));
+                    rows.add(ordered("key", entry.getKey(), "fields", fields));
+                }
+                alerts.add(ordered("map", map.getName(), "count", map.size(), "some", rows));
             }
         }
         final List<Object> subscriptions = new ArrayList<>();
@@ -219,6 +248,7 @@ final class StatusPage implements HttpHandler {
         }
         final Map<String, Object> status = new LinkedHashMap<>();
         status.put("time", now);
+        status.put("watermarkLagMeaning", JobFigures.WATERMARK_LAG_MEANING);
         status.put("clusterSafe", hazelcast.getPartitionService().isClusterSafe());
         status.put("members", members);
         status.put("jobs", jobList);
