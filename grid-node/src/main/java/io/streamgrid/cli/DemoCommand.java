@@ -203,18 +203,26 @@ final class DemoCommand implements Callable<Integer> {
      * Appends a demo's {@code total} records in batches of 1,000 spread over about 15 s, and kills
      * member 2 with SIGKILL halfway (the job restarts from its last snapshot), saying so.
      */
-    static void appendKillingMidway(final LocalCluster cluster, final PrintWriter out, final int total, final String what,
+    static Kill appendKillingMidway(final LocalCluster cluster, final PrintWriter out, final int total, final String what,
                                     final Appender appender) throws InterruptedException {
         final int batch = 1_000;
         final long start = System.nanoTime();
+        Kill kill = null;
         for (int i = 0; i < total; i += batch) {
             appender.append(i, Math.min(total, i + batch));
             if (i / batch == total / batch / 2) {
                 cluster.kill(cluster.members().get(1));
-                out.println("== killed member 2 (SIGKILL) after " + i + " " + what + "; the job restarts from its last snapshot");
+                kill = new Kill(Math.min(total, i + batch), System.nanoTime());
+                out.println("== killed member 2 (SIGKILL) after " + kill.afterRecords() + " " + what
+                        + "; the job restarts from its last snapshot");
             }
             final long due = start + TimeUnit.SECONDS.toNanos(15) * (i + (long) batch) / total;
             TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
         }
+        return kill;
+    }
+
+    /** When a demo killed a member: after its first {@code afterRecords} records were appended, at {@code nanoTime} (System.nanoTime). */
+    record Kill(int afterRecords, long nanoTime) {
     }
 }

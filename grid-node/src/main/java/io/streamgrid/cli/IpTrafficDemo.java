@@ -38,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -78,6 +79,7 @@ final class IpTrafficDemo {
         }
 
         final AtomicInteger alerts = new AtomicInteger();
+        final AlertsInWindowOrder inWindowOrder = new AlertsInWindowOrder();
         // A continuous query: snapshot (empty), then every alert as it is written.
         final Subscription alertFeed = streamGrid.subscribe(IpTrafficJob.ALERTS_MAP, "count >= 100", new DeltaListener() {
             @Override
@@ -90,11 +92,8 @@ final class IpTrafficDemo {
                 if (delta.kind() == Delta.Kind.LEAVE) {
                     return;
                 }
-                final TrafficAlert alert = (TrafficAlert) delta.value();
                 alerts.incrementAndGet();
-                out.printf("   ALERT %-12s %s-%s  %5d requests, baseline %.0f ± %.0f%n", alert.ip(),
-                        TIME.format(Instant.ofEpochMilli(alert.windowStart())), TIME.format(Instant.ofEpochMilli(alert.windowEnd())),
-                        alert.count(), alert.baselineMean(), alert.baselineStdDev());
+                inWindowOrder.add((TrafficAlert) delta.value());
             }
         }, SubscriptionOptions.defaults());
 
@@ -122,7 +121,8 @@ final class IpTrafficDemo {
                 }
                 Thread.sleep(500);
             }
-            TimeUnit.SECONDS.sleep(1); // let the last alerts print
+            TimeUnit.SECONDS.sleep(1); // let the last alerts arrive
+            inWindowOrder.printAll();
             final long lateCount = late.size();
             final long missing = requests - counted - lateCount;
             out.println("== ip-traffic: " + windows.size() + " windows, " + alerts.get() + " alerts; " + requests + " requests: "
@@ -142,6 +142,35 @@ final class IpTrafficDemo {
             running.cancel();
             alertFeed.close();
             return missing == 0 && alerts.get() > 0 && report.isExact();
+        }
+    }
+
+    /**
+     * Prints alerts in window order though they arrive as each partition's windows close: an alert
+     * waits until one of a window a minute later has come (or the end), then goes out with the
+     * others of its minute, sorted by IP.
+     */
+    private final class AlertsInWindowOrder {
+        private final TreeMap<String, TrafficAlert> waiting = new TreeMap<>();
+
+        synchronized void add(final TrafficAlert alert) {
+            waiting.put(String.format("%020d %s", alert.windowStart(), alert.ip()), alert);
+            final long latest = waiting.lastEntry().getValue().windowStart();
+            while (!waiting.isEmpty() && waiting.firstEntry().getValue().windowStart() < latest - 60_000) {
+                print(waiting.pollFirstEntry().getValue());
+            }
+        }
+
+        synchronized void printAll() {
+            while (!waiting.isEmpty()) {
+                print(waiting.pollFirstEntry().getValue());
+            }
+        }
+
+        private void print(final TrafficAlert alert) {
+            out.printf("   ALERT %-12s %s-%s  %5d requests, baseline %.0f ± %.0f%n", alert.ip(),
+                    TIME.format(Instant.ofEpochMilli(alert.windowStart())), TIME.format(Instant.ofEpochMilli(alert.windowEnd())),
+                    alert.count(), alert.baselineMean(), alert.baselineStdDev());
         }
     }
 

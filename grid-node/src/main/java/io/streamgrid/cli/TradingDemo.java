@@ -25,12 +25,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.Arrays;
+import java.util.ArrayList;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * {@code streamgrid demo trading}: the trading example (built only on the public API) on three
@@ -60,6 +64,46 @@ final class TradingDemo implements Callable<Integer> {
             description = "Member logs and data (default: ${DEFAULT-VALUE}); emptied first.")
     Path workDir;
 
+    /**
+     * The figures a trading desk asks first: how long a trade takes to reach a position on the screen
+     * (percentiles over the followed account's trades, the kill's recovery included), and how long
+     * after the kill positions moved again (the first trade appended after it, seen in the view).
+     */
+    private static void reportLatencyAndRecovery(final PrintWriter out, final String account, final Map<String, List<Integer>> tradesBySymbol,
+                                                 final long[] appendedAt, final AtomicLongArray seenAt, final DemoCommand.Kill kill) {
+        final List<Long> micros = new ArrayList<>();
+        long firstAfterKill = Long.MAX_VALUE;
+        for (final List<Integer> ofSymbol : tradesBySymbol.values()) {
+            for (final int trade : ofSymbol) {
+                final long seen = seenAt.get(trade);
+                if (seen != 0 && appendedAt[trade] != 0) {
+                    micros.add(Math.max(0, seen - appendedAt[trade]) / 1_000);
+                    if (kill != null && trade >= kill.afterRecords()) {
+                        firstAfterKill = Math.min(firstAfterKill, seen);
+                    }
+                }
+            }
+        }
+        if (micros.isEmpty()) {
+            out.println("== trade -> position: the local view saw none of " + account + "'s trades' positions");
+            return;
+        }
+        Collections.sort(micros);
+        out.printf("== trade -> position in %s's local view: p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d trades "
+                        + "(from the start of each trade's batch append; the max includes the kill's recovery)%n", account,
+                percentile(micros, 0.50) / 1000.0, percentile(micros, 0.99) / 1000.0, micros.get(micros.size() - 1) / 1000.0, micros.size());
+        if (kill != null && firstAfterKill != Long.MAX_VALUE) {
+            out.printf("== recovery: positions moved again %.1f s after the kill (the first of %s's trades appended after it reached the "
+                    + "view: the job had restored its last snapshot and re-read the trades after it)%n",
+                    (firstAfterKill - kill.nanoTime()) / 1e9, account);
+        }
+    }
+
+    /** The value at quantile {@code q} of sorted {@code values} (nearest rank). */
+    private static long percentile(final List<Long> sorted, final double q) {
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
+    }
+
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
@@ -78,11 +122,30 @@ final class TradingDemo implements Callable<Integer> {
             out.println("== job " + job.name() + " submitted (exactly-once, snapshots every " + options.snapshotIntervalMs()
                     + " ms); " + trades + " trades of " + accounts + " accounts will be appended over about 15 s");
 
+            // Trade -> position latency: each of the followed account's trades, from the start of the append of its batch
+            // to the local view's first sight of the position it produced (its trade count says which trade that was).
+            final Map<String, List<Integer>> tradesBySymbol = new HashMap<>();
+            for (int i = 0; i < trades; i++) {
+                final TradeStream.Trade trade = stream.trades().get(i);
+                if (trade.account().equals(followed.account())) {
+                    tradesBySymbol.computeIfAbsent(trade.symbol(), symbol -> new ArrayList<>()).add(i);
+                }
+            }
+            final long[] appendedAt = new long[trades];
+            final AtomicLongArray seenAt = new AtomicLongArray(trades);
             final AtomicInteger updates = new AtomicInteger();
             out.printf("   every 25th change of %s's positions, as its local view sees it:%n   %-8s  %-9s %6s   %8s  %19s%n",
                     followed.account(), "ACCOUNT", "SYMBOL", "QTY", "AVG PRICE", "REALISED P&L");
             final LocalView view = streamGrid.localView(Trades.POSITIONS, "account = '" + followed.account() + "'");
             view.onChange(delta -> {
+                if (delta.kind() != Delta.Kind.LEAVE) {
+                    final Position p = (Position) delta.value();
+                    final List<Integer> ofSymbol = tradesBySymbol.get(p.symbol());
+                    if (ofSymbol != null && p.trades() >= 1 && p.trades() <= ofSymbol.size()) {
+                        final int trade = ofSymbol.get((int) p.trades() - 1);
+                        seenAt.compareAndSet(trade, 0, System.nanoTime());
+                    }
+                }
                 if (delta.kind() != Delta.Kind.LEAVE && updates.incrementAndGet() % 25 == 1) {
                     final Position p = (Position) delta.value();
                     out.printf("   %-8s  %-9s %6d @ %9.2f  realised %10.2f  (local view: %d positions)%n", p.account(), p.symbol(),
@@ -112,7 +175,10 @@ final class TradingDemo implements Callable<Integer> {
                 }
             }, SubscriptionOptions.defaults());
 
-            DemoCommand.appendKillingMidway(cluster, out, trades, "trades", (from, to) -> stream.append(log, from, to));
+            final DemoCommand.Kill kill = DemoCommand.appendKillingMidway(cluster, out, trades, "trades", (from, to) -> {
+                Arrays.fill(appendedAt, from, to, System.nanoTime());
+                stream.append(log, from, to);
+            });
             out.println("== all " + trades + " trades appended; waiting for the job to apply them");
             final TradeStream.Expected expected = stream.expected(LIMIT);
             final List<String> differences = DemoCommand.readUntil(out, "positions, exposure and alerts to match the oracle",
@@ -128,6 +194,7 @@ final class TradingDemo implements Callable<Integer> {
                     + " positions, " + expected.exposures().size() + " exposures, " + expected.alerts().size() + " alerts expected, "
                     + differences.size() + " differ from the oracle" + (differences.isEmpty() ? "" : ", e.g. " + differences.get(0)));
             out.printf("== %,d alert changes reached the subscription (%d shown)%n", alerts.get(), Math.min(alerts.get(), ALERTS_SHOWN));
+            reportLatencyAndRecovery(out, followed.account(), tradesBySymbol, appendedAt, seenAt, kill);
             alertFeed.close();
             view.close();
             running.cancel();
