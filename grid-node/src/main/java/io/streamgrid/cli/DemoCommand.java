@@ -188,6 +188,10 @@ final class DemoCommand implements Callable<Integer> {
                     nextProgress = now + progressEvery.toNanos();
                 }
             } while (!done.test(last) && System.nanoTime() < deadline);
+            if (!done.test(last)) {
+                out.println("   gave up waiting for " + what + " after " + wait.toSeconds() + " s: what follows is what the cluster"
+                        + " held then (the members' logs say what held the job up)");
+            }
             return last;
         } finally {
             reader.shutdownNow();

@@ -112,15 +112,18 @@ final class IpTrafficDemo {
             log.appendEndOfStream();
             final IMap<String, IpWindowCount> windows = client.getMap(job.stateMap());
             final IMap<String, Object> late = client.getMap(job.lateMap());
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            long counted = 0;
-            while (System.nanoTime() < deadline) {
-                counted = windows.values().stream().mapToLong(IpWindowCount::count).sum();
-                if (counted + late.size() >= requests) {
-                    break;
-                }
-                Thread.sleep(500);
+            out.println("== all " + requests + " requests appended, then the end of the stream; waiting for the job to count them");
+            final long[] countedAndLate;
+            try {
+                countedAndLate = DemoCommand.readUntil(out, "every request counted in a window or as late",
+                        () -> new long[] {windows.values().stream().mapToLong(IpWindowCount::count).sum(), late.size()},
+                        read -> read[0] + read[1] >= requests);
+            } catch (final InterruptedException e) {
+                throw e;
+            } catch (final Exception e) {
+                throw new IllegalStateException(e.getMessage(), e);
             }
+            final long counted = countedAndLate[0];
             TimeUnit.SECONDS.sleep(1); // let the last alerts arrive
             inWindowOrder.printAll();
             final long lateCount = late.size();

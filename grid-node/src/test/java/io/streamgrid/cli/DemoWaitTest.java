@@ -42,12 +42,14 @@ class DemoWaitTest {
     }
 
     @Test
-    void when_resultsNeverConverge_then_theLastReadingIsReturnedAtTheDeadline() throws Exception {
+    void when_resultsNeverConverge_then_theLastReadingIsReturnedAtTheDeadlineSayingItGaveUp() throws Exception {
         final AtomicInteger reads = new AtomicInteger();
+        final StringWriter printed = new StringWriter();
 
-        final int last = DemoCommand.readUntil(new PrintWriter(new StringWriter(), true), "nothing",
+        final int last = DemoCommand.readUntil(new PrintWriter(printed, true), "nothing",
                 Duration.ofSeconds(2), Duration.ofSeconds(1), reads::incrementAndGet, count -> false);
 
         assertThat(last).isBetween(2, 5);
+        assertThat(printed.toString()).contains("gave up waiting for nothing after 2 s");
     }
 }
