@@ -179,45 +179,34 @@ final class GenerateCommand implements java.util.concurrent.Callable<Integer> {
         if (!allowLate) {
             refuseLateEvents(log, generatorSpec);
         }
-        final long appended;
-        if (live) {
-            appended = appendLive(log, generator, generatorSpec, out);
-        } else {
-            appended = generator.appendTo(log, 100_000, out::println);
+        if (!live) {
+            finish(log, generator.appendTo(log, 100_000, out::println), generatorSpec, out);
+            return;
         }
-        if (end) {
-            log.appendEndOfStream();
-        }
-        log.flush(); // Kafka: every event acknowledged (or this fails) before "appended" is printed
-        out.println("appended " + appended + " " + log.schema().name() + " events to " + IngestCommand.where(log)
-                + (live && appended > 0 ? ", event times " + Instant.ofEpochMilli(generatorSpec.arrival(0)) + " to "
-                + Instant.ofEpochMilli(generatorSpec.arrival(appended - 1)) : "")
-                + (end ? ", then the end of the stream" : ""));
-    }
-
-    /** Follows the clock until the events are done or the process is asked to stop (Ctrl-C, SIGTERM): then flushes and says how far it got. */
-    private long appendLive(final EventLog log, final RecordGenerator generator, final GeneratorSpec generatorSpec, final PrintWriter out) {
         out.println("appending " + log.schema().name() + " events at " + rate + "/s as the clock reaches their times"
                 + (backfill != null ? " (the first " + backfill.toSeconds() + " s of event time at once)" : "")
                 + (generatorSpec.events() == Long.MAX_VALUE ? ", until stopped (Ctrl-C)"
                 : ", until " + Instant.ofEpochMilli(generatorSpec.arrival(generatorSpec.events() - 1))));
         out.flush();
+        // Ctrl-C or SIGTERM (kill %1) stops the run between two events: the hook holds the process until what was
+        // appended is flushed and counted in the closing line.
         final AtomicBoolean stop = new AtomicBoolean();
         final CountDownLatch finished = new CountDownLatch(1);
         final Thread onSignal = new Thread(() -> {
             stop.set(true);
             try {
-                finished.await(10, TimeUnit.SECONDS); // the appended events flushed and counted before the process ends
+                finished.await(10, TimeUnit.SECONDS);
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "generate-stop");
         Runtime.getRuntime().addShutdownHook(onSignal);
         try {
-            return generator.appendLive(log, System::currentTimeMillis, stop::get, line -> {
+            final long appended = generator.appendLive(log, System::currentTimeMillis, stop::get, line -> {
                 out.println(line);
                 out.flush();
             });
+            finish(log, appended, generatorSpec, out);
         } finally {
             finished.countDown();
             try {
@@ -226,6 +215,19 @@ final class GenerateCommand implements java.util.concurrent.Callable<Integer> {
                 // the hook is running: it ends now that the latch is down
             }
         }
+    }
+
+    /** Ends the stream if asked, flushes, and says what was appended. */
+    private void finish(final EventLog log, final long appended, final GeneratorSpec generatorSpec, final PrintWriter out) {
+        if (end) {
+            log.appendEndOfStream();
+        }
+        log.flush(); // Kafka: every event acknowledged (or this fails) before "appended" is printed
+        out.println("appended " + appended + " " + log.schema().name() + " events to " + IngestCommand.where(log)
+                + (live && appended > 0 ? ", event times " + Instant.ofEpochMilli(generatorSpec.arrival(0)) + " to "
+                + Instant.ofEpochMilli(generatorSpec.arrival(appended - 1)) : "")
+                + (end ? ", then the end of the stream" : ""));
+        out.flush();
     }
 
     /** Refuses (exit 2, nothing appended) events every job would count as late, saying why and what to do instead. */

@@ -154,8 +154,9 @@ class WalkthroughTest {
 
     /** The CLI as a process of its own, its output (both streams) into {@code output}: what a shell's {@code ... > file &} starts. */
     private static Process startCli(final Path output, final String... args) throws java.io.IOException {
+        final Path jvmOptions = LocalCluster.writeJvmOptions(output.getParent()); // the flags ./streamgrid passes too
         final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), StreamGridCli.class.getName()));
+                "@" + jvmOptions, "-Xmx256m", "-cp", System.getProperty("java.class.path"), StreamGridCli.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }

@@ -99,7 +99,7 @@ class StatusPageTest {
             final String served = MetricsScrape.get(page).body();
             assertThat(served).doesNotContain("loading").doesNotContain("const INITIAL = /*INITIAL_STATUS*/null")
                     .contains("\"clusterSafe\":true");
-            final String firstPaint = browser.get().dumpDom(page, 0);
+            final String firstPaint = browser.get().dumpDom(page, 500); // the first poll is due after 2 s: what shows is the served status
             assertThat(firstPaint).contains("2 members, safe").contains("data-job=\"" + job.name() + "\"");
             assertThat(dom).as("the subscription's row").containsPattern("<tr class=\"subscription\"><td>" + job.stateMap()
                     + "</td><td>count &gt; 100</td>");

@@ -24,7 +24,7 @@ public final class EventGenerator extends RecordGenerator {
     private final BuiltInEvents events = new BuiltInEvents();
 
     public EventGenerator(final GeneratorSpec spec) {
-        super(spec, String.valueOf(spec.type()));
+        super(spec, String.valueOf(spec.type()).toLowerCase(java.util.Locale.ROOT));
         this.spec = spec;
         if (spec.type() == null) {
             throw new IllegalArgumentException("the spec names no built-in event type: generate a schema's events with SchemaGenerator");
