@@ -93,6 +93,8 @@ class StatusPageTest {
             assertThat(alertTable.find()).as("the alerts table").isTrue();
             assertThat(alertTable.group(1)).contains("<th>key</th>", "<th>ip</th>", "<th>windowStart</th>", "<th>count</th>")
                     .containsPattern("<td>2026-01-01T\\d\\d:\\d\\d:00Z</td>").doesNotContain("TrafficAlert[");
+            assertThat(Pattern.compile("<tr class=\"watermark\"><td>[^<]+#\\d+ @ [^<]+</td><td>[^<]+</td></tr>").matcher(dom).results().count())
+                    .as("the job's lowest processor watermarks, each with its lag").isGreaterThanOrEqualTo(2);
             assertThat(dom).as("the watermark lag says what it is").contains("title=\"watermark lag = clock minus watermark");
 
             // First paint: the page arrives with the status in it — no empty frame waiting for the first poll.

@@ -5,6 +5,11 @@ import com.hazelcast.jet.core.metrics.JobMetrics;
 import com.hazelcast.jet.core.metrics.Measurement;
 import io.streamgrid.jobs.pipeline.JobMetricNames;
 
+import com.hazelcast.jet.core.metrics.MetricTags;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.function.LongBinaryOperator;
 
 /**
@@ -52,6 +57,23 @@ public record JobFigures(long collectedAtMs, long eventsIn, long late, long reje
     /** The sum of {@code metric} over the job's processors as Jet last collected it; 0 before it has. */
     public static long total(final Job job, final String metric) {
         return combined(job.getMetrics(), metric, Long::sum);
+    }
+
+    /**
+     * Each processor's watermark as Jet last collected it, lowest first (a processor whose log
+     * partitions are stuck or idle shows at the top): "vertex#processor @ member address" and its
+     * watermark; processors without a watermark yet are left out.
+     */
+    public static List<Map.Entry<String, Long>> processorWatermarks(final Job job) {
+        final List<Map.Entry<String, Long>> watermarks = new ArrayList<>();
+        for (final Measurement m : job.getMetrics().get(JobMetricNames.WATERMARK)) {
+            if (m.value() != 0) {
+                watermarks.add(Map.entry(m.tag(MetricTags.VERTEX) + "#" + m.tag(MetricTags.PROCESSOR) + " @ " + m.tag(MetricTags.ADDRESS),
+                        m.value()));
+            }
+        }
+        watermarks.sort(Map.Entry.comparingByValue());
+        return watermarks;
     }
 
     /** Events in per second from {@code earlier} to these figures; a count that went down (a restart) counts from 0. */

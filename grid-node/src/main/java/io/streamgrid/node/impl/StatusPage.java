@@ -53,6 +53,8 @@ final class StatusPage implements HttpHandler {
     private static final int FINISHED_KEPT = 10;
     private static final long SAMPLE_EVERY_MS = 1_000;
     private static final int ALERTS_SHOWN = 8;
+    /** Processor watermarks shown per job, the lowest ones. */
+    private static final int WATERMARKS_SHOWN = 6;
     /** Where status.html takes the status of its first paint. */
     private static final String INITIAL_STATUS = "/*INITIAL_STATUS*/null";
 
@@ -217,7 +219,12 @@ final class StatusPage implements HttpHandler {
             final List<Object> rows = new ArrayList<>(samples.size());
             samples.forEach(s -> rows.add(List.of(s.collectedAtMs(), s.eventsIn(), s.late(), s.rejected(), s.results(), s.watermarkMs(),
                     s.snapshotMillis())));
-            jobList.add(ordered("name", job.getName(), "status", job.getStatus().name(), "samples", rows));
+            final List<Object> watermarks = new ArrayList<>();
+            if (!job.getStatus().isTerminal()) {
+                JobFigures.processorWatermarks(job).stream().limit(WATERMARKS_SHOWN)
+                        .forEach(w -> watermarks.add(List.of(w.getKey(), w.getValue())));
+            }
+            jobList.add(ordered("name", job.getName(), "status", job.getStatus().name(), "samples", rows, "watermarks", watermarks));
         }
         final List<Object> alerts = new ArrayList<>();
         for (final DistributedObject object : hazelcast.getDistributedObjects()) {
