@@ -89,6 +89,10 @@ class KafkaIngestTest {
                     "--max-lateness-ms", "240000", "--end", "--config", config.toString());
             assertThat(generate.code()).as(generate.err()).isZero();
             assertThat(generate.out()).contains("appended 30000 click events to topic sg.click, then the end of the stream");
+            // The topic's end read back (transaction markers and all): more events after its end would be late, and are refused.
+            final CliRun again = CliRun.of("ingest", "generate", "--schema", "click", "--events", "100", "--config", config.toString());
+            assertThat(again.code()).as(again.out()).isEqualTo(2);
+            assertThat(again.err()).contains("was ended", "nothing was appended");
 
             try (LocalCluster members = LocalCluster.builder().members(2).clusterName(cluster).configFile(config).workDir(workDir)
                     .start()) {
