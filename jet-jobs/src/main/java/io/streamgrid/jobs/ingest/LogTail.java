@@ -42,6 +42,7 @@ public record LogTail(boolean ended, long latestEventTime) {
                 }
                 final long deadline = System.nanoTime() + patience.toNanos();
                 long quietSince = 0;
+                boolean readAny = false;
                 while (reader.lastIndex() < last && System.nanoTime() < deadline) {
                     final int length = reader.next();
                     if (length < 0) {
@@ -49,13 +50,14 @@ public record LogTail(boolean ended, long latestEventTime) {
                         // came and then none for a while, the reader has given what there is.
                         if (quietSince == 0) {
                             quietSince = System.nanoTime();
-                        } else if (reader.lastIndex() > LogReader.START && System.nanoTime() - quietSince > QUIET_NANOS) {
+                        } else if (readAny && System.nanoTime() - quietSince > QUIET_NANOS) {
                             break;
                         }
                         pause();
                         continue;
                     }
                     quietSince = 0;
+                    readAny = true;
                     if (isEndOfStream(reader, length)) {
                         ended = true;
                     } else if (reader.rejection() == null && length != SchemaLayout.CONTROL_LENGTH) {
