@@ -49,7 +49,9 @@ import java.util.logging.Logger;
  * mutation over half a commit-log segment, 16 MiB too), so such a value could never be written
  * whole — write-behind retried it for ever and a durable job's snapshot waited on it. The parts are
  * written first, then the marker, then older generations of the key are deleted: a crash between
- * leaves the previous value readable, never a mix. The parts of a key whose value later became
+ * leaves the previous value readable, never a mix. The marker and that deletion are written at the
+ * generation's own timestamp, so that of two members writing one key at once (a migration during a
+ * graceful shutdown) the higher generation wins both the row and its parts' survival. The parts of a key whose value later became
  * small or was deleted are removed when this member has written or read a large value of that map
  * since it started; otherwise they stay unread until the map is destroyed.
  *
@@ -239,9 +241,13 @@ final class StateTable implements AutoCloseable {
         runAll(o, parts);
         final ByteBuffer marker = ByteBuffer.allocate(MARKER_BYTES).putInt(0).putInt(MARKER_TYPE_ID)
                 .putLong(generation).putInt(count).putInt(value.length).flip();
-        final long markerTimestamp = o.clock().next(bucket);
-        o.session().execute(o.insert().bind(map, bucket, ByteBuffer.wrap(key), marker, ttl).setQueryTimestamp(markerTimestamp));
-        o.session().execute(o.parts().deleteOlder().bind(map, bucket, ByteBuffer.wrap(key), generation).setQueryTimestamp(markerTimestamp));
+        // The marker and the deletion of older generations carry the generation as their timestamp, so that of two
+        // writers of one key (an old owner flushing its write-behind queue while the new owner writes, their clocks
+        // interleaving) the higher generation wins both: the marker Cassandra keeps names the parts that survive.
+        // With a timestamp of their own, a lower generation's marker could win while the higher one's deletion had
+        // removed its parts — a marker naming no parts, the map never loading (seen in a clean-clone run).
+        o.session().execute(o.insert().bind(map, bucket, ByteBuffer.wrap(key), marker, ttl).setQueryTimestamp(generation));
+        o.session().execute(o.parts().deleteOlder().bind(map, bucket, ByteBuffer.wrap(key), generation).setQueryTimestamp(generation));
     }
 
     /** Whether a stored value is a marker of a value in parts. */
