@@ -10,6 +10,7 @@ import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +59,7 @@ class IngestLoadResumeTest {
     }
 
     @Test
+    @Tag("soak") // 72 s with its broker; the Chronicle variant above and KafkaLoadLedgerTest stay in the default run, kept within 30 minutes
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_aLoadIntoKafkaIsKilledPartWayAndRunAgain_then_everyLineIsInTheTopicOnce() throws Exception {
         try (KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), System.out::println)) {
