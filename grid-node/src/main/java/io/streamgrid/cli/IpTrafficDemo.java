@@ -63,7 +63,7 @@ final class IpTrafficDemo {
         this.cassandra = cassandra;
     }
 
-    boolean run(final StreamGridClient streamGrid) throws InterruptedException {
+    boolean run(final StreamGridClient streamGrid) throws Exception {
         final HazelcastInstance client = streamGrid.hazelcast();
         final ConfigTree defaults = ConfigTree.load(Optional.empty());
         final WindowedJob<?> job = JobCatalog.job(IpTrafficJob.NAME, defaults);
@@ -113,16 +113,9 @@ final class IpTrafficDemo {
             final IMap<String, IpWindowCount> windows = client.getMap(job.stateMap());
             final IMap<String, Object> late = client.getMap(job.lateMap());
             out.println("== all " + requests + " requests appended, then the end of the stream; waiting for the job to count them");
-            final long[] countedAndLate;
-            try {
-                countedAndLate = DemoCommand.readUntil(out, "every request counted in a window or as late",
-                        () -> new long[] {windows.values().stream().mapToLong(IpWindowCount::count).sum(), late.size()},
-                        read -> read[0] + read[1] >= requests);
-            } catch (final InterruptedException e) {
-                throw e;
-            } catch (final Exception e) {
-                throw new IllegalStateException(e.getMessage(), e);
-            }
+            final long[] countedAndLate = DemoCommand.readUntil(out, "every request counted in a window or as late",
+                    () -> new long[] {windows.values().stream().mapToLong(IpWindowCount::count).sum(), late.size()},
+                    read -> read[0] + read[1] >= requests);
             final long counted = countedAndLate[0];
             TimeUnit.SECONDS.sleep(1); // let the last alerts arrive
             inWindowOrder.printAll();

@@ -39,7 +39,11 @@ public record JobFigures(long collectedAtMs, long eventsIn, long late, long reje
 
     /** The job's figures, or null before Jet has collected any of its metrics. */
     public static JobFigures of(final Job job) {
-        final JobMetrics metrics = job.getMetrics();
+        return of(job.getMetrics());
+    }
+
+    /** The figures in a job's {@code metrics} (one fetch of them serves this and {@link #processorWatermarks}), or null when none were collected. */
+    public static JobFigures of(final JobMetrics metrics) {
         long collected = 0;
         for (final Measurement measurement : metrics.get(JobMetricNames.EVENTS_IN)) {
             collected = Math.max(collected, measurement.timestamp());
@@ -60,13 +64,13 @@ public record JobFigures(long collectedAtMs, long eventsIn, long late, long reje
     }
 
     /**
-     * Each processor's watermark as Jet last collected it, lowest first (a processor whose log
+     * Each processor's watermark in a job's {@code metrics}, lowest first (a processor whose log
      * partitions are stuck or idle shows at the top): "vertex#processor @ member address" and its
      * watermark; processors without a watermark yet are left out.
      */
-    public static List<Map.Entry<String, Long>> processorWatermarks(final Job job) {
+    public static List<Map.Entry<String, Long>> processorWatermarks(final JobMetrics metrics) {
         final List<Map.Entry<String, Long>> watermarks = new ArrayList<>();
-        for (final Measurement m : job.getMetrics().get(JobMetricNames.WATERMARK)) {
+        for (final Measurement m : metrics.get(JobMetricNames.WATERMARK)) {
             if (m.value() != 0) {
                 watermarks.add(Map.entry(m.tag(MetricTags.VERTEX) + "#" + m.tag(MetricTags.PROCESSOR) + " @ " + m.tag(MetricTags.ADDRESS),
                         m.value()));

@@ -5,6 +5,7 @@ import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.instance.impl.NodeState;
 import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.metrics.JobMetrics;
 import com.hazelcast.map.IMap;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -63,7 +64,7 @@ final class StatusPage implements HttpHandler {
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     private final HazelcastInstance hazelcast;
-    private final byte[] page;
+    private final String page;
     /** What the member's persisted state still waits for; null once loaded. */
     private final Supplier<String> waitingFor;
     /** Host names (lower case) the page answers to besides IP literals and localhost: the bound host and this machine's name. */
@@ -73,6 +74,8 @@ final class StatusPage implements HttpHandler {
     /** Job name → its samples, oldest first. */
     private final Map<String, ArrayDeque<JobFigures>> history = new HashMap<>();
     private long lastSampleMs;
+    /** Job name → its lowest processor watermarks at the last sample (at most {@value #WATERMARKS_SHOWN}). */
+    private final Map<String, List<Map.Entry<String, Long>>> lowestWatermarks = new HashMap<>();
 
     StatusPage(final HazelcastInstance hazelcast, final String boundHost, final Supplier<String> waitingFor) {
         this.hazelcast = hazelcast;
@@ -89,7 +92,10 @@ final class StatusPage implements HttpHandler {
             if (in == null) {
                 throw new IllegalStateException("status.html is missing from the grid-node jar");
             }
-            this.page = in.readAllBytes();
+            this.page = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            if (!page.contains(INITIAL_STATUS)) {
+                throw new IllegalStateException("status.html has no " + INITIAL_STATUS + " for the status of its first paint");
+            }
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -138,7 +144,7 @@ final class StatusPage implements HttpHandler {
             LOG.log(Level.FINE, "no status for the page's first paint", e);
             status = "null";
         }
-        return new String(page, StandardCharsets.UTF_8).replace(INITIAL_STATUS, status).getBytes(StandardCharsets.UTF_8);
+        return page.replace(INITIAL_STATUS, status).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -221,8 +227,7 @@ final class StatusPage implements HttpHandler {
                     s.snapshotMillis())));
             final List<Object> watermarks = new ArrayList<>();
             if (!job.getStatus().isTerminal()) {
-                JobFigures.processorWatermarks(job).stream().limit(WATERMARKS_SHOWN)
-                        .forEach(w -> watermarks.add(List.of(w.getKey(), w.getValue())));
+                lowestWatermarks.getOrDefault(job.getName(), List.of()).forEach(w -> watermarks.add(List.of(w.getKey(), w.getValue())));
             }
             jobList.add(ordered("name", job.getName(), "status", job.getStatus().name(), "samples", rows, "watermarks", watermarks));
         }
@@ -279,7 +284,9 @@ final class StatusPage implements HttpHandler {
             if (job.getStatus().isTerminal() && !history.containsKey(job.getName())) {
                 continue;
             }
-            final JobFigures figures = JobFigures.of(job);
+            final JobMetrics metrics = job.getMetrics(); // one fetch for the figures and the watermarks
+            final JobFigures figures = JobFigures.of(metrics);
+            lowestWatermarks.put(job.getName(), JobFigures.processorWatermarks(metrics).stream().limit(WATERMARKS_SHOWN).toList());
             final ArrayDeque<JobFigures> samples = history.computeIfAbsent(job.getName(), name -> new ArrayDeque<>());
             if (figures == null || !samples.isEmpty() && samples.getLast().collectedAtMs() >= figures.collectedAtMs()) {
                 continue; // nothing collected yet, or nothing new
@@ -303,6 +310,7 @@ final class StatusPage implements HttpHandler {
             }
         }
         history.keySet().retainAll(listed);
+        lowestWatermarks.keySet().retainAll(history.keySet());
         final List<String> finished = new ArrayList<>();
         history.forEach((name, samples) -> {
             if (!running.contains(name)) {

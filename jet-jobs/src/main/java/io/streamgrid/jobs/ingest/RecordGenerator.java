@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * consumer or appended to a schema log with progress lines.
  */
 public abstract class RecordGenerator {
-    /** How often, at most, a live run makes what it appended visible to readers (a flush). */
+    /** How often a live run makes what it appended visible to readers (a flush, when there is something new). */
     static final long LIVE_FLUSH_MS = 100;
     /** How often a live run says how far it is. */
     static final long LIVE_PROGRESS_MS = 10_000;
@@ -56,7 +56,8 @@ public abstract class RecordGenerator {
      * Appends the events as {@code clockMs} reaches their arrival times ({@link GeneratorSpec#arrival}:
      * the spec's start is on that clock's scale), so readers see a stream that follows the clock:
      * events whose arrival has passed go at once (a backfill), later ones when due. What was appended
-     * is flushed at least every {@value #LIVE_FLUSH_MS} ms and before this returns. Stops after the
+     * is flushed once per {@value #LIVE_FLUSH_MS} ms (so readers see an event within about that) and
+     * before this returns. Stops after the
      * spec's events, or as soon as {@code stop} says so; returns how many were appended.
      *
      * @throws IllegalStateException when the log fails a flush ({@link EventLog#flush()})
@@ -64,23 +65,25 @@ public abstract class RecordGenerator {
     public final long appendLive(final EventLog log, final LongSupplier clockMs, final BooleanSupplier stop,
                                  final Consumer<String> progress) {
         long appended = 0;
+        long flushed = 0; // events appended when the log was last flushed
         long lastFlush = clockMs.getAsLong();
         long lastProgress = lastFlush;
         while (appended < events && !stop.getAsBoolean()) {
             final long now = clockMs.getAsLong();
+            // At most one flush per interval, and only of something new: a flush per event (or per wait between two
+            // events, a millisecond apart at 1,000/s) would cost a broker round trip each over Kafka.
+            if (appended > flushed && now - lastFlush >= LIVE_FLUSH_MS) {
+                log.flush();
+                flushed = appended;
+                lastFlush = now;
+            }
             final long due = spec.arrival(appended);
             if (due > now) {
-                log.flush();
-                lastFlush = now;
                 sleep(Math.min(due - now, LIVE_FLUSH_MS));
                 continue;
             }
             log.append(next(appended));
             appended++;
-            if (now - lastFlush >= LIVE_FLUSH_MS) {
-                log.flush();
-                lastFlush = now;
-            }
             if (now - lastProgress >= LIVE_PROGRESS_MS) {
                 progress.accept("appended " + appended + " " + what + " events so far, event time now " + Instant.ofEpochMilli(due));
                 lastProgress = now;
