@@ -37,12 +37,10 @@ import java.util.stream.Stream;
  * lost. Then the ip-traffic job runs over generated requests ({@link IpTrafficDemo}).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        subcommands = {TradingDemo.class, MachinesDemo.class, RecommendationsDemo.class, FraudDemo.class},
         description = {"Start 2 members, write state, add a 3rd member under load (live migration),",
                 "then run ip-traffic over generated requests and show alerts as they appear.",
-                "'demo trading': the trading example on the public API, one account followed in a local view.",
-                "'demo machines': pattern detection across three sensor streams per machine, alerts as they come.",
-                "'demo recommendations': per-user recommendations rewritten on every click, one user followed live."})
+                "The examples' demos (trading, machines, recommendations, fraud) are its subcommands when the examples jar",
+                "is on the class path, as the streamgrid launcher puts it."})
 final class DemoCommand implements Callable<Integer> {
     static final String MAP = "state.demo";
 
@@ -63,7 +61,7 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        deleteRecursively(workDir);
+        Demos.deleteRecursively(workDir);
         out.println("== StreamGrid demo: live partition migration under load");
         try (LocalCluster cluster = LocalCluster.builder().members(2).workDir(workDir)
                 .progress(line -> out.println("   " + line)).start()) {
@@ -114,119 +112,5 @@ final class DemoCommand implements Callable<Integer> {
         for (final Map.Entry<String, Integer> owner : PartitionTable.countByOwner(client).entrySet()) {
             out.printf("     %-22s %4d%n", owner.getKey(), owner.getValue());
         }
-    }
-
-    static void deleteRecursively(final Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-    }
-
-    /** A keyed-job demo's job options: its logs under {@code workDir}, snapshots every 500 ms, 2 processors per member. */
-    static JobOptions jobOptions(final Path workDir) {
-        return JobOptions.of(workDir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500).withLocalParallelism(2);
-    }
-
-    /** Starts a keyed-job demo's three member processes in {@code workDir}, their progress indented under the demo's lines. */
-    static LocalCluster startThreeMembers(final Path workDir, final PrintWriter out) throws Exception {
-        return LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line)).start();
-    }
-
-    /** How long a demo waits for its results to converge before it reports what differs. */
-    static final Duration RESULTS_WAIT = Duration.ofSeconds(120);
-    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(15);
-
-    /**
-     * Reads a demo's results every 500 ms until {@code done} holds for them or {@link #RESULTS_WAIT}
-     * has passed; returns the last reading (the caller reports what differs if it never converged).
-     * Never waits silently: every 15 s it prints that it is still waiting for {@code what}, and a read
-     * that itself does not return by the deadline (a cluster that stopped answering) ends the wait with
-     * an {@link IllegalStateException} naming {@code what}, instead of blocking for ever.
-     */
-    static <T> T readUntil(final PrintWriter out, final String what, final Callable<T> read, final Predicate<T> done)
-            throws Exception {
-        return readUntil(out, what, RESULTS_WAIT, PROGRESS_EVERY, read, done);
-    }
-
-    /** {@link #readUntil(PrintWriter, String, Callable, Predicate)} with its wait and progress period given. */
-    static <T> T readUntil(final PrintWriter out, final String what, final Duration wait, final Duration progressEvery,
-                           final Callable<T> read, final Predicate<T> done) throws Exception {
-        final long start = System.nanoTime();
-        final long deadline = start + wait.toNanos();
-        long nextProgress = start + progressEvery.toNanos();
-        // Reads run on their own daemon thread so that a read blocked inside the client (a partition whose
-        // owner never answers) cannot hold the demo past its deadline.
-        final ExecutorService reader = Executors.newSingleThreadExecutor(runnable -> {
-            final Thread thread = new Thread(runnable, "demo-results-reader");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            T last;
-            do {
-                TimeUnit.MILLISECONDS.sleep(500);
-                final Future<T> reading = reader.submit(read);
-                try {
-                    last = reading.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (TimeoutException e) {
-                    reading.cancel(true);
-                    throw new IllegalStateException("gave up waiting for " + what + " after " + wait.toSeconds()
-                            + " s: the cluster did not answer a read of the results (see the members' logs)");
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-                final long now = System.nanoTime();
-                if (now >= nextProgress && !done.test(last)) {
-                    out.println("   still waiting for " + what + " (" + TimeUnit.NANOSECONDS.toSeconds(now - start)
-                            + " s of at most " + wait.toSeconds() + ")");
-                    out.flush();
-                    nextProgress = now + progressEvery.toNanos();
-                }
-            } while (!done.test(last) && System.nanoTime() < deadline);
-            if (!done.test(last)) {
-                out.println("   gave up waiting for " + what + " after " + wait.toSeconds() + " s: what follows is what the cluster"
-                        + " held then (the members' logs say what held the job up)");
-            }
-            return last;
-        } finally {
-            reader.shutdownNow();
-        }
-    }
-
-    /** Appends records {@code from} (inclusive) to {@code to} (exclusive) to a demo's log(s). */
-    interface Appender {
-        void append(int from, int to);
-    }
-
-    /**
-     * Appends a demo's {@code total} records in batches of 1,000 spread over about 15 s, and kills
-     * member 2 with SIGKILL halfway (the job restarts from its last snapshot), saying so.
-     */
-    static Kill appendKillingMidway(final LocalCluster cluster, final PrintWriter out, final int total, final String what,
-                                    final Appender appender) throws InterruptedException {
-        final int batch = 1_000;
-        final long start = System.nanoTime();
-        Kill kill = null;
-        for (int i = 0; i < total; i += batch) {
-            appender.append(i, Math.min(total, i + batch));
-            if (i / batch == total / batch / 2) {
-                cluster.kill(cluster.members().get(1));
-                kill = new Kill(Math.min(total, i + batch), System.nanoTime());
-                out.println("== killed member 2 (SIGKILL) after " + kill.afterRecords() + " " + what
-                        + "; the job restarts from its last snapshot");
-            }
-            final long due = start + TimeUnit.SECONDS.toNanos(15) * (i + (long) batch) / total;
-            TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
-        }
-        return kill;
-    }
-
-    /** When a demo killed a member: after its first {@code afterRecords} records were appended, at {@code nanoTime} (System.nanoTime). */
-    record Kill(int afterRecords, long nanoTime) {
     }
 }

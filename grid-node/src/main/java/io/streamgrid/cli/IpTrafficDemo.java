@@ -113,7 +113,7 @@ final class IpTrafficDemo {
             final IMap<String, IpWindowCount> windows = client.getMap(job.stateMap());
             final IMap<String, Object> late = client.getMap(job.lateMap());
             out.println("== all " + requests + " requests appended, then the end of the stream; waiting for the job to count them");
-            final long[] countedAndLate = DemoCommand.readUntil(out, "every request counted in a window or as late",
+            final long[] countedAndLate = Demos.readUntil(out, "every request counted in a window or as late",
                     () -> new long[] {windows.values().stream().mapToLong(IpWindowCount::count).sum(), late.size()},
                     read -> read[0] + read[1] >= requests);
             final long counted = countedAndLate[0];

@@ -13,9 +13,8 @@ import io.streamgrid.jobs.ingest.Progress;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.JobParameter;
 import io.streamgrid.jobs.keyed.KeyedJobs;
-import io.streamgrid.examples.ExampleJobs;
-import io.streamgrid.examples.fraud.FraudScoringJob;
 import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
@@ -24,7 +23,6 @@ import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.schema.EventSchema;
-import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.impl.ConfigTree;
 import io.streamgrid.node.impl.HazelcastConfigFactory;
@@ -42,7 +40,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -65,7 +65,7 @@ final class JobCommand {
      * configuration and members, and whether it writes to Cassandra.
      */
     abstract static class Submission extends ConnectedCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", arity = "0..1", description = "A built-in job.")
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "The job: a built-in one or one a jar on the class path declares.")
         String name;
 
         @Option(names = "--jar", paramLabel = "FILE", description = "Your job's jar, shipped to the members with the job.")
@@ -77,112 +77,107 @@ final class JobCommand {
         @Option(names = "--name", paramLabel = "NAME", description = "Run your job under this name instead of its own.")
         String rename;
 
-        @Option(names = "--cassandra", description = "Also write results to Cassandra (settings: the cassandra section); ip-traffic only.")
+        @Option(names = "--cassandra", description = "Also write the results, exactly-once, to the Cassandra tables the job "
+                + "declares (the cluster of the cassandra section); refused for a job that declares none.")
         boolean cassandra;
+
+        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "A parameter the job declares, e.g. "
+                + "--param model-version=3 for fraud-scoring; one the job does not declare is refused, naming those it does.")
+        Map<String, String> parameters = new LinkedHashMap<>();
 
         /** A replay follows its progress until it has caught up (see {@link ReplayJob}). */
         boolean followReplay;
-
-        @Option(names = "--model-version", paramLabel = "VERSION",
-                description = "fraud-scoring only: score every payment with this kept model version (with replay: judge a rollback).")
-        Long modelVersion;
 
         /** Submits the job, live ({@code replay} null) or as {@code replay}; prints what it submitted and where results go. */
         final int submit(final Replay replay) {
             final ConfigTree tree = options.tree();
             final JobOptions jobOptions = JobCatalog.options(tree).withReplay(replay);
             if (jar != null || className != null) {
-                return submitJar(jobOptions);
+                return submitJar(jobOptions, tree);
             }
+            final Map<String, StreamGridJob> services = ServiceJobs.byName();
+            final List<String> known = new ArrayList<>(JobCatalog.NAMES);
+            known.addAll(services.keySet());
             if (name == null) {
-                throw new ConfigException("name a built-in job (" + String.join(", ", JobCatalog.NAMES) + "), an example ("
-                        + String.join(", ", ExampleJobs.NAMES) + "), or give --jar and --class for your own");
+                throw new ConfigException("name a job (" + String.join(", ", known) + "), or give --jar and --class for your own");
             }
-            final Optional<StreamGridJob> example = ExampleJobs.byName(name);
-            if (example.isPresent()) {
-                return submitExample(example.get(), jobOptions);
+            final StreamGridJob service = services.get(name);
+            if (service != null) {
+                return submitDefinition(withParameters(service).job(), jobOptions, tree, jobOptions.jobConfig(name), Supplier::get,
+                        "", parametersNote());
             }
             if (!JobCatalog.NAMES.contains(name)) {
-                final List<String> known = new ArrayList<>(JobCatalog.NAMES);
-                known.addAll(ExampleJobs.NAMES);
                 throw new ConfigException("unknown job '" + name + "'" + NearMiss.of(name, known).map(m -> " (did you mean '" + m + "'?)")
-                        .orElse("") + ": choose a built-in job (" + String.join(", ", JobCatalog.NAMES)
-                        + ") or an example (" + String.join(", ", ExampleJobs.NAMES) + "), or give --jar and --class for your own");
+                        .orElse("") + ": choose one of " + String.join(", ", known) + ", or give --jar and --class for your own");
             }
-            if (modelVersion != null) {
-                throw new ConfigException("--model-version: only " + FraudScoringJob.NAME + " scores with a model version");
+            if (!parameters.isEmpty()) {
+                throw new ConfigException("--param: " + name + " takes no parameters (its settings are under jobs." + name
+                        + " in the configuration)");
             }
             final WindowedJob<?> job = JobCatalog.job(name, tree);
-            final CassandraOutput output = cassandra ? cassandraOutput(job, tree, replay) : null;
-            checkLogs(job, jobOptions);
-            return withClient(client -> {
-                checkReplayTargets(client, job, replay);
-                final JobConfig made = makeWay(client, jobOptions.jobConfig(job.name()));
-                final Job submitted = WindowedJobs.submit(client.getJet(), job, jobOptions, output, made);
-                final PrintWriter out = spec.commandLine().getOut();
-                out.println(submittedLine(job, submitted, jobOptions) + ", reading " + logDirectories(job, jobOptions)
-                        + restoredNote(made));
-                out.println(outputsLine(job, replay) + (output == null ? "" : "; exactly-once into Cassandra tables "
-                        + (replay == null ? output : replay.output(output)).bindings().stream()
-                        .map(b -> b.table().qualifiedName()).toList()));
-                return followed(submitted, job, jobOptions);
-            });
+            return submitDefinition(job, jobOptions, tree, jobOptions.jobConfig(job.name()), Supplier::get, "", "");
         }
 
-        /** An example job (on the members' class path), fraud-scoring with --model-version when given. */
-        private int submitExample(final StreamGridJob example, final JobOptions jobOptions) {
-            if (cassandra) {
-                throw new ConfigException("--cassandra: only ip-traffic writes to Cassandra from the command line");
+        /** {@code job} with the --param values, each checked against what the job declares. */
+        private StreamGridJob withParameters(final StreamGridJob job) {
+            if (parameters.isEmpty()) {
+                return job;
             }
-            final StreamGridJob chosen;
-            if (modelVersion == null) {
-                chosen = example;
-            } else if (example instanceof FraudScoringJob scoring) {
-                try {
-                    chosen = scoring.withModelVersion(modelVersion);
-                } catch (final IllegalArgumentException e) {
-                    throw new ConfigException("--model-version: " + e.getMessage(), e);
+            final List<String> declared = job.parameters().stream().map(JobParameter::name).toList();
+            for (final String given : parameters.keySet()) {
+                if (!declared.contains(given)) {
+                    throw new ConfigException("--param " + given + ": " + (declared.isEmpty() ? "this job takes no parameters"
+                            : "this job takes " + job.parameters().stream().map(p -> p.name() + " (" + p.description() + ")")
+                            .collect(java.util.stream.Collectors.joining("; "))));
                 }
-            } else {
-                throw new ConfigException("--model-version: only " + FraudScoringJob.NAME + " scores with a model version, not " + name);
             }
-            final JobDefinition job = chosen.job();
-            return submitDefinition(job, jobOptions, jobOptions.jobConfig(job.name()), Supplier::get, "",
-                    modelVersion == null ? "" : ", scoring with model version " + modelVersion);
+            try {
+                return job.withParameters(Map.copyOf(parameters));
+            } catch (final IllegalArgumentException e) {
+                throw new ConfigException("--param " + e.getMessage(), e);
+            }
         }
 
-        private int submitJar(final JobOptions jobOptions) {
+        private String parametersNote() {
+            return parameters.isEmpty() ? "" : ", with " + parameters.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(java.util.stream.Collectors.joining(", "));
+        }
+
+        private int submitJar(final JobOptions jobOptions, final ConfigTree tree) {
             if (jar == null || className == null) {
                 throw new ConfigException("--jar and --class go together: the jar with your job and the class implementing "
                         + StreamGridJob.class.getName());
             }
-            if (name != null || cassandra || modelVersion != null) {
-                throw new ConfigException("--jar submits your own job: leave out the built-in job's NAME, --cassandra and --model-version");
+            if (name != null) {
+                throw new ConfigException("--jar submits your own job: leave out the job NAME (--name renames it)");
             }
-            final UserJar userJar = UserJar.load(jar, className);
+            final UserJar userJar = UserJar.load(jar, className, this::withParameters);
             final JobDefinition job = renamed(userJar.job());
-            return submitDefinition(job, jobOptions, jobOptions.jobConfig(job.name()).addJar(userJar.url()), userJar::submit,
-                    " from " + jar.getFileName() + " (" + className + ")", "");
+            return submitDefinition(job, jobOptions, tree, jobOptions.jobConfig(job.name()).addJar(userJar.url()), userJar::submit,
+                    " from " + jar.getFileName() + " (" + className + ")", parametersNote());
         }
 
         /**
          * Submits a keyed or windowed job with {@code config}, the submission run by {@code around}
          * (in a jar's class loader, or as it is), and prints "submitted … {@code origin}, reading …
-         * {@code note}" and where the job writes.
+         * {@code note}" and where the job writes (with --cassandra, its declared tables too).
          */
-        private int submitDefinition(final JobDefinition job, final JobOptions jobOptions, final JobConfig config,
+        private int submitDefinition(final JobDefinition job, final JobOptions jobOptions, final ConfigTree tree, final JobConfig config,
                                      final Function<Supplier<Job>, Job> around, final String origin, final String note) {
+            final CassandraOutput output = cassandra ? cassandraOutput(job, tree, jobOptions.replay()) : null;
             checkLogs(job, jobOptions);
             return withClient(client -> {
                 checkReplayTargets(client, job, jobOptions.replay());
                 final JobConfig made = makeWay(client, config);
                 final Job submitted = around.apply(() -> job instanceof KeyedJob<?> keyed
-                        ? KeyedJobs.submit(client.getJet(), keyed, jobOptions, null, made)
-                        : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, null, made));
+                        ? KeyedJobs.submit(client.getJet(), keyed, jobOptions, output, made)
+                        : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, output, made));
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println(submittedLine(job, submitted, jobOptions) + origin + ", reading " + logDirectories(job, jobOptions) + note
                         + restoredNote(made));
-                out.println(outputsLine(job, jobOptions.replay()));
+                out.println(outputsLine(job, jobOptions.replay()) + (output == null ? "" : "; exactly-once into Cassandra tables "
+                        + (jobOptions.replay() == null ? output : jobOptions.replay().output(output)).bindings().stream()
+                        .map(b -> b.table().qualifiedName()).toList()));
                 return followed(submitted, job, jobOptions);
             });
         }
@@ -227,11 +222,9 @@ final class JobCommand {
     }
 
     @Command(name = "submit", mixinStandardHelpOptions = true,
-            description = {"Submit a job (exactly-once) to the cluster: a built-in one by NAME (ip-traffic, "
-                    + "user-clicks-hourly, user-sessions, machine-health), an example (positions, machine-patterns, user-activity, "
-                    + "recommendations, fraud-scoring, model-training, model-monitoring), or your own with --jar and --class "
-                    + "(a class implementing io.streamgrid.jobs.keyed.StreamGridJob; the members need "
-                    + "jobs.allow-code-upload: true)."})
+            description = {"Submit a job (exactly-once) to the cluster: one by NAME — a built-in job, or one a jar on the class "
+                    + "path declares, as the examples do ('job submit' alone lists them all) — or your own with --jar and --class "
+                    + "(a class implementing io.streamgrid.jobs.keyed.StreamGridJob; the members need jobs.allow-code-upload: true)."})
     static final class Submit extends Submission {
         @Option(names = "--from-checkpoint", paramLabel = "ID|last|none",
                 description = {"Replace the job of the same name still in the cluster (running or suspended; e.g. to run "
@@ -431,12 +424,10 @@ final class JobCommand {
      * Creates (or checks) the job's tables — a replay's own tables when {@code replay} is given —
      * then describes where the live job's results go (a replay's submission renames them).
      */
-    static CassandraOutput cassandraOutput(final WindowedJob<?> job, final ConfigTree tree, final Replay replay) {
-        if (!IpTrafficJob.NAME.equals(job.name())) {
-            throw new ConfigException("--cassandra: only ip-traffic writes to Cassandra so far, not " + job.name());
-        }
+    static CassandraOutput cassandraOutput(final JobDefinition job, final ConfigTree tree, final Replay replay) {
         final CassandraTarget target = JobCatalog.cassandraTarget(tree);
-        final CassandraOutput output = IpTrafficJob.cassandraOutput(target, SinkOptions.defaults());
+        final CassandraOutput output = job.cassandraOutput(target).orElseThrow(() -> new ConfigException("--cassandra: job "
+                + job.name() + " declares no Cassandra tables"));
         try (CqlSession session = target.connect()) {
             for (final CassandraOutput.Binding binding : (replay == null ? output : replay.output(output)).bindings()) {
                 CassandraSchema.ensure(session, target, binding.table());

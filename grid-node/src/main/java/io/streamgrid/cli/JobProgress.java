@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * 100 ms, when the job was RUNNING again after it last was not (a restart after a member's kill).
  * Its own daemon thread, from {@link #start()} to {@link #stop()}.
  */
-final class JobProgress {
+public final class JobProgress {
     private static final long STATUS_EVERY_MS = 100;
     private static final long PRINT_EVERY_MS = 2_000;
 
@@ -25,7 +25,7 @@ final class JobProgress {
     private volatile long runningAgainNanos;
 
     /** {@code applied}: how many of the {@code total} events the job's results account for now. */
-    JobProgress(final PrintWriter out, final Job job, final long total, final Callable<Long> applied) {
+    public JobProgress(final PrintWriter out, final Job job, final long total, final Callable<Long> applied) {
         this.out = out;
         this.job = job;
         this.total = total;
@@ -34,18 +34,18 @@ final class JobProgress {
         thread.setDaemon(true);
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
     /** Stops watching and waits for the thread to end. */
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         thread.interrupt();
         thread.join(5_000);
     }
 
     /** When (System.nanoTime) the job was last seen RUNNING again after not running; 0 when it never stopped. */
-    long runningAgainNanos() {
+    public long runningAgainNanos() {
         return runningAgainNanos;
     }
 

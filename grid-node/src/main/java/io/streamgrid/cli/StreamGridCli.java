@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.ServiceLoader;
 
 /**
  * The {@code streamgrid} command. Exit codes: 0 done, 1 failed (the reason on one line), 2 a
@@ -20,7 +21,7 @@ import java.util.Arrays;
         footer = {"", "Benchmarks: ./streamgrid bench [NAME...] [--quick] runs the perf module's side-by-side "
                 + "benchmarks (./streamgrid bench --help)."},
         subcommands = {NodeCommand.class, ClusterCommand.class, IngestCommand.class, JobCommand.class, CassandraCommand.class, KafkaCommand.class,
-                StateCommands.Get.class, StateCommands.Query.class, StateCommands.Watch.class, TopCommand.class, ModelCommand.class,
+                StateCommands.Get.class, StateCommands.Query.class, StateCommands.Watch.class, TopCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class})
 public final class StreamGridCli {
@@ -37,7 +38,7 @@ public final class StreamGridCli {
         CliLogging.useOneLineFormat(); // in-process runs (tests) too
         final boolean verbose = Arrays.asList(args).contains("--verbose");
         final String[] effective = Arrays.stream(args).filter(a -> !a.equals("--verbose")).toArray(String[]::new);
-        final CommandLine commandLine = new CommandLine(new StreamGridCli());
+        final CommandLine commandLine = withPlugins(new CommandLine(new StreamGridCli()));
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((ex, arguments) -> {
@@ -60,6 +61,25 @@ public final class StreamGridCli {
             return usersMistake ? EXIT_USAGE : EXIT_FAILED;
         });
         return commandLine.execute(effective);
+    }
+
+    /** Adds the demos and commands of every {@link CliPlugin} on the class path. */
+    private static CommandLine withPlugins(final CommandLine commandLine) {
+        final CommandLine demo = commandLine.getSubcommands().get("demo");
+        for (final CliPlugin plugin : ServiceLoader.load(CliPlugin.class)) {
+            plugin.demos().forEach(command -> add(demo, command, plugin));
+            plugin.commands().forEach(command -> add(commandLine, command, plugin));
+        }
+        return commandLine;
+    }
+
+    private static void add(final CommandLine parent, final Object command, final CliPlugin plugin) {
+        final String name = new CommandLine(command).getCommandName();
+        if (parent.getSubcommands().containsKey(name)) {
+            throw new IllegalStateException("plugin " + plugin.getClass().getName() + " adds '" + name + "' under '"
+                    + parent.getCommandName() + "', which is already " + parent.getSubcommands().get(name).getCommand().getClass().getName());
+        }
+        parent.addSubcommand(name, command);
     }
 
     /**

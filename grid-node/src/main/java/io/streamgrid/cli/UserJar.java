@@ -12,6 +12,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A user's job jar on the submitting machine: its class loaded and asked for the job, each way it
@@ -28,7 +29,8 @@ final class UserJar {
         this.job = job;
     }
 
-    static UserJar load(final Path jar, final String className) {
+    /** The job of {@code className} in {@code jar}, its entry point first passed through {@code configure} (the submission's parameters). */
+    static UserJar load(final Path jar, final String className, final UnaryOperator<StreamGridJob> configure) {
         if (!Files.isRegularFile(jar)) {
             throw new ConfigException("--jar " + jar + ": no such file");
         }
@@ -46,7 +48,7 @@ final class UserJar {
         }
         final StreamGridJob entry;
         try {
-            entry = (StreamGridJob) type.getConstructor().newInstance();
+            entry = configure.apply((StreamGridJob) type.getConstructor().newInstance());
         } catch (final NoSuchMethodException | IllegalAccessException | InstantiationException e) {
             throw new ConfigException("class " + className + " needs to be public and concrete, with a public constructor "
                     + "without arguments", e);

@@ -21,7 +21,7 @@ class DemoWaitTest {
         final StringWriter printed = new StringWriter();
         final long start = System.nanoTime();
 
-        assertThatThrownBy(() -> DemoCommand.readUntil(new PrintWriter(printed, true), "the positions",
+        assertThatThrownBy(() -> Demos.readUntil(new PrintWriter(printed, true), "the positions",
                 Duration.ofSeconds(2), Duration.ofSeconds(1), () -> never.await(1, TimeUnit.HOURS), done -> done))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("gave up waiting for the positions after 2 s")
@@ -34,7 +34,7 @@ class DemoWaitTest {
         final AtomicInteger reads = new AtomicInteger();
         final StringWriter printed = new StringWriter();
 
-        final int last = DemoCommand.readUntil(new PrintWriter(printed, true), "the alerts",
+        final int last = Demos.readUntil(new PrintWriter(printed, true), "the alerts",
                 Duration.ofSeconds(30), Duration.ofSeconds(1), reads::incrementAndGet, count -> count >= 6);
 
         assertThat(last).isEqualTo(6);
@@ -46,7 +46,7 @@ class DemoWaitTest {
         final AtomicInteger reads = new AtomicInteger();
         final StringWriter printed = new StringWriter();
 
-        final int last = DemoCommand.readUntil(new PrintWriter(printed, true), "nothing",
+        final int last = Demos.readUntil(new PrintWriter(printed, true), "nothing",
                 Duration.ofSeconds(2), Duration.ofSeconds(1), reads::incrementAndGet, count -> false);
 
         assertThat(last).isBetween(2, 5);

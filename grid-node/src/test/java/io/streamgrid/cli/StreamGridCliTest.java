@@ -148,12 +148,23 @@ class StreamGridCliTest {
     }
 
     @Test
+    void when_noPluginIsOnTheClassPath_then_demoHasNoSubcommandsAndThereIsNoModelCommand() {
+        final CliRun demoHelp = run("demo", "--help");
+        final CliRun model = run("model", "list", "fraud");
+
+        assertThat(demoHelp.code()).isZero();
+        assertThat(demoHelp.out()).contains("live migration").doesNotContain("Commands:");
+        assertThat(model.code()).isEqualTo(2);
+        assertThat(model.errLines()).singleElement().asString().contains("unknown command 'model'");
+    }
+
+    @Test
     void when_unknownJobSubmitted_then_exit2BeforeConnecting() {
         final CliRun result = run("job", "submit", "ip-trafic");
 
         assertThat(result.code()).isEqualTo(2);
         assertThat(result.errLines()).singleElement().asString().contains("unknown job 'ip-trafic'").contains("ip-traffic")
-                .contains("fraud-scoring");
+                .as("grid-node alone knows no example").doesNotContain("fraud-scoring");
     }
 
     @Test
@@ -306,7 +317,7 @@ class StreamGridCliTest {
         final CliRun result = run("job", "submit", "user-sessions", "--cassandra");
 
         assertThat(result.code()).isEqualTo(2);
-        assertThat(result.errLines()).singleElement().asString().contains("only ip-traffic writes to Cassandra");
+        assertThat(result.errLines()).singleElement().asString().contains("--cassandra: job user-sessions declares no Cassandra tables");
     }
 
     @Test

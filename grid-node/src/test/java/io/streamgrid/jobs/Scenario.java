@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.awaitility.Awaitility.await;
 
 /** Pieces the multi-process job tests share: a paced ingest writer and a job-restart counter. */
-final class Scenario {
+public final class Scenario {
     private Scenario() {
     }
 
@@ -50,7 +50,7 @@ final class Scenario {
      * so a job that failed waits suspended, never RUNNING again) and each live member's last logged
      * warnings and errors — the member logs are gone once the cluster closes.
      */
-    static void awaitRunning(final Job job, final LocalCluster cluster) {
+    public static void awaitRunning(final Job job, final LocalCluster cluster) {
         awaitOrReport(() -> job.getStatus() == JobStatus.RUNNING, "not RUNNING", job, cluster);
     }
 
@@ -81,7 +81,7 @@ final class Scenario {
      * the job has recovered from whatever came before (a member killed, a restart) and runs in full.
      * Fails the test as {@link #awaitRunning} does when it does not.
      */
-    static void awaitNextSnapshot(final HazelcastInstance client, final Job job, final LocalCluster cluster) {
+    public static void awaitNextSnapshot(final HazelcastInstance client, final Job job, final LocalCluster cluster) {
         final long last = lastSnapshotId(client, job.getId());
         awaitOrReport(() -> lastSnapshotId(client, job.getId()) > last, "no snapshot after " + last, job, cluster);
     }
@@ -120,12 +120,21 @@ final class Scenario {
         return why.toString();
     }
 
+    /** True when the job can no longer make progress by itself: failed, or suspended (the cause is printed). */
+    public static boolean stopped(final Job job) {
+        final JobStatus status = job.getStatus();
+        if (status == JobStatus.SUSPENDED) {
+            System.out.println("job " + job.getName() + " is suspended: " + job.getSuspensionCause());
+        }
+        return status == JobStatus.FAILED || status == JobStatus.SUSPENDED;
+    }
+
     /**
      * A member that is not the cluster's master (Jet's job coordinator): the oldest member, which is
      * not necessarily the first started. Killing the coordinator is a different test — Jet then
      * waits out invocation timeouts (minutes) before the new master restarts the job.
      */
-    static MemberProcess notTheCoordinator(final LocalCluster cluster, final HazelcastInstance client) {
+    public static MemberProcess notTheCoordinator(final LocalCluster cluster, final HazelcastInstance client) {
         final Address master = client.getCluster().getMembers().iterator().next().getAddress();
         return cluster.members().stream().filter(m -> m.port() != master.getPort()).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no member besides the master " + master));
@@ -250,27 +259,27 @@ final class Scenario {
     }
 
     /** A thread appending {@code spec}'s events over about {@code seconds}, counting into {@code appended}. */
-    static final class PacedWriter extends Thread {
+    public static final class PacedWriter extends Thread {
         /** Appends every event, calling {@code afterEach} after each. */
-        interface Source {
+        public interface Source {
             void appendAll(Runnable afterEach);
         }
 
-        final AtomicLong appended = new AtomicLong();
+        public final AtomicLong appended = new AtomicLong();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final Source source;
         private final long total;
         private final long seconds;
 
         /** Appends {@code spec}'s events (of a built-in type) to {@code log}, that type's log. */
-        PacedWriter(final GeneratorSpec spec, final EventLog log, final long seconds) {
+        public PacedWriter(final GeneratorSpec spec, final EventLog log, final long seconds) {
             this(afterEach -> new EventGenerator(spec).generate((SchemaRecord record) -> {
                 log.append(record);
                 afterEach.run();
             }), spec.events(), seconds);
         }
 
-        PacedWriter(final Source source, final long total, final long seconds) {
+        public PacedWriter(final Source source, final long total, final long seconds) {
             super("ingest-writer");
             this.source = source;
             this.total = total;
@@ -295,14 +304,14 @@ final class Scenario {
         }
 
         /** Waits for the writer; rethrows what made it fail. */
-        void finish() throws InterruptedException {
+        public void finish() throws InterruptedException {
             join();
             if (failure.get() != null) {
                 throw new AssertionError("ingest writer failed", failure.get());
             }
         }
 
-        void awaitAppended(final long events) {
+        public void awaitAppended(final long events) {
             await().atMost(Duration.ofMinutes(2)).until(() -> appended.get() >= events);
         }
 

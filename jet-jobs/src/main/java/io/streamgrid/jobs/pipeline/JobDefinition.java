@@ -1,9 +1,11 @@
 package io.streamgrid.jobs.pipeline;
 
 import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.sink.CassandraTarget;
 
 import java.io.Serializable;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What every StreamGrid job is, whatever its shape: a name, the schemas whose logs it reads, and
@@ -26,4 +28,13 @@ public interface JobDefinition extends Serializable {
 
     /** Records that are not valid events, with the reason. */
     String rejectedMap();
+
+    /**
+     * The Cassandra tables this job writes exactly-once when asked ({@code streamgrid job submit NAME
+     * --cassandra}), in the cluster and keyspace of {@code target}; empty, the default, for a job that
+     * declares none (the CLI then refuses {@code --cassandra} for it).
+     */
+    default Optional<CassandraOutput> cassandraOutput(final CassandraTarget target) {
+        return Optional.empty();
+    }
 }

@@ -20,6 +20,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code ip-traffic}: requests per source IP per tumbling window (1 minute by default) into
@@ -114,6 +115,12 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
                     final TrafficAlert a = (TrafficAlert) value;
                     return new Object[] {a.ip(), a.windowStart(), a.windowEnd(), a.count(), a.baselineMean(), a.baselineStdDev()};
                 })), options);
+    }
+
+    /** Declared for {@code job submit ip-traffic --cassandra}: window counts and alerts, with the sink's default options. */
+    @Override
+    public Optional<CassandraOutput> cassandraOutput(final CassandraTarget target) {
+        return Optional.of(cassandraOutput(target, SinkOptions.defaults()));
     }
 
     @Override

@@ -14,16 +14,16 @@ import java.util.Map;
  * rules extend it; the match that completes first (ties: the earliest start) is reported, and the
  * search goes on after its last event.
  */
-final class PatternOracle {
+public final class PatternOracle {
     /** One event as the oracle sees it: its place in matching order and a record to hand to conditions. */
-    record Event(String key, int schema, String schemaName, long time, long logPosition, long sequence, SchemaRecord record,
+    public record Event(String key, int schema, String schemaName, long time, long logPosition, long sequence, SchemaRecord record,
                  String fieldsText) {
     }
 
     private PatternOracle() {
     }
 
-    static Map<String, PatternAlert> alerts(final List<Event> events, final List<Pattern> patterns) {
+    public static Map<String, PatternAlert> alerts(final List<Event> events, final List<Pattern> patterns) {
         final Map<String, List<Event>> byKey = new HashMap<>();
         events.forEach(e -> byKey.computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e));
         final Map<String, PatternAlert> alerts = new HashMap<>();

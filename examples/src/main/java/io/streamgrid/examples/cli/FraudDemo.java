@@ -1,5 +1,7 @@
-package io.streamgrid.cli;
+package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.Demos;
+import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.client.Delta;
@@ -56,7 +58,7 @@ import java.util.concurrent.Callable;
         description = {"Run the online-learning example (fraud scoring with model weights in the grid, SGD from fed-back",
                 "outcomes, model monitoring with a drift alert, a replay through an older version) on 3 members, kill a member",
                 "mid-stream, and check it all against an oracle."})
-final class FraudDemo implements Callable<Integer> {
+public final class FraudDemo implements Callable<Integer> {
     private static final int PARTITIONS = 6;
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
     /** 5-minute windows by the minute; 10 minutes' lateness, since the demo compresses 27 minutes of event time into 15 s. */
@@ -75,14 +77,14 @@ final class FraudDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        DemoCommand.deleteRecursively(workDir);
+        Demos.deleteRecursively(workDir);
         final KeyedJob<?> scoring = new FraudScoringJob().job();
         final KeyedJob<?> training = new ModelTrainingJob(RATE, L2, 500, 200).job();
         final KeyedJob<?> monitoring = new ModelMonitoringJob(MONITORING).job();
         out.println("== StreamGrid fraud demo: 6,000 users, 80,000 payments over about 27 minutes of event time, 80 % of them "
                 + "labelled later; a fraud ring starts after 9 minutes");
-        final JobOptions options = DemoCommand.jobOptions(workDir);
-        try (LocalCluster cluster = DemoCommand.startThreeMembers(workDir, out);
+        final JobOptions options = Demos.jobOptions(workDir);
+        try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              SchemaLog payments = SchemaLog.open(KeyedJobs.logDirectory(scoring, options), Payments.PAYMENT, PARTITIONS);
              SchemaLog outcomes = SchemaLog.open(KeyedJobs.logDirectory(scoring, options).resolveSibling(Payments.OUTCOME.name()),
@@ -91,7 +93,7 @@ final class FraudDemo implements Callable<Integer> {
             final List<Job> jobs = new ArrayList<>();
             jobs.add(KeyedJobs.submit(client.getJet(), scoring, options));
             final Path feedbackDir = KeyedJobs.logDirectory(training, options);
-            DemoCommand.readUntil(out, "the scoring job to create its feedback log", () -> SchemaLog.exists(feedbackDir), created -> created);
+            Demos.readUntil(out, "the scoring job to create its feedback log", () -> SchemaLog.exists(feedbackDir), created -> created);
             jobs.add(KeyedJobs.submit(client.getJet(), training, options));
             jobs.add(KeyedJobs.submit(client.getJet(), monitoring, options));
             // Event time from the next minute on: ahead of the wall clock, as a live stream is. (A quiet log's heartbeat
@@ -108,18 +110,18 @@ final class FraudDemo implements Callable<Integer> {
             try (Subscription windows = streamGrid.subscribe(Payments.MONITORING, "", windowPrinter(out, start),
                     SubscriptionOptions.defaults());
                  Subscription alerts = streamGrid.subscribe(Payments.DRIFT_ALERTS, "", alertPrinter(out), SubscriptionOptions.defaults())) {
-                DemoCommand.appendKillingMidway(cluster, out, total, "payments and outcomes",
+                Demos.appendKillingMidway(cluster, out, total, "payments and outcomes",
                         (from, to) -> stream.append(payments, outcomes, from, to));
                 payments.appendEndOfStream();
                 outcomes.appendEndOfStream();
                 out.println("== all " + total + " payments and outcomes appended; waiting for the jobs");
                 final int labels = stream.labels().size();
-                DemoCommand.readUntil(out, "the model to be trained on every label",
+                Demos.readUntil(out, "the model to be trained on every label",
                         () -> client.<String, TrainingStatus>getMap(Payments.TRAINING).get(FraudScoringJob.MODEL),
                         status -> status != null && status.labels() >= labels);
                 final FeedbackLog.Contents feedback = FeedbackLog.read(feedbackDir);
                 final MonitoringOracle oracle = new MonitoringOracle(feedback.entries(), MONITORING, FraudScoringJob.MODEL);
-                final Map<String, ModelWindow> written = DemoCommand.readUntil(out, "the monitoring windows to match the oracle",
+                final Map<String, ModelWindow> written = Demos.readUntil(out, "the monitoring windows to match the oracle",
                         () -> new HashMap<>(client.<String, ModelWindow>getMap(Payments.MONITORING)),
                         found -> sameCounts(found, oracle.windows()));
                 Thread.sleep(1_000); // the last alerts' deltas
@@ -178,7 +180,7 @@ final class FraudDemo implements Callable<Integer> {
                 + replay.mapName(Payments.SCORES));
         final Job replaying = KeyedJobs.submit(client.getJet(), new FraudScoringJob().withModelVersion(before.version()).job(),
                 options.withReplay(replay));
-        final Map<Long, FraudScore> replayed = DemoCommand.readUntil(out, "the replay to score every payment",
+        final Map<Long, FraudScore> replayed = Demos.readUntil(out, "the replay to score every payment",
                 () -> new HashMap<>(client.<Long, FraudScore>getMap(replay.mapName(Payments.SCORES))),
                 found -> found.size() >= stream.payments().size());
         replaying.cancel();

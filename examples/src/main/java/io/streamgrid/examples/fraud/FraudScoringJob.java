@@ -1,5 +1,6 @@
 package io.streamgrid.examples.fraud;
 
+import io.streamgrid.jobs.keyed.JobParameter;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
@@ -7,6 +8,9 @@ import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
+
+import java.util.List;
+import java.util.Map;
 
 import static io.streamgrid.examples.fraud.Payments.FEEDBACK;
 import static io.streamgrid.examples.fraud.Payments.OUTCOME;
@@ -40,6 +44,8 @@ import static io.streamgrid.examples.fraud.Payments.PAYMENT;
 public final class FraudScoringJob implements StreamGridJob {
     public static final String NAME = "fraud-scoring";
     public static final String MODEL = "fraud";
+    /** The parameter naming the one kept model version that scores. */
+    public static final String MODEL_VERSION = "model-version";
     static final long ALLOWED_DISORDER_MS = 5_000;
     static final long ALLOWED_LATENESS_MS = 60_000;
     /** Payments older than this before the newest cannot be in a later payment's window: forgotten. */
@@ -84,6 +90,28 @@ public final class FraudScoringJob implements StreamGridJob {
             throw new IllegalArgumentException("model versions start at 1, was " + version);
         }
         return new FraudScoringJob(model, threshold, labelTimeoutMs, version);
+    }
+
+    /** {@value #MODEL_VERSION}: score with one kept version ({@link #withModelVersion}), e.g. to replay beside the live job. */
+    @Override
+    public List<JobParameter> parameters() {
+        return List.of(new JobParameter(MODEL_VERSION, "score every payment with this kept model version (a whole number "
+                + "from 1; 'model list' shows them), e.g. with 'job replay' to judge a rollback"));
+    }
+
+    @Override
+    public StreamGridJob withParameters(final Map<String, String> values) {
+        final String version = values.get(MODEL_VERSION);
+        if (version == null) {
+            return StreamGridJob.super.withParameters(values);
+        }
+        try {
+            return withModelVersion(Long.parseLong(version.strip()));
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException(MODEL_VERSION + " is a whole number from 1, was '" + version + "'", e);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException(MODEL_VERSION + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

@@ -1,10 +1,11 @@
-package io.streamgrid.jobs;
+package io.streamgrid.examples.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.Scenario;
 import io.streamgrid.examples.machines.FleetStream;
 import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.keyed.KeyedJob;

@@ -1,5 +1,7 @@
-package io.streamgrid.cli;
+package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.CliRun;
+import io.streamgrid.cli.StreamGridCli;
 import io.streamgrid.client.OneMemberGrid;
 import io.streamgrid.examples.fraud.FraudScore;
 import io.streamgrid.examples.fraud.FraudScoringJob;
@@ -21,8 +23,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The example jobs through the command line: {@code job submit fraud-scoring} and
- * {@code model-training} by name, then {@code job replay fraud-scoring --model-version V} scoring
- * the payments again through a kept version, into maps of its own.
+ * {@code model-training} by name, then {@code job replay fraud-scoring --param model-version=V} scoring
+ * the payments again through a kept version, into maps of its own. The example jobs are found as
+ * services of the examples jar and take their parameters as the job declares them.
  */
 class ExampleJobsCliTest {
     @TempDir
@@ -54,13 +57,20 @@ class ExampleJobsCliTest {
             await().atMost(Duration.ofMinutes(1)).until(() -> grid.client.hazelcast().getMap(Payments.MODEL_VERSIONS)
                     .containsKey(Payments.versionKey(FraudScoringJob.MODEL, 10)));
 
-            final CliRun wrongJob = CliRun.of("job", "submit", "ip-traffic", "--model-version", "3", "--config", config);
+            final CliRun wrongJob = CliRun.of("job", "submit", "ip-traffic", "--param", "model-version=3", "--config", config);
             assertThat(wrongJob.code()).isEqualTo(StreamGridCli.EXIT_USAGE);
-            assertThat(wrongJob.err()).contains("only fraud-scoring scores with a model version");
+            assertThat(wrongJob.errLines()).singleElement().asString().contains("ip-traffic takes no parameters");
+            final CliRun undeclared = CliRun.of("job", "submit", "fraud-scoring", "--param", "version=3", "--config", config);
+            assertThat(undeclared.code()).isEqualTo(StreamGridCli.EXIT_USAGE);
+            assertThat(undeclared.errLines()).singleElement().asString().contains("--param version: this job takes model-version (");
+            final CliRun notANumber = CliRun.of("job", "submit", "fraud-scoring", "--param", "model-version=ten", "--config", config);
+            assertThat(notANumber.code()).isEqualTo(StreamGridCli.EXIT_USAGE);
+            assertThat(notANumber.errLines()).singleElement().asString().contains("model-version is a whole number from 1, was 'ten'");
 
-            final CliRun replay = CliRun.of("job", "replay", "fraud-scoring", "--into", "v10", "--model-version", "10", "--config", config);
+            final CliRun replay = CliRun.of("job", "replay", "fraud-scoring", "--into", "v10", "--param", "model-version=10",
+                    "--config", config);
             assertThat(replay.code()).as(replay.err()).isZero();
-            assertThat(replay.out()).contains("as fraud-scoring.v10").contains("scoring with model version 10")
+            assertThat(replay.out()).contains("as fraud-scoring.v10").contains("with model-version=10")
                     .contains("state.fraud-scores.v10");
             final String replayScores = Payments.SCORES + ".v10";
             await().atMost(Duration.ofMinutes(1)).until(() -> grid.client.hazelcast().getMap(replayScores).size()

@@ -1,4 +1,4 @@
-package io.streamgrid.jobs.pattern;
+package io.streamgrid.examples.machines;
 
 import com.hazelcast.jet.Job;
 import io.streamgrid.examples.machines.MachineHealthJob;
@@ -7,6 +7,11 @@ import io.streamgrid.jobs.MachineReading;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.pattern.Condition;
+import io.streamgrid.jobs.pattern.Pattern;
+import io.streamgrid.jobs.pattern.PatternAlert;
+import io.streamgrid.jobs.pattern.PatternJobs;
+import io.streamgrid.jobs.pattern.PatternOracle;
 import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.JobOptions;

@@ -1,5 +1,7 @@
-package io.streamgrid.cli;
+package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.Demos;
+import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.client.Delta;
@@ -42,7 +44,7 @@ import java.util.stream.Collectors;
         description = {"Run the recommendations example (per-user category affinity, history and session; recommendations",
                 "rewritten on every click) on 3 members, follow one user's recommendations as they change, kill a member",
                 "mid-stream, and check every user's recommendations against the oracle."})
-final class RecommendationsDemo implements Callable<Integer> {
+public final class RecommendationsDemo implements Callable<Integer> {
     private static final int PARTITIONS = 6;
 
     @Spec
@@ -58,7 +60,7 @@ final class RecommendationsDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        DemoCommand.deleteRecursively(workDir);
+        Demos.deleteRecursively(workDir);
         final ClickStream stream = new ClickStream(2026, users, 5_000, 95);
         final RecommendationsJob recommendations = new RecommendationsJob();
         final KeyedJob<?> job = recommendations.job();
@@ -67,8 +69,8 @@ final class RecommendationsDemo implements Callable<Integer> {
         final long watched = busiestUser(stream);
         out.println("== StreamGrid recommendations demo: " + users + " users, " + total + " clicks over 5,000 items in 20 "
                 + "categories; " + stream.neighbours().size() + " items have neighbours in " + RecommendationsJob.NEIGHBOURS);
-        final JobOptions options = DemoCommand.jobOptions(workDir);
-        try (LocalCluster cluster = DemoCommand.startThreeMembers(workDir, out);
+        final JobOptions options = Demos.jobOptions(workDir);
+        try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), RecommendationsJob.CLICK, PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();
@@ -95,9 +97,9 @@ final class RecommendationsDemo implements Callable<Integer> {
                         }
                     }, SubscriptionOptions.defaults());
 
-            DemoCommand.appendKillingMidway(cluster, out, total, "clicks", (from, to) -> stream.append(log, from, to));
+            Demos.appendKillingMidway(cluster, out, total, "clicks", (from, to) -> stream.append(log, from, to));
             out.println("== all " + total + " clicks appended; waiting for the job");
-            final Map<Long, Recommendations> found = DemoCommand.readUntil(out, "the recommendations to match the oracle",
+            final Map<Long, Recommendations> found = Demos.readUntil(out, "the recommendations to match the oracle",
                     () -> new HashMap<>(client.<Long, Recommendations>getMap(RecommendationsJob.RECOMMENDATIONS)),
                     read -> ClickStream.differences(expected, read).isEmpty());
             final List<String> differences = ClickStream.differences(expected, found);

@@ -1,5 +1,8 @@
-package io.streamgrid.cli;
+package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.Demos;
+import io.streamgrid.cli.JobProgress;
+import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.client.Delta;
@@ -45,7 +48,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 @Command(name = "trading", mixinStandardHelpOptions = true,
         description = {"Run the trading example (positions, P&L, exposure limit alerts per account) on 3 members,",
                 "follow one account in a local view, kill a member mid-stream, and check every result against an oracle."})
-final class TradingDemo implements Callable<Integer> {
+public final class TradingDemo implements Callable<Integer> {
     private static final double LIMIT = 400_000;
     private static final int PARTITIONS = 6;
     /** Alerts printed as they come; the rest are counted. */
@@ -70,7 +73,7 @@ final class TradingDemo implements Callable<Integer> {
      * after the kill positions moved again (the first trade appended after it, seen in the view).
      */
     private static void reportLatencyAndRecovery(final PrintWriter out, final String account, final Map<String, List<Integer>> tradesBySymbol,
-                                                 final long[] appendedAt, final AtomicLongArray seenAt, final DemoCommand.Kill kill) {
+                                                 final long[] appendedAt, final AtomicLongArray seenAt, final Demos.Kill kill) {
         final List<Long> micros = new ArrayList<>();
         long firstAfterKill = Long.MAX_VALUE;
         for (final List<Integer> ofSymbol : tradesBySymbol.values()) {
@@ -110,14 +113,14 @@ final class TradingDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        DemoCommand.deleteRecursively(workDir);
+        Demos.deleteRecursively(workDir);
         final TradeStream stream = new TradeStream(2026, trades, accounts);
         final TradeStream.Trade followed = stream.trades().get(0);
         final KeyedJob<?> job = new PositionsJob(LIMIT).job();
-        final JobOptions options = DemoCommand.jobOptions(workDir);
+        final JobOptions options = Demos.jobOptions(workDir);
         out.println("== StreamGrid trading demo: positions, realised P&L and exposure per account, alerts above "
                 + String.format("%,.0f", LIMIT));
-        try (LocalCluster cluster = DemoCommand.startThreeMembers(workDir, out);
+        try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
              SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), Trades.TRADE, PARTITIONS);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings())) {
             final HazelcastInstance client = streamGrid.hazelcast();
@@ -182,13 +185,13 @@ final class TradingDemo implements Callable<Integer> {
             final JobProgress progress = new JobProgress(out, running, trades,
                     () -> client.<String, Position>getMap(Trades.POSITIONS).values().stream().mapToLong(Position::trades).sum());
             progress.start();
-            final DemoCommand.Kill kill = DemoCommand.appendKillingMidway(cluster, out, trades, "trades", (from, to) -> {
+            final Demos.Kill kill = Demos.appendKillingMidway(cluster, out, trades, "trades", (from, to) -> {
                 Arrays.fill(appendedAt, from, to, System.nanoTime());
                 stream.append(log, from, to);
             });
             out.println("== all " + trades + " trades appended; waiting for the job to apply them");
             final TradeStream.Expected expected = stream.expected(LIMIT);
-            final List<String> differences = DemoCommand.readUntil(out, "positions, exposure and alerts to match the oracle",
+            final List<String> differences = Demos.readUntil(out, "positions, exposure and alerts to match the oracle",
                     () -> TradeStream.differences(expected, new HashMap<>(client.<String, Position>getMap(Trades.POSITIONS)),
                             new HashMap<>(client.<String, Exposure>getMap(Trades.EXPOSURE)),
                             new HashMap<>(client.<String, ExposureAlert>getMap(Trades.ALERTS))),

@@ -1,5 +1,7 @@
-package io.streamgrid.cli;
+package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.StreamGridCli;
+import io.streamgrid.cli.ConnectedCommand;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.streamgrid.examples.fraud.ModelVersion;
@@ -25,7 +27,7 @@ import java.util.concurrent.Callable;
 @Command(name = "model", mixinStandardHelpOptions = true,
         description = "List a model's published versions, pin one for scoring (rollback), or follow the newest again.",
         subcommands = {ModelCommand.ListVersions.class, ModelCommand.Activate.class, ModelCommand.Latest.class})
-final class ModelCommand implements Callable<Integer> {
+public final class ModelCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

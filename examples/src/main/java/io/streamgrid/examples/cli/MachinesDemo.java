@@ -1,5 +1,7 @@
-package io.streamgrid.cli;
+package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.Demos;
+import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.client.Delta;
@@ -37,7 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
         description = {"Run the machine-health example (patterns across temperature, pressure and vibration per machine)",
                 "on 3 members, print maintenance alerts as they come, kill a member mid-stream, and check the alerts",
                 "against the machines known to fail."})
-final class MachinesDemo implements Callable<Integer> {
+public final class MachinesDemo implements Callable<Integer> {
     private static final int PARTITIONS = 6;
 
     @Spec
@@ -56,14 +58,14 @@ final class MachinesDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        DemoCommand.deleteRecursively(workDir);
+        Demos.deleteRecursively(workDir);
         final FleetStream fleet = new FleetStream(2026, machines, seconds, machines / 25, machines / 40);
         final KeyedJob<?> job = new MachineHealthJob().job();
-        final JobOptions options = DemoCommand.jobOptions(workDir);
+        final JobOptions options = Demos.jobOptions(workDir);
         final int total = fleet.readings().size();
         out.println("== StreamGrid machine-health demo: " + machines + " machines, temperature, pressure and vibration once a "
                 + "second each; " + fleet.incidents().size() + " of them will develop a failure signature");
-        try (LocalCluster cluster = DemoCommand.startThreeMembers(workDir, out);
+        try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              FleetStream.Logs logs = FleetStream.Logs.open(options.ingestDir(), PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();
@@ -87,10 +89,10 @@ final class MachinesDemo implements Callable<Integer> {
                 }
             }, SubscriptionOptions.defaults());
 
-            DemoCommand.appendKillingMidway(cluster, out, total, "readings", (from, to) -> fleet.append(logs, from, to));
+            Demos.appendKillingMidway(cluster, out, total, "readings", (from, to) -> fleet.append(logs, from, to));
             logs.appendEndOfStream();
             out.println("== all " + total + " readings appended and the streams closed; waiting for the job");
-            final FleetStream.Check check = DemoCommand.readUntil(out, "the alerts to match the oracle",
+            final FleetStream.Check check = Demos.readUntil(out, "the alerts to match the oracle",
                     () -> fleet.check(new HashMap<>(client.<String, PatternAlert>getMap(MachineHealthJob.ALERTS))),
                     FleetStream.Check::passed);
             final int late = client.getMap(job.lateMap()).size();

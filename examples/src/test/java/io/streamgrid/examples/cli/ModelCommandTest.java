@@ -1,5 +1,7 @@
-package io.streamgrid.cli;
+package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.CliRun;
+import io.streamgrid.cli.StreamGridCli;
 import io.streamgrid.client.OneMemberGrid;
 import io.streamgrid.examples.fraud.ModelVersion;
 import io.streamgrid.examples.fraud.Payments;

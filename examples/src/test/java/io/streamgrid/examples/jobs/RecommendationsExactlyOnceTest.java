@@ -1,9 +1,10 @@
-package io.streamgrid.jobs;
+package io.streamgrid.examples.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.jobs.Scenario;
 import io.streamgrid.examples.recommendations.ClickStream;
 import io.streamgrid.examples.recommendations.Recommendations;
 import io.streamgrid.examples.recommendations.RecommendationsJob;
