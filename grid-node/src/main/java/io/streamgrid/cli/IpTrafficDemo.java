@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.map.IMap;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.client.Delta;
 import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
@@ -16,7 +17,6 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.IpWindowCount;
 import io.streamgrid.jobs.usecase.TrafficAlert;
@@ -107,7 +107,7 @@ final class IpTrafficDemo {
         }
         try (SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(ingestDir, job.schema().name()), job.schema(), PARTITIONS);
              CqlSession session = target.connect()) {
-            final Job running = WindowedJobs.submit(client.getJet(), job, options, output);
+            final Job running = Jobs.submit(client.getJet(), job, options, output);
             appendPaced(spec, log, 20);
             log.appendEndOfStream();
             final IMap<String, IpWindowCount> windows = client.getMap(job.stateMap());

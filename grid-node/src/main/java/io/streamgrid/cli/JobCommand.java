@@ -9,19 +9,18 @@ import com.hazelcast.jet.impl.JobExecutionRecord;
 import com.hazelcast.jet.impl.JobRepository;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.ingest.Progress;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.JobParameter;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.WindowedJob;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.node.ConfigException;
 import io.streamgrid.node.impl.ConfigTree;
@@ -170,8 +169,8 @@ final class JobCommand {
                 checkReplayTargets(client, job, jobOptions.replay());
                 final JobConfig made = makeWay(client, config);
                 final Job submitted = around.apply(() -> job instanceof KeyedJob<?> keyed
-                        ? KeyedJobs.submit(client.getJet(), keyed, jobOptions, output, made)
-                        : WindowedJobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, output, made));
+                        ? Jobs.submit(client.getJet(), keyed, jobOptions, output, made)
+                        : Jobs.submit(client.getJet(), (WindowedJob<?>) job, jobOptions, output, made));
                 final PrintWriter out = spec.commandLine().getOut();
                 out.println(submittedLine(job, submitted, jobOptions) + origin + ", reading " + logDirectories(job, jobOptions) + note
                         + restoredNote(made));

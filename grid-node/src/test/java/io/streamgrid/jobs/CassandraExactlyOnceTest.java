@@ -9,9 +9,7 @@ import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
@@ -132,7 +130,7 @@ class CassandraExactlyOnceTest {
              SchemaLog log = Scenario.requestLog(workDir.resolve("ingest"), PARTITIONS);
              VersionedRows versions = new VersionedRows(target, keyspace, 500, 40_000, () -> session)) {
             final HazelcastInstance client = cluster.newClient();
-            final Job running = WindowedJobs.submit(client.getJet(), job,
+            final Job running = Jobs.submit(client.getJet(), job,
                     JobOptions.of(workDir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2),
                     IpTrafficJob.cassandraOutput(target, options));
             // Beside it, rows whose every attempt is visible as such: what a reader sees through the disruption.

@@ -10,7 +10,6 @@ import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
@@ -90,7 +89,7 @@ class IpTrafficExactlyOnceTest {
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
              SchemaLog log = Scenario.requestLog(ingestDir, PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
-            final Job running = WindowedJobs.submit(client.getJet(), job,
+            final Job running = Jobs.submit(client.getJet(), job,
                     JobOptions.of(ingestDir).withSnapshotInterval(200).withLocalParallelism(2));
             final Scenario.RestartCounter restarts = new Scenario.RestartCounter(running);
             restarts.start();

@@ -8,7 +8,6 @@ import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.BucketCounts;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.VisitStream;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
@@ -81,9 +80,9 @@ class KeyedExactlyOnceTest {
         final JobOptions options = JobOptions.of(workDir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2);
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
-             SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), BucketCounts.VISIT, PARTITIONS)) {
+             SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), BucketCounts.VISIT, PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
-            final Job running = KeyedJobs.submit(client.getJet(), job, options);
+            final Job running = Jobs.submit(client.getJet(), job, options);
             final Scenario.RestartCounter restarts = new Scenario.RestartCounter(running);
             restarts.start();
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(afterEach -> {

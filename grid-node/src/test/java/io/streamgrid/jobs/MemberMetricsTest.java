@@ -11,7 +11,6 @@ import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
@@ -56,7 +55,7 @@ class MemberMetricsTest {
             final HazelcastInstance client = cluster.newClient();
             final StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
             final Subscription subscription = streamGrid.localView(job.stateMap(), "count > 0").subscription();
-            final Job running = WindowedJobs.submit(client.getJet(), job,
+            final Job running = Jobs.submit(client.getJet(), job,
                     JobOptions.of(ingestDir).withSnapshotInterval(200).withLocalParallelism(2));
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(spec, log, 8);
             writer.start();

@@ -12,10 +12,8 @@ import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.keyed.DoublingJobs;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
@@ -89,13 +87,13 @@ class MultiHostKafkaJobsTest {
                         .withSnapshotInterval(200).withLocalParallelism(2);
                 try (EventLog requests = kafka.openOrCreate(EventType.REQUEST.schema(), EventType.REQUEST.schema().name(), PARTITIONS);
                      EventLog amounts = kafka.openOrCreate(DoublingJobs.AMOUNT, DoublingJobs.AMOUNT.name(), PARTITIONS)) {
-                    final Job windows = WindowedJobs.submit(client.getJet(), ipTraffic, options);
-                    final Job doubler = KeyedJobs.submit(client.getJet(), DoublingJobs.doubler(), options);
+                    final Job windows = Jobs.submit(client.getJet(), ipTraffic, options);
+                    final Job doubler = Jobs.submit(client.getJet(), DoublingJobs.doubler(), options);
                     await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> {
                         kafka.open(DoublingJobs.DOUBLED, DoublingJobs.DOUBLED.name()).close(); // the doubler has created its topic
                         return true;
                     });
-                    final Job totals = KeyedJobs.submit(client.getJet(), DoublingJobs.totals(), options);
+                    final Job totals = Jobs.submit(client.getJet(), DoublingJobs.totals(), options);
 
                     final Scenario.PacedWriter requestWriter = new Scenario.PacedWriter(spec, requests, STREAM_SECONDS);
                     final Map<Long, String> expectedTotals = new HashMap<>(); // filled by the writer's thread, read after it ends

@@ -7,7 +7,6 @@ import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.node.GridNode;
 import io.streamgrid.node.NodeSettings;
 import io.streamgrid.node.impl.ConfigTree;
@@ -68,7 +67,7 @@ class StateBoundSoakTest {
         try (GridNode node = GridNode.start(NodeSettings.load(Optional.of(config), NodeSettings.Overrides.none()));
              SchemaLog log = Scenario.requestLog(ingest, 8)) {
             final HazelcastInstance member = node.hazelcast();
-            final Job running = WindowedJobs.submit(member.getJet(), job, JobCatalog.options(tree));
+            final Job running = Jobs.submit(member.getJet(), job, JobCatalog.options(tree));
             final BuiltInEvents record = new BuiltInEvents();
             long heapAt60 = 0;
             long sequence = 0;

@@ -27,7 +27,6 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobMetricNames;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.TrafficAlert;
 import io.streamgrid.jobs.window.WindowDefinition;
@@ -538,7 +537,7 @@ class StatePersistenceTest {
             final JobExecutionRecord atKill;
             try (LocalCluster cluster = threeMembers(workDir.resolve("before"), clusterName, config)) {
                 final HazelcastInstance client = cluster.newClient();
-                final Job running = WindowedJobs.submit(client.getJet(), job,
+                final Job running = Jobs.submit(client.getJet(), job,
                         JobOptions.of(ingestDir).withSnapshotInterval(500).withLocalParallelism(2),
                         IpTrafficJob.cassandraOutput(target, SinkOptions.defaults()));
                 jobId = running.getId();

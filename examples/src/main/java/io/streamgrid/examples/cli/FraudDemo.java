@@ -1,5 +1,6 @@
 package io.streamgrid.examples.cli;
 
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -25,7 +26,6 @@ import io.streamgrid.examples.fraud.Payments;
 import io.streamgrid.examples.fraud.TrainingStatus;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.Replay;
 import picocli.CommandLine.Command;
@@ -86,16 +86,16 @@ public final class FraudDemo implements Callable<Integer> {
         final JobOptions options = Demos.jobOptions(workDir);
         try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
-             SchemaLog payments = SchemaLog.open(KeyedJobs.logDirectory(scoring, options), Payments.PAYMENT, PARTITIONS);
-             SchemaLog outcomes = SchemaLog.open(KeyedJobs.logDirectory(scoring, options).resolveSibling(Payments.OUTCOME.name()),
+             SchemaLog payments = SchemaLog.open(Jobs.logDirectory(scoring, options), Payments.PAYMENT, PARTITIONS);
+             SchemaLog outcomes = SchemaLog.open(Jobs.logDirectory(scoring, options).resolveSibling(Payments.OUTCOME.name()),
                      Payments.OUTCOME, PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();
             final List<Job> jobs = new ArrayList<>();
-            jobs.add(KeyedJobs.submit(client.getJet(), scoring, options));
-            final Path feedbackDir = KeyedJobs.logDirectory(training, options);
+            jobs.add(Jobs.submit(client.getJet(), scoring, options));
+            final Path feedbackDir = Jobs.logDirectory(training, options);
             Demos.readUntil(out, "the scoring job to create its feedback log", () -> SchemaLog.exists(feedbackDir), created -> created);
-            jobs.add(KeyedJobs.submit(client.getJet(), training, options));
-            jobs.add(KeyedJobs.submit(client.getJet(), monitoring, options));
+            jobs.add(Jobs.submit(client.getJet(), training, options));
+            jobs.add(Jobs.submit(client.getJet(), monitoring, options));
             // Event time from the next minute on: ahead of the wall clock, as a live stream is. (A quiet log's heartbeat
             // moves its clock to the wall clock, so events far behind it would be late.)
             final long start = Math.floorDiv(System.currentTimeMillis(), 60_000) * 60_000 + 60_000;
@@ -178,7 +178,7 @@ public final class FraudDemo implements Callable<Integer> {
         out.println("== rollback question: replaying every payment through version " + before.version() + " (published "
                 + CLOCK.format(Instant.ofEpochMilli(before.publishedAt())) + ", before the ring) beside the live job, into "
                 + replay.mapName(Payments.SCORES));
-        final Job replaying = KeyedJobs.submit(client.getJet(), new FraudScoringJob().withModelVersion(before.version()).job(),
+        final Job replaying = Jobs.submit(client.getJet(), new FraudScoringJob().withModelVersion(before.version()).job(),
                 options.withReplay(replay));
         final Map<Long, FraudScore> replayed = Demos.readUntil(out, "the replay to score every payment",
                 () -> new HashMap<>(client.<Long, FraudScore>getMap(replay.mapName(Payments.SCORES))),

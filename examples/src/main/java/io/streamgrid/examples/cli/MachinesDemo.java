@@ -1,5 +1,6 @@
 package io.streamgrid.examples.cli;
 
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -13,7 +14,6 @@ import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.examples.machines.FleetStream;
 import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pattern.PatternAlert;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
@@ -69,7 +69,7 @@ public final class MachinesDemo implements Callable<Integer> {
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              FleetStream.Logs logs = FleetStream.Logs.open(options.ingestDir(), PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();
-            final Job running = KeyedJobs.submit(client.getJet(), job, options);
+            final Job running = Jobs.submit(client.getJet(), job, options);
             out.println("== job " + job.name() + " submitted (exactly-once, snapshots every " + options.snapshotIntervalMs()
                     + " ms); " + total + " readings will be appended over about 15 s, up to 1.5 s out of order");
             final AtomicInteger shown = new AtomicInteger();

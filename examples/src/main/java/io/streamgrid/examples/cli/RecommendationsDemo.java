@@ -1,5 +1,6 @@
 package io.streamgrid.examples.cli;
 
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -15,7 +16,6 @@ import io.streamgrid.examples.recommendations.Recommendations;
 import io.streamgrid.examples.recommendations.RecommendationsJob;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -72,10 +72,10 @@ public final class RecommendationsDemo implements Callable<Integer> {
         final JobOptions options = Demos.jobOptions(workDir);
         try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
-             SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), RecommendationsJob.CLICK, PARTITIONS)) {
+             SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), RecommendationsJob.CLICK, PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();
             client.getMap(RecommendationsJob.NEIGHBOURS).putAll(stream.neighbours());
-            final Job running = KeyedJobs.submit(client.getJet(), job, options);
+            final Job running = Jobs.submit(client.getJet(), job, options);
             out.println("== job " + job.name() + " submitted (exactly-once, snapshots every " + options.snapshotIntervalMs()
                     + " ms); the clicks will be appended over about 15 s, a few seconds out of order now and then");
             final AtomicInteger shown = new AtomicInteger();

@@ -1,5 +1,6 @@
 package io.streamgrid.examples.cli;
 
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.JobProgress;
 import io.streamgrid.cli.StreamGridCli;
@@ -20,7 +21,6 @@ import io.streamgrid.examples.trading.TradeStream;
 import io.streamgrid.examples.trading.Trades;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -121,10 +121,10 @@ public final class TradingDemo implements Callable<Integer> {
         out.println("== StreamGrid trading demo: positions, realised P&L and exposure per account, alerts above "
                 + String.format("%,.0f", LIMIT));
         try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
-             SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), Trades.TRADE, PARTITIONS);
+             SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), Trades.TRADE, PARTITIONS);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings())) {
             final HazelcastInstance client = streamGrid.hazelcast();
-            final Job running = KeyedJobs.submit(client.getJet(), job, options);
+            final Job running = Jobs.submit(client.getJet(), job, options);
             out.println("== job " + job.name() + " submitted (exactly-once, snapshots every " + options.snapshotIntervalMs()
                     + " ms); " + trades + " trades of " + accounts + " accounts will be appended over about 15 s");
 

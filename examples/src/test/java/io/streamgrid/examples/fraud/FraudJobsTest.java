@@ -2,10 +2,10 @@ package io.streamgrid.examples.fraud;
 
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.Replay;
 import org.junit.jupiter.api.Test;
@@ -49,9 +49,9 @@ class FraudJobsTest extends EmbeddedMemberTest {
         try (SchemaLog payments = SchemaLog.open(SchemaLog.directoryOf(dir, Payments.PAYMENT.name()), Payments.PAYMENT, 4);
              SchemaLog outcomes = SchemaLog.open(SchemaLog.directoryOf(dir, Payments.OUTCOME.name()), Payments.OUTCOME, 4)) {
             stream.append(payments, outcomes, 0, n / 3);
-            final Job scorer = KeyedJobs.submit(member.getJet(), scoring, options);
+            final Job scorer = Jobs.submit(member.getJet(), scoring, options);
             await().atMost(Duration.ofMinutes(1)).until(() -> SchemaLog.exists(feedbackDir()));
-            final Job trainer = KeyedJobs.submit(member.getJet(), training, options);
+            final Job trainer = Jobs.submit(member.getJet(), training, options);
             for (int part = 1; part < 3; part++) {
                 await().atMost(Duration.ofMinutes(1)).until(() -> scorer.getStatus() == JobStatus.RUNNING
                         && trainer.getStatus() == JobStatus.RUNNING);
@@ -117,7 +117,7 @@ class FraudJobsTest extends EmbeddedMemberTest {
             final ModelVersion old = member.<String, ModelVersion>getMap(Payments.MODEL_VERSIONS)
                     .get(Payments.versionKey(FraudScoringJob.MODEL, oldest));
             final Replay replay = Replay.into("v" + oldest);
-            final Job replaying = KeyedJobs.submit(member.getJet(), new FraudScoringJob().withModelVersion(oldest).job(),
+            final Job replaying = Jobs.submit(member.getJet(), new FraudScoringJob().withModelVersion(oldest).job(),
                     options.withReplay(replay));
             final String replayScores = replay.mapName(Payments.SCORES);
             await().atMost(Duration.ofMinutes(1)).until(() -> member.getMap(replayScores).size() >= stream.payments().size());

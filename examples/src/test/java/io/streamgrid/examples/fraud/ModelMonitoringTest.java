@@ -1,10 +1,10 @@
 package io.streamgrid.examples.fraud;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import org.junit.jupiter.api.Test;
 
@@ -46,10 +46,10 @@ class ModelMonitoringTest extends EmbeddedMemberTest {
         try (SchemaLog payments = SchemaLog.open(SchemaLog.directoryOf(dir, Payments.PAYMENT.name()), Payments.PAYMENT, 4);
              SchemaLog outcomes = SchemaLog.open(SchemaLog.directoryOf(dir, Payments.OUTCOME.name()), Payments.OUTCOME, 4)) {
             final List<Job> jobs = new ArrayList<>();
-            jobs.add(KeyedJobs.submit(member.getJet(), scoring, options));
+            jobs.add(Jobs.submit(member.getJet(), scoring, options));
             await().atMost(Duration.ofMinutes(1)).until(() -> SchemaLog.exists(SchemaLog.directoryOf(dir, Payments.FEEDBACK.name())));
-            jobs.add(KeyedJobs.submit(member.getJet(), new ModelTrainingJob().job(), options));
-            jobs.add(KeyedJobs.submit(member.getJet(), monitoring, options));
+            jobs.add(Jobs.submit(member.getJet(), new ModelTrainingJob().job(), options));
+            jobs.add(Jobs.submit(member.getJet(), monitoring, options));
             final int n = stream.events().size();
             for (int from = 0; from < n; from += 600) {
                 stream.append(payments, outcomes, from, Math.min(n, from + 600));

@@ -2,6 +2,7 @@ package io.streamgrid.examples.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.Scenario;
@@ -14,7 +15,6 @@ import io.streamgrid.examples.fraud.Payments;
 import io.streamgrid.examples.fraud.TrainingStatus;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -54,14 +54,14 @@ class FraudExactlyOnceTest {
         final int labels = stream.labels().size();
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
-             SchemaLog payments = SchemaLog.open(KeyedJobs.logDirectory(scoring, options), Payments.PAYMENT, 6);
-             SchemaLog outcomes = SchemaLog.open(KeyedJobs.logDirectory(scoring, options).resolveSibling(Payments.OUTCOME.name()),
+             SchemaLog payments = SchemaLog.open(Jobs.logDirectory(scoring, options), Payments.PAYMENT, 6);
+             SchemaLog outcomes = SchemaLog.open(Jobs.logDirectory(scoring, options).resolveSibling(Payments.OUTCOME.name()),
                      Payments.OUTCOME, 6)) {
             final HazelcastInstance client = cluster.newClient();
-            final Job scorer = KeyedJobs.submit(client.getJet(), scoring, options);
-            final Path feedbackDir = KeyedJobs.logDirectory(training, options);
+            final Job scorer = Jobs.submit(client.getJet(), scoring, options);
+            final Path feedbackDir = Jobs.logDirectory(training, options);
             await().atMost(Duration.ofMinutes(1)).until(() -> SchemaLog.exists(feedbackDir));
-            final Job trainer = KeyedJobs.submit(client.getJet(), training, options);
+            final Job trainer = Jobs.submit(client.getJet(), training, options);
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(afterEach -> {
                 for (int i = 0; i < events; i++) {
                     stream.append(payments, outcomes, i, i + 1);

@@ -3,13 +3,13 @@ package io.streamgrid.examples.jobs;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.Scenario;
 import io.streamgrid.examples.machines.FleetStream;
 import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pattern.PatternAlert;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import org.junit.jupiter.api.Test;
@@ -47,7 +47,7 @@ class PatternExactlyOnceTest {
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
              FleetStream.Logs logs = FleetStream.Logs.open(options.ingestDir(), PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
-            final Job running = KeyedJobs.submit(client.getJet(), job, options);
+            final Job running = Jobs.submit(client.getJet(), job, options);
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(afterEach -> {
                 for (int i = 0; i < total; i++) {
                     fleet.append(logs, i, i + 1);

@@ -2,6 +2,7 @@ package io.streamgrid.examples.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.Scenario;
@@ -10,7 +11,6 @@ import io.streamgrid.examples.recommendations.Recommendations;
 import io.streamgrid.examples.recommendations.RecommendationsJob;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -47,10 +47,10 @@ class RecommendationsExactlyOnceTest {
         final int clicks = stream.clicks().size();
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
-             SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), RecommendationsJob.CLICK, 6)) {
+             SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), RecommendationsJob.CLICK, 6)) {
             final HazelcastInstance client = cluster.newClient();
             client.getMap(RecommendationsJob.NEIGHBOURS).putAll(stream.neighbours());
-            final Job running = KeyedJobs.submit(client.getJet(), job, options);
+            final Job running = Jobs.submit(client.getJet(), job, options);
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(afterEach -> {
                 for (int i = 0; i < clicks; i++) {
                     stream.append(log, i, i + 1);

@@ -2,6 +2,7 @@ package io.streamgrid.examples.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.Scenario;
@@ -13,7 +14,6 @@ import io.streamgrid.examples.trading.TradeStream;
 import io.streamgrid.examples.trading.Trades;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -51,9 +51,9 @@ class TradingExactlyOnceTest {
         final JobOptions options = JobOptions.of(workDir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2);
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
-             SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), Trades.TRADE, 6)) {
+             SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), Trades.TRADE, 6)) {
             final HazelcastInstance client = cluster.newClient();
-            final Job running = KeyedJobs.submit(client.getJet(), job, options);
+            final Job running = Jobs.submit(client.getJet(), job, options);
             final Scenario.PacedWriter writer = new Scenario.PacedWriter(afterEach -> {
                 for (int i = 0; i < TRADES; i++) {
                     stream.append(log, i, i + 1);

@@ -1,13 +1,13 @@
 package io.streamgrid.examples.kappa;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.LoadReport;
 import io.streamgrid.jobs.ingest.SchemaLoader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.UnmatchedEvent;
@@ -46,15 +46,15 @@ class KappaReplayTest extends EmbeddedMemberTest {
         member.getMap(UserActivityJob.USERS).putAll(generated.users());
         final KeyedJob<?> job = new UserActivityJob().job();
         final JobOptions options = JobOptions.of(dir).withLocalParallelism(2);
-        final Job live = KeyedJobs.submit(member.getJet(), job, options);
+        final Job live = Jobs.submit(member.getJet(), job, options);
         JobTestSupport.awaitEqual(UserActivityJob.expected(generated.valid().subList(0, (int) firstHalf), generated.users()),
                 () -> activity(null), TIMEOUT, live);
 
         final Replay fromStart = Replay.into("from_start");
         final long from = generated.valid().get(generated.valid().size() * 3 / 4).epochMillis();
         final Replay fromTime = Replay.into("from_time").from(from);
-        final Job replayFromStart = KeyedJobs.submit(member.getJet(), job, options.withReplay(fromStart));
-        final Job replayFromTime = KeyedJobs.submit(member.getJet(), job, options.withReplay(fromTime));
+        final Job replayFromStart = Jobs.submit(member.getJet(), job, options.withReplay(fromStart));
+        final Job replayFromTime = Jobs.submit(member.getJet(), job, options.withReplay(fromTime));
         load(generated.lines().subList(half, generated.lines().size()), logDir, "second", true);
 
         final Map<String, UserActivity> expected = UserActivityJob.expected(generated.valid(), generated.users());

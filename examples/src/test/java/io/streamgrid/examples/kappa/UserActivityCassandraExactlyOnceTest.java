@@ -3,6 +3,7 @@ package io.streamgrid.examples.kappa;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.Scenario;
@@ -10,7 +11,6 @@ import io.streamgrid.jobs.ingest.LoadReport;
 import io.streamgrid.jobs.ingest.SchemaLoader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.sink.CassandraSchema;
@@ -112,12 +112,12 @@ class UserActivityCassandraExactlyOnceTest {
         Files.write(second, lines.subList(6_000, lines.size()));
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
-             SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), UserActivityJob.ACCESS, PARTITIONS)) {
+             SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), UserActivityJob.ACCESS, PARTITIONS)) {
             final HazelcastInstance client = cluster.newClient();
             client.getMap(UserActivityJob.USERS).putAll(users);
             final SchemaLoader loader = new SchemaLoader(UserActivityJob.ACCESS);
             loader.load(first, SchemaLoader.Format.ACCESSLOG, log, input.resolve("access-1.rejected"), line -> { });
-            final Job running = KeyedJobs.submit(client.getJet(), job, options,
+            final Job running = Jobs.submit(client.getJet(), job, options,
                     UserActivityJob.cassandraOutput(target, SinkOptions.defaults()));
             try {
                 await().atMost(Duration.ofMinutes(1)).until(() -> !client.getMap(UserActivityJob.ACTIVITY).isEmpty());
@@ -136,7 +136,7 @@ class UserActivityCassandraExactlyOnceTest {
             final Replay replay = Replay.into("replayed");
             final TableSpec replayTable = replay.table(table);
             CassandraSchema.ensure(session, target, replayTable);
-            final Job replaying = KeyedJobs.submit(client.getJet(), job, options.withReplay(replay),
+            final Job replaying = Jobs.submit(client.getJet(), job, options.withReplay(replay),
                     UserActivityJob.cassandraOutput(target, SinkOptions.defaults()));
             awaitActivityServed(client, replay.mapName(UserActivityJob.ACTIVITY), replayTable, expected, replaying,
                     Duration.ofMinutes(2));

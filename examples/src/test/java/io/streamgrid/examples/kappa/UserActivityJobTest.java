@@ -1,13 +1,13 @@
 package io.streamgrid.examples.kappa;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.LoadReport;
 import io.streamgrid.jobs.ingest.SchemaLoader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +55,7 @@ class UserActivityJobTest extends EmbeddedMemberTest {
 
         startMember();
         member.getMap(UserActivityJob.USERS).putAll(users);
-        final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withLocalParallelism(2));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withLocalParallelism(2));
         JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, UserActivity>getMap(UserActivityJob.ACTIVITY)),
                 Duration.ofMinutes(1), running);
         final long unknown = generated.unknownRequests();

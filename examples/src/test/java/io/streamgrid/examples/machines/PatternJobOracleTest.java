@@ -1,6 +1,7 @@
 package io.streamgrid.examples.machines;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.MachineReading;
@@ -12,7 +13,6 @@ import io.streamgrid.jobs.pattern.Pattern;
 import io.streamgrid.jobs.pattern.PatternAlert;
 import io.streamgrid.jobs.pattern.PatternJobs;
 import io.streamgrid.jobs.pattern.PatternOracle;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.schema.EventSchema;
@@ -112,7 +112,7 @@ class PatternJobOracleTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> KeyedJobs.submit(member.getJet(), job,
+            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> Jobs.submit(member.getJet(), job,
                     JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2)), temperatureLog, temperatures,
                     pressureLog, pressures, 0);
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, PatternAlert>getMap(ALERTS)), Duration.ofMinutes(2), running);
@@ -141,7 +141,7 @@ class PatternJobOracleTest extends EmbeddedMemberTest {
                     new MachineReading(7, START + 10_500, 98, 4));
             MachineReading.append(log, readings, 0, readings.size());
             log.appendEndOfStream();
-            final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withLocalParallelism(1));
+            final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withLocalParallelism(1));
             await().atMost(Duration.ofMinutes(1)).until(() -> member.getMap(ALERTS).size() == 1 && member.getMap(job.lateMap()).size() == 1);
             final PatternAlert alert = member.<String, PatternAlert>getMap(ALERTS).values().iterator().next();
             assertThat(alert.startTime()).isEqualTo(START + 10_500);

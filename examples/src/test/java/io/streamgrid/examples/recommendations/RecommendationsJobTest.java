@@ -1,9 +1,9 @@
 package io.streamgrid.examples.recommendations;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.ingest.SchemaLog;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class RecommendationsJobTest extends EmbeddedMemberTest {
         }
         startMember();
         member.getMap(RecommendationsJob.NEIGHBOURS).putAll(stream.neighbours());
-        final Job running = KeyedJobs.submit(member.getJet(), job.job(), JobOptions.of(dir).withLocalParallelism(2));
+        final Job running = Jobs.submit(member.getJet(), job.job(), JobOptions.of(dir).withLocalParallelism(2));
         try {
             await().atMost(Duration.ofMinutes(1)).until(() -> ClickStream.differences(expected, found()).isEmpty());
         } catch (final ConditionTimeoutException e) {

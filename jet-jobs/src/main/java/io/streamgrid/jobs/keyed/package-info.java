@@ -6,7 +6,7 @@
  * {@link io.streamgrid.jobs.keyed.KeyedFunction} (what happens per event and per timer), a
  * {@link io.streamgrid.jobs.keyed.StateCodec} for the per-key state and a
  * {@link io.streamgrid.jobs.keyed.TimePolicy} (disorder, lateness, max future, idle timeout).
- * {@link io.streamgrid.jobs.keyed.KeyedJobs#submit} runs it. Outputs are writes to named maps,
+ * {@link io.streamgrid.jobs.Jobs#submit} runs it. Outputs are writes to named maps,
  * which clients read, follow with continuous queries, or bind to Cassandra tables.
  */
 package io.streamgrid.jobs.keyed;

@@ -1,6 +1,5 @@
 package io.streamgrid.jobs.window;
 
-import io.streamgrid.jobs.window.impl.VarLongSink;
 
 import java.io.DataInput;
 import java.io.DataOutput;

@@ -4,11 +4,11 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.map.IMap;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.JobOptions;
@@ -117,7 +117,7 @@ public class LogRetentionTest {
         final LogRetention retention = new LogRetention(member, ingestDir, new LogRetention.Rule(3, 0), logged::add);
 
         // A job without two completed checkpoints (its interval is an hour) holds everything.
-        final Job holding = KeyedJobs.submit(member.getJet(), counting("holding"), JobOptions.of(ingestDir).withSnapshotInterval(3_600_000));
+        final Job holding = Jobs.submit(member.getJet(), counting("holding"), JobOptions.of(ingestDir).withSnapshotInterval(3_600_000));
         await().atMost(Duration.ofMinutes(1)).until(() -> read("holding") == total);
         final LogRetention.Report held = retention.run(System.currentTimeMillis());
         System.out.println("held back: " + held.heldBack());
@@ -127,7 +127,7 @@ public class LogRetentionTest {
         assertThat(logged).anySatisfy(line -> assertThat(line).startsWith("ingest retention holds back"));
 
         // A job that checkpoints past the old days, and the holder gone: the seven oldest days go.
-        final Job reading = KeyedJobs.submit(member.getJet(), counting("reading"), JobOptions.of(ingestDir).withSnapshotInterval(200));
+        final Job reading = Jobs.submit(member.getJet(), counting("reading"), JobOptions.of(ingestDir).withSnapshotInterval(200));
         await().atMost(Duration.ofMinutes(1)).until(() -> read("reading") == total);
         holding.cancel();
         await().atMost(Duration.ofMinutes(1)).until(() -> resumesFromToday(reading));
@@ -146,7 +146,7 @@ public class LogRetentionTest {
             appendToday(log, 20, 2_000_000);
         }
         await().atMost(Duration.ofMinutes(1)).until(() -> read("reading") == total + 20);
-        final Job fresh = KeyedJobs.submit(member.getJet(), counting("fresh"), JobOptions.of(ingestDir).withSnapshotInterval(200));
+        final Job fresh = Jobs.submit(member.getJet(), counting("fresh"), JobOptions.of(ingestDir).withSnapshotInterval(200));
         final long left = 3L * PARTITIONS * PER_DAY_AND_PARTITION + 50 + 20;
         await().atMost(Duration.ofMinutes(1)).until(() -> read("fresh") == left);
         System.out.println(total + 20 + " events read by the restarted job; " + left + " expected and " + read("fresh")

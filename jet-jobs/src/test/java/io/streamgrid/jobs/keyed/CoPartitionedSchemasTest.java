@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.MachineReading;
@@ -122,7 +123,7 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> KeyedJobs.submit(member.getJet(), job, options),
+            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> Jobs.submit(member.getJet(), job, options),
                     temperatureLog, temperatures, pressureLog, pressures, 200);
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, Double>getMap(MAP)), Duration.ofMinutes(2), running);
             final long ties = pressures.stream().filter(p -> temperatures.stream().anyMatch(
@@ -148,7 +149,7 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
             MachineReading.append(temperatureLog, temperatures, 0, temperatures.size());
-            final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
+            final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
             await().atMost(Duration.ofSeconds(60)).until(() -> heartbeats(pressureLog) == PARTITIONS);
             // Readings after the heartbeats' time (the wall clock) are on time, and see the last temperature.
             final long now = System.currentTimeMillis() + 60_000;
@@ -197,7 +198,7 @@ class CoPartitionedSchemasTest extends EmbeddedMemberTest {
         MachineReading.append(pressureLog, pressures, 0, pressures.size());
         temperatureLog.appendEndOfStream();
         pressureLog.appendEndOfStream();
-        final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(100));
         JobTestSupport.awaitEqual(expected(temperatures, pressures), () -> Map.copyOf(member.<String, Double>getMap(MAP)),
                 Duration.ofSeconds(60), running);
         return running;

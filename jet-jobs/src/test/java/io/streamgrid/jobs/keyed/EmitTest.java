@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
@@ -53,9 +54,9 @@ class EmitTest extends EmbeddedMemberTest {
         final Map<Long, String> expected = new HashMap<>();
         startMember();
         try (SchemaLog amounts = SchemaLog.open(SchemaLog.directoryOf(dir, AMOUNT.name()), AMOUNT, PARTITIONS)) {
-            final Job doubler = KeyedJobs.submit(member.getJet(), doubler(), JobOptions.of(dir).withSnapshotInterval(200));
+            final Job doubler = Jobs.submit(member.getJet(), doubler(), JobOptions.of(dir).withSnapshotInterval(200));
             await().atMost(Duration.ofMinutes(1)).until(() -> SchemaLog.exists(SchemaLog.directoryOf(dir, DOUBLED.name())));
-            final Job totalsJob = KeyedJobs.submit(member.getJet(), totals(), JobOptions.of(dir).withSnapshotInterval(200));
+            final Job totalsJob = Jobs.submit(member.getJet(), totals(), JobOptions.of(dir).withSnapshotInterval(200));
             expected.putAll(DoublingJobs.appendAmounts(amounts, events, ACCOUNTS, i -> {
                 if (i % 5_000 == 4_999) {
                     Thread.sleep(150); // several snapshots while the stream arrives
@@ -99,7 +100,7 @@ class EmitTest extends EmbeddedMemberTest {
             }
             log.appendEndOfStream();
         }
-        final Job job = KeyedJobs.submit(member.getJet(), totals(), JobOptions.of(dir));
+        final Job job = Jobs.submit(member.getJet(), totals(), JobOptions.of(dir));
         // writer 0 counts 1-4 (10 each), writer 1 counts 1-3 (11 each), three ordinary events of 100
         JobTestSupport.awaitEqual(Map.of(7L, "10/" + (4 * 10 + 3 * 11 + 300)), () -> Map.copyOf(member.<Long, String>getMap(TOTALS)),
                 Duration.ofMinutes(1), job);

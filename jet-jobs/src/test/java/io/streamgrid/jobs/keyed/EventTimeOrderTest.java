@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
@@ -149,7 +150,7 @@ class EventTimeOrderTest extends EmbeddedMemberTest {
         startMember();
         try (SchemaLog temperatureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "temperature"), TEMPERATURE, PARTITIONS);
              SchemaLog pressureLog = SchemaLog.open(SchemaLog.directoryOf(dir, "pressure"), PRESSURE, PARTITIONS)) {
-            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> KeyedJobs.submit(member.getJet(), job,
+            final Job running = MachineReading.appendInThirdsAcrossRestarts(() -> Jobs.submit(member.getJet(), job,
                     JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2)), temperatureLog, temperatures,
                     pressureLog, pressures, 200);
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<String, Long>getMap(MAP)), Duration.ofMinutes(2), running);
@@ -201,7 +202,7 @@ class EventTimeOrderTest extends EmbeddedMemberTest {
             }
             MachineReading.append(log, readings, 0, readings.size());
             log.appendEndOfStream();
-            final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir));
+            final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir));
             final List<String> expected = List.of("event 1000", "event 1050", "event 1100", "timer 1100", "timer 1150",
                     "timer 1200", "event 1150 late", "timer 1250", "event 1300", "timer 1400");
             final Map<Long, String> expectedCalls = new HashMap<>();

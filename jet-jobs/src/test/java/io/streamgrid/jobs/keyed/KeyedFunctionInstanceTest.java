@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.ingest.SchemaLog;
@@ -51,7 +52,7 @@ class KeyedFunctionInstanceTest extends EmbeddedMemberTest {
             log.appendEndOfStream();
         }
         startMember();
-        final Job running = KeyedJobs.submit(member.getJet(), job, JobOptions.of(dir).withLocalParallelism(1));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withLocalParallelism(1));
         await().atMost(Duration.ofMinutes(1)).until(() -> member.getMap(OUT).size() == events);
         assertThat(member.<Long, String>getMap(OUT).values()).as("sequences each instance saw").containsOnly("in order");
         running.cancel();

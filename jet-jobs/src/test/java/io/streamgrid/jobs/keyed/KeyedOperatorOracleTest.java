@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
@@ -36,9 +37,9 @@ class KeyedOperatorOracleTest extends EmbeddedMemberTest {
         final KeyedJob<Long2LongHashMap> job = BucketCounts.job("visit-buckets", DISORDER, LATENESS);
         final JobOptions options = JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2);
         startMember();
-        try (SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), BucketCounts.VISIT, 4)) {
+        try (SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), BucketCounts.VISIT, 4)) {
             stream.append(log, 0, 20_000);
-            final Job running = KeyedJobs.submit(member.getJet(), job, options);
+            final Job running = Jobs.submit(member.getJet(), job, options);
             for (int third = 1; third < 3; third++) {
                 await().atMost(Duration.ofMinutes(1)).until(() -> running.getStatus() == JobStatus.RUNNING);
                 Thread.sleep(300);

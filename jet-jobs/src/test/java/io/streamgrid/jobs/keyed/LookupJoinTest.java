@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import com.hazelcast.map.IMap;
 import io.streamgrid.jobs.EmbeddedMemberTest;
@@ -97,8 +98,8 @@ class LookupJoinTest extends EmbeddedMemberTest {
         final SplittableRandom random = new SplittableRandom(9);
         final IMap<Long, Enriched> out = member.getMap(OUT);
         final IMap<String, UnmatchedEvent> unmatched = member.getMap(job.unmatchedMap());
-        try (SchemaLog log = SchemaLog.open(KeyedJobs.logDirectory(job, options), ORDER, 4)) {
-            final Job running = KeyedJobs.submit(member.getJet(), job, options);
+        try (SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), ORDER, 4)) {
+            final Job running = Jobs.submit(member.getJet(), job, options);
 
             // Phase 1: fixed dimensions.
             final Map<Long, String> unknown = new HashMap<>();

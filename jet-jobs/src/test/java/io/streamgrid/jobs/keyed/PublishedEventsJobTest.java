@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
@@ -45,7 +46,7 @@ class PublishedEventsJobTest extends EmbeddedMemberTest {
             for (int account = 0; account < ACCOUNTS; account++) {
                 expected.put((long) account, totals[account][0] + "/" + totals[account][1]);
             }
-            final Job job = KeyedJobs.submit(member.getJet(), DoublingJobs.totals(), JobOptions.of(dir).withSnapshotInterval(200));
+            final Job job = Jobs.submit(member.getJet(), DoublingJobs.totals(), JobOptions.of(dir).withSnapshotInterval(200));
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(DoublingJobs.TOTALS)), Duration.ofMinutes(2), job);
             System.out.println("9000 expected, 9000 found, 0 lost, 0 duplicated (the log holds 12,000 published events: "
                     + "3,000 of them a second time, dropped by the reader)");

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
@@ -53,7 +54,7 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
         }
         startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0, HOUR, 0), 3.0, 100, 3);
-        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
 
         await().atMost(Duration.ofSeconds(60)).until(() -> member.getMap(job.stateMap()).size() == 1
                 && member.getMap(job.rejectedMap()).size() == 1);
@@ -89,7 +90,7 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
         }
         startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0, HOUR, 0), 3.0, 100, 3);
-        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
 
         await().atMost(Duration.ofSeconds(60)).until(() -> counts(job).size() >= expected.size()
                 || !member.getMap(job.rejectedMap()).isEmpty() || !member.getMap(job.lateMap()).isEmpty());
@@ -117,7 +118,7 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
         }
         startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0, HOUR, 0), 3.0, 100, 3);
-        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
 
         await().atMost(Duration.ofSeconds(60)).until(() -> member.getMap(job.stateMap()).size() == 1
                 || !member.getMap(job.lateMap()).isEmpty());
@@ -149,7 +150,7 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
         }
         startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0, HOUR, 300), 3.0, 100, 3);
-        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
         await().atMost(Duration.ofSeconds(60)).until(() -> counts(job).size() == 4); // the fifth window waits for later events
         Thread.sleep(2_000); // several idle timeouts without a record
 
@@ -182,7 +183,7 @@ class EventTimeGuardsTest extends EmbeddedMemberTest {
         openLog(2).close();
         startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(500), 0, 0, HOUR, 500), 3.0, 100, 3);
-        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
         await().atMost(Duration.ofSeconds(30)).until(() -> running.getStatus() == JobStatus.RUNNING);
         try (SchemaLog log = openLog(2)) {
             final long start = System.currentTimeMillis();

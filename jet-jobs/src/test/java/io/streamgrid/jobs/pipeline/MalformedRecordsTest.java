@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
@@ -61,7 +62,7 @@ class MalformedRecordsTest extends EmbeddedMemberTest {
 
         startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), 0, 0), 3.0, 100, 3);
-        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir).withSnapshotInterval(200));
 
         await().atMost(Duration.ofSeconds(60)).until(() -> member.getMap(job.stateMap()).size() == 1
                 && member.getMap(job.rejectedMap()).size() == 4);

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline;
 
+import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
@@ -70,13 +71,13 @@ class ReplayTest extends EmbeddedMemberTest {
         startMember();
         final IpTrafficJob job = ipTraffic(0);
         final JobOptions live = JobOptions.of(dir).withSnapshotInterval(200);
-        final Job liveJob = WindowedJobs.submit(member.getJet(), job, live);
+        final Job liveJob = Jobs.submit(member.getJet(), job, live);
         await().atMost(Duration.ofMinutes(1)).until(() -> member.getMap(job.stateMap()).size() == 6);
         final Map<String, IpWindowCount> all = Map.copyOf(member.<String, IpWindowCount>getMap(job.stateMap()));
         assertThat(all.values()).as("live windows").extracting(IpWindowCount::count).containsOnly(20L);
 
         final Replay replay = Replay.into("from_minute_4").from(4 * MINUTE);
-        final Job replayJob = WindowedJobs.submit(member.getJet(), job, live.withReplay(replay));
+        final Job replayJob = Jobs.submit(member.getJet(), job, live.withReplay(replay));
         assertThat(replayJob.getName()).isEqualTo("ip-traffic.from_minute_4");
         final Map<String, IpWindowCount> fromMinute4 = new HashMap<>(all);
         fromMinute4.values().removeIf(window -> window.windowStart() < 4 * MINUTE);
@@ -112,14 +113,14 @@ class ReplayTest extends EmbeddedMemberTest {
                 3.0, 100, 3);
         final JobOptions options = JobOptions.of(dir).withSnapshotInterval(200);
         final Replay replay = Replay.into("idle");
-        final Job replayJob = WindowedJobs.submit(member.getJet(), job, options.withReplay(replay));
+        final Job replayJob = Jobs.submit(member.getJet(), job, options.withReplay(replay));
         // Minutes 1 and 2 close on minute 3's events; minute 3 would close only on a heartbeat.
         await().atMost(Duration.ofMinutes(1)).until(() -> member.getMap(replay.mapName(job.stateMap())).size() == 2);
         await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true); // ten idle timeouts
         assertThat(recordsInLog()).as("records in the log after the replay idled").isEqualTo(appended);
         assertThat(member.getMap(replay.mapName(job.stateMap())).size()).as("windows the replay closed").isEqualTo(2);
 
-        final Job liveJob = WindowedJobs.submit(member.getJet(), job, options);
+        final Job liveJob = Jobs.submit(member.getJet(), job, options);
         await().atMost(Duration.ofSeconds(30)).until(() -> recordsInLog() > appended);
         // The live job's heartbeat is in the log: both close minute 3 on it, the replay included.
         await().atMost(Duration.ofSeconds(30)).until(() -> member.getMap(job.stateMap()).size() == 3

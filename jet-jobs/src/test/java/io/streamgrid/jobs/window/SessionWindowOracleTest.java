@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.window;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.EventType;
@@ -8,7 +9,6 @@ import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.UserSession;
 import io.streamgrid.jobs.usecase.UserSessionsJob;
 import org.junit.jupiter.api.Test;
@@ -54,7 +54,7 @@ class SessionWindowOracleTest extends EmbeddedMemberTest {
 
         startMember();
         final UserSessionsJob job = new UserSessionsJob(new WindowPolicy(WindowDefinition.session(gap), disorder, lateness));
-        final Job running = WindowedJobs.submit(member.getJet(), job,
+        final Job running = Jobs.submit(member.getJet(), job,
                 JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2));
 
         JobTestSupport.awaitEqual(expected, () -> member.<String, UserSession>getMap(job.stateMap()).entrySet().stream()

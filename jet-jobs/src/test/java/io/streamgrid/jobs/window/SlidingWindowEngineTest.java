@@ -1,5 +1,7 @@
 package io.streamgrid.jobs.window;
 
+import io.streamgrid.jobs.window.impl.WindowListener;
+import io.streamgrid.jobs.window.impl.WindowEngine;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventGenerator;

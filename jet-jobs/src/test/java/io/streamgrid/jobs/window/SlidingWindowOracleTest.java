@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.window;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.ClickAction;
@@ -9,7 +10,6 @@ import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.UserClicks;
 import io.streamgrid.jobs.usecase.UserClicksHourlyJob;
 import org.junit.jupiter.api.Test;
@@ -58,7 +58,7 @@ class SlidingWindowOracleTest extends EmbeddedMemberTest {
         startMember();
         final UserClicksHourlyJob job = new UserClicksHourlyJob(
                 new WindowPolicy(WindowDefinition.sliding(size, slide), disorder, lateness));
-        final Job running = WindowedJobs.submit(member.getJet(), job, JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200));
+        final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200));
 
         JobTestSupport.awaitEqual(expected, () -> member.<String, UserClicks>getMap(job.stateMap()).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> List.of(e.getValue().clicks(), e.getValue().views(),

@@ -1,6 +1,7 @@
 package io.streamgrid.jobs.window;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.event.EventType;
@@ -8,7 +9,6 @@ import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.BuiltInLogs;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.LateEvent;
-import io.streamgrid.jobs.pipeline.WindowedJobs;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.usecase.IpWindowCount;
 import org.junit.jupiter.api.Test;
@@ -52,7 +52,7 @@ class TumblingWindowOracleTest extends EmbeddedMemberTest {
 
         startMember();
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(size), disorder, lateness), 3.0, 100, 3);
-        final Job running = WindowedJobs.submit(member.getJet(), job,
+        final Job running = Jobs.submit(member.getJet(), job,
                 JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2));
 
         JobTestSupport.awaitEqual(expected, () -> member.<String, IpWindowCount>getMap(job.stateMap()).entrySet().stream()

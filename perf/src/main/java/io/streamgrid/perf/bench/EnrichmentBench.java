@@ -8,6 +8,8 @@ import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.Sources;
 import com.hazelcast.map.IMap;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.examples.kappa.AccessLogs;
 import io.streamgrid.examples.kappa.UserActivity;
 import io.streamgrid.examples.kappa.UserActivityJob;
@@ -17,7 +19,6 @@ import io.streamgrid.jobs.ingest.LoadReport;
 import io.streamgrid.jobs.ingest.SchemaLoader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.Benchmark;
 import io.streamgrid.perf.report.BenchResult;
@@ -168,7 +169,8 @@ public final class EnrichmentBench implements Benchmark {
     static double runOurs(final BenchContext context, final HazelcastInstance member, final Path file, final Truth truth) {
         final IMap<String, UserActivity> activity = member.getMap(UserActivityJob.ACTIVITY);
         activity.destroy();
-        final Path logDir = context.workDir().resolve("log-" + RUN_IDS.incrementAndGet());
+        final Path ingest = context.workDir().resolve("ingest-" + RUN_IDS.incrementAndGet());
+        final Path logDir = SchemaLog.directoryOf(ingest, UserActivityJob.ACCESS.name());
         if (Files.exists(logDir)) {
             throw new IllegalStateException(logDir + " exists: each run needs a log of its own (empty the work directory)");
         }
@@ -177,10 +179,10 @@ public final class EnrichmentBench implements Benchmark {
         final LoadReport report;
         final Job running;
         try (SchemaLog log = SchemaLog.open(logDir, UserActivityJob.ACCESS, PARTITIONS)) {
-            running = member.getJet().newJob(KeyedDag.of(job, logDir.toAbsolutePath().toString(), PARALLELISM, null),
+            running = Jobs.submit(member.getJet(), job, JobOptions.of(ingest).withLocalParallelism(PARALLELISM), null,
                     config("bench-enrichment"));
             report = new SchemaLoader(UserActivityJob.ACCESS).load(file, SchemaLoader.Format.ACCESSLOG, log,
-                    logDir.resolveSibling(logDir.getFileName() + ".rejected"), line -> { });
+                    ingest.resolve(UserActivityJob.ACCESS.name() + ".rejected"), line -> { });
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,6 +7,8 @@ import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.examples.fraud.Features;
 import io.streamgrid.examples.fraud.FraudScore;
@@ -14,7 +16,6 @@ import io.streamgrid.examples.fraud.FraudScoringJob;
 import io.streamgrid.examples.fraud.ModelVersion;
 import io.streamgrid.examples.fraud.Payments;
 import io.streamgrid.jobs.ingest.SchemaLog;
-import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.Benchmark;
@@ -81,8 +82,8 @@ public final class FraudLatencyBench implements Benchmark {
                 round++;
                 final Path ours = context.workDir().resolve("ours-" + round);
                 profiles.add(measure(context, member, client.hazelcast(), "StreamGrid scoring job", rate, warmUp, measured, ours,
-                        Payments.SCORES, () -> member.getJet().newJob(KeyedDag.of(new FraudScoringJob().job(),
-                                logOf(ours).toAbsolutePath().toString(), PARALLELISM, null), config("bench-fraud-latency-ours-" + rate))));
+                        Payments.SCORES, () -> Jobs.submit(member.getJet(), new FraudScoringJob().job(),
+                                JobOptions.of(ours).withLocalParallelism(PARALLELISM), null, config("bench-fraud-latency-ours-" + rate))));
                 final Path jet = context.workDir().resolve("jet-" + round);
                 profiles.add(measure(context, member, client.hazelcast(), "plain Jet mapUsingIMap + mapStateful", rate, warmUp,
                         measured, jet, FraudScoringBench.JET_SCORES, () -> member.getJet().newJob(FraudScoringBench.pipeline(logOf(jet),

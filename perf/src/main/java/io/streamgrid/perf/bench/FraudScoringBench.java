@@ -9,6 +9,8 @@ import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.Sink;
 import com.hazelcast.jet.pipeline.SinkBuilder;
 import com.hazelcast.jet.pipeline.StreamStage;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.examples.fraud.Feedback;
 import io.streamgrid.examples.fraud.Features;
 import io.streamgrid.examples.fraud.FraudScore;
@@ -22,7 +24,6 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.report.BenchResult;
@@ -92,7 +93,7 @@ public final class FraudScoringBench implements Benchmark {
         }
         final List<String> labels = List.of("StreamGrid keyed job (replica lookup, emitted predictions)",
                 "plain Jet mapUsingIMap + mapStateful + sinks");
-        final List<Function<JetService, Job>> subjects = List.of(ours(paymentLog),
+        final List<Function<JetService, Job>> subjects = List.of(ours(logs),
                 jet(paymentLog, context.workDir().resolve("jet-feedback")));
         final double[][] rates;
         try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
@@ -134,9 +135,9 @@ public final class FraudScoringBench implements Benchmark {
         return new JobConfig().setName(name + "-" + JOB_IDS.incrementAndGet()).setProcessingGuarantee(ProcessingGuarantee.NONE);
     }
 
-    private static Function<JetService, Job> ours(final Path paymentLog) {
+    private static Function<JetService, Job> ours(final Path logs) {
         final KeyedJob<?> scoring = tallied(new FraudScoringJob().job());
-        return jet -> jet.newJob(KeyedDag.of(scoring, paymentLog.toAbsolutePath().toString(), PARALLELISM, null),
+        return jet -> Jobs.submit(jet, scoring, JobOptions.of(logs).withLocalParallelism(PARALLELISM), null,
                 config("bench-fraud-scoring"));
     }
 

@@ -4,12 +4,13 @@ import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.kafka.KafkaBroker;
-import io.streamgrid.jobs.pipeline.impl.WindowedDag;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
@@ -117,10 +118,9 @@ public final class KafkaStreamsBench implements Benchmark {
             final JetService jet = grid.member().getJet();
             final SlidingCountJob job = new SlidingCountJob(new WindowPolicy(WindowDefinition.sliding(SIZE_MS, SLIDE_MS), 0, 0),
                     WindowingBench.SENTINEL_KEY);
-            final Function<JetService, Job> overKafka = j -> j.newJob(WindowedDag.of(job, kafka, WindowingBench.PARALLELISM, null, null),
-                    jobConfig(job.name()));
-            final Function<JetService, Job> overChronicle = j -> j.newJob(WindowedDag.of(job,
-                    chronicle.dir().toAbsolutePath().toString(), WindowingBench.PARALLELISM), jobConfig(job.name()));
+            final JobOptions options = JobOptions.of(chronicle.dir()).withLocalParallelism(WindowingBench.PARALLELISM);
+            final Function<JetService, Job> overKafka = j -> Jobs.submit(j, job, options.withKafka(kafka), null, jobConfig(job.name()));
+            final Function<JetService, Job> overChronicle = j -> Jobs.submit(j, job, options, null, jobConfig(job.name()));
 
             context.progress("warm-up: each subject once");
             Drain.drain(context, jet, overKafka, events, expectedTally, ResultTally.STREAMGRID);

@@ -6,13 +6,14 @@ import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.SinkBuilder;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
-import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -84,11 +85,12 @@ public final class KeyedBench implements Benchmark {
         // sizing its young generation under Jet's 260 bytes per event): warm up until both settle.
         final int warmUps = context.pick(1, 3);
         final int events = context.pick(2_000_000, 10_000_000);
-        final Path dir = context.workDir().resolve("log");
+        final Path ingest = context.workDir().resolve("ingest");
+        final Path dir = SchemaLog.directoryOf(ingest, VISIT.name());
         context.progress("generating " + events + " events over " + KEYS + " string keys into " + dir);
         generate(dir, events);
         final List<String> labels = List.of("StreamGrid keyed function (timer per key)", "plain Jet groupingKey().mapStateful(ttl)");
-        final List<Function<JetService, Job>> subjects = List.of(ours(dir), plainJet(dir));
+        final List<Function<JetService, Job>> subjects = List.of(ours(ingest), plainJet(dir));
         final List<ResultTally> tallies = List.of(OURS, JET);
         final double[][] rates = new double[2][runs];
         final double[][] bytes = new double[2][runs];
@@ -179,10 +181,10 @@ public final class KeyedBench implements Benchmark {
         }
     }
 
-    private static Function<JetService, Job> ours(final Path dir) {
+    private static Function<JetService, Job> ours(final Path ingest) {
         final KeyedJob<long[]> job = KeyedJob.<long[]>builder("bench-keyed", VISIT).function(new TimedCount())
                 .state(StateCodec.longs(2)).time(TimePolicy.of(0, 0)).build();
-        return jet -> jet.newJob(KeyedDag.of(job, dir.toAbsolutePath().toString(), PARALLELISM, null),
+        return jet -> Jobs.submit(jet, job, JobOptions.of(ingest).withLocalParallelism(PARALLELISM), null,
                 new JobConfig().setName("bench-keyed-" + JOB_IDS.incrementAndGet()).setProcessingGuarantee(ProcessingGuarantee.NONE));
     }
 

@@ -8,13 +8,14 @@ import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.SinkBuilder;
 import com.hazelcast.jet.pipeline.StreamStage;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.keyed.StateCodec;
-import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -77,12 +78,13 @@ public final class LookupJoinBench implements Benchmark {
     public BenchResult run(final BenchContext context) throws Exception {
         final int runs = context.pick(3, 5);
         final int events = context.pick(1_000_000, 4_000_000);
-        final Path dir = context.workDir().resolve("log");
+        final Path ingest = context.workDir().resolve("ingest");
+        final Path dir = SchemaLog.directoryOf(ingest, ORDER.name());
         context.progress("generating " + events + " orders into " + dir);
         generate(dir, events);
         final List<String> labels = List.of("StreamGrid keyed job with a lookup (member-local replica)",
                 "plain Jet mapUsingIMap", "plain Jet mapUsingReplicatedMap");
-        final List<Function<JetService, Job>> subjects = List.of(ours(dir), imap(dir), replicated(dir));
+        final List<Function<JetService, Job>> subjects = List.of(ours(ingest), imap(dir), replicated(dir));
         final List<ResultTally> tallies = List.of(OURS, IMAP, REPLICATED_MAP);
         final double[][] rates;
         try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
@@ -153,10 +155,10 @@ public final class LookupJoinBench implements Benchmark {
         return new JobConfig().setName(name + "-" + JOB_IDS.incrementAndGet()).setProcessingGuarantee(ProcessingGuarantee.NONE);
     }
 
-    private static Function<JetService, Job> ours(final Path dir) {
+    private static Function<JetService, Job> ours(final Path ingest) {
         final KeyedJob<long[]> job = KeyedJob.<long[]>builder("bench-lookup", ORDER).function(new Enrich()).state(StateCodec.longs(1))
                 .lookup(DIMENSION, "symbol", Lookup.OnMissing.SIDE_OUTPUT).build();
-        return jet -> jet.newJob(KeyedDag.of(job, dir.toAbsolutePath().toString(), PARALLELISM, null), config("bench-lookup"));
+        return jet -> Jobs.submit(jet, job, JobOptions.of(ingest).withLocalParallelism(PARALLELISM), null, config("bench-lookup"));
     }
 
     /** Notional value per account: quantity × multiplier. */

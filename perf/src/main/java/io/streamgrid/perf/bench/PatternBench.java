@@ -7,13 +7,14 @@ import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.SinkBuilder;
 import com.hazelcast.jet.pipeline.StreamStage;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.examples.machines.MachineHealthJob;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pattern.Pattern;
 import io.streamgrid.jobs.pattern.PatternJobs;
-import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.perf.BenchContext;
@@ -141,8 +142,7 @@ public final class PatternBench implements Benchmark {
         final KeyedJob<?> job = PatternJobs.job("bench-patterns", List.of(TEMPERATURE, PRESSURE),
                 List.of(OVERHEAT, counting(TEMPERATURE), counting(PRESSURE)), TimePolicy.of(0, 0).withIdleTimeout(60_000),
                 "bench-alerts");
-        final String logDir = SchemaLog.directoryOf(dir, TEMPERATURE.name()).toAbsolutePath().toString();
-        return jet -> jet.newJob(KeyedDag.of(job, logDir, PARALLELISM, null),
+        return jet -> Jobs.submit(jet, job, JobOptions.of(dir).withLocalParallelism(PARALLELISM), null,
                 new JobConfig().setName("bench-patterns-" + JOB_IDS.incrementAndGet()).setProcessingGuarantee(ProcessingGuarantee.NONE));
     }
 

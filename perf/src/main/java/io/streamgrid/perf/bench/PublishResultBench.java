@@ -1,6 +1,7 @@
 package io.streamgrid.perf.bench;
 
 import com.hazelcast.jet.Job;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.client.Delta;
 import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.Event;
@@ -14,7 +15,6 @@ import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.KeyedJobs;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.JobOptions;
@@ -120,7 +120,7 @@ public final class PublishResultBench implements Benchmark {
         try (StreamGridClient client = StreamGridClient.connect(grid.clientSettings());
              Publisher publisher = client.publisher("click", "bench-" + System.nanoTime())) {
             publisher.publish(event(0, 0)).get(1, TimeUnit.MINUTES); // the log exists before the job starts
-            final Job job = KeyedJobs.submit(grid.member().getJet(), job(), options.withSnapshotInterval(1_000));
+            final Job job = Jobs.submit(grid.member().getJet(), job(), options.withSnapshotInterval(1_000));
             try (Subscription subscription = client.subscribe(MAP, "this > 0", new DeltaListener() {
                 @Override
                 public void onSnapshot(final Map<Object, Object> entries) {

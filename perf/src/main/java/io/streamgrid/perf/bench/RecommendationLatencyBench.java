@@ -9,6 +9,8 @@ import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.client.Delta;
 import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.StreamGridClient;
@@ -22,7 +24,6 @@ import io.streamgrid.examples.recommendations.Recommender;
 import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.ingest.SchemaLog;
-import io.streamgrid.jobs.pipeline.impl.KeyedDag;
 import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.Benchmark;
 import io.streamgrid.perf.report.BenchResult;
@@ -86,10 +87,10 @@ public final class RecommendationLatencyBench implements Benchmark {
              StreamGridClient client = StreamGridClient.connect(grid.clientSettings())) {
             final HazelcastInstance member = grid.member();
             member.getMap(RecommendationsJob.NEIGHBOURS).putAll(neighbours);
-            ours = measure(context, member, "StreamGrid keyed job + subscription", context.workDir().resolve("log-ours"),
+            ours = measure(context, member, "StreamGrid keyed job + subscription", context.workDir().resolve("ingest-ours"),
                     RecommendationLatencyBench::startOurs, onValue -> subscribe(client, onValue), warmUp, measured);
             jet = measure(context, member, "plain Jet mapStateful + mapUsingIMap + entry listener",
-                    context.workDir().resolve("log-jet"), RecommendationLatencyBench::startJet,
+                    context.workDir().resolve("ingest-jet"), RecommendationLatencyBench::startJet,
                     onValue -> listen(client.hazelcast(), onValue), warmUp, measured);
         }
         context.emptyWorkDir();
@@ -111,9 +112,9 @@ public final class RecommendationLatencyBench implements Benchmark {
                         "Lost counts measured clicks whose recommendation was not delivered within " + DRAIN_SECONDS + " s."));
     }
 
-    /** Starts a subject's job reading {@code logDir}. */
+    /** Starts a subject's job reading the click log under the ingest directory {@code ingest}. */
     private interface Starter {
-        Job start(HazelcastInstance member, Path logDir);
+        Job start(HazelcastInstance member, Path ingest);
     }
 
     /** Starts delivering each recommendation the client receives to a consumer; closing stops it. */
@@ -122,13 +123,13 @@ public final class RecommendationLatencyBench implements Benchmark {
     }
 
     private static LatencyProfile measure(final BenchContext context, final HazelcastInstance member, final String label,
-                                          final Path logDir, final Starter starter, final Listening listening,
+                                          final Path ingest, final Starter starter, final Listening listening,
                                           final Duration warmUp, final Duration measured) throws Exception {
         final BuiltInEvents events = new BuiltInEvents();
         final SplittableRandom random = new SplittableRandom(7);
         final ClickAction[] actions = ClickAction.values();
-        try (SchemaLog log = SchemaLog.open(logDir, RecommendationsJob.CLICK, PARTITIONS)) {
-            final Job job = starter.start(member, logDir);
+        try (SchemaLog log = SchemaLog.open(clickLog(ingest), RecommendationsJob.CLICK, PARTITIONS)) {
+            final Job job = starter.start(member, ingest);
             try {
                 // Click n is user n % USERS's (n / USERS + 1)-th: the recommendation names both.
                 return DeliveryLatency.measure(context, label, "clicks", RATE, warmUp, measured, Duration.ofSeconds(DRAIN_SECONDS),
@@ -148,9 +149,13 @@ public final class RecommendationLatencyBench implements Benchmark {
         return new JobConfig().setName(name).setProcessingGuarantee(ProcessingGuarantee.NONE);
     }
 
-    private static Job startOurs(final HazelcastInstance member, final Path logDir) {
-        return member.getJet().newJob(KeyedDag.of(new RecommendationsJob().job(), logDir.toAbsolutePath().toString(), PARALLELISM,
-                null), config("bench-recommendations"));
+    private static Job startOurs(final HazelcastInstance member, final Path ingest) {
+        return Jobs.submit(member.getJet(), new RecommendationsJob().job(), JobOptions.of(ingest).withLocalParallelism(PARALLELISM),
+                null, config("bench-recommendations"));
+    }
+
+    private static Path clickLog(final Path ingest) {
+        return SchemaLog.directoryOf(ingest, RecommendationsJob.CLICK.name());
     }
 
     /** One click as the plain Jet pipeline carries it, and with the item's neighbours (null: none). */
@@ -160,10 +165,10 @@ public final class RecommendationLatencyBench implements Benchmark {
     record Enriched(Click click, ItemNeighbours neighbours) implements Serializable {
     }
 
-    private static Job startJet(final HazelcastInstance member, final Path logDir) {
+    private static Job startJet(final HazelcastInstance member, final Path ingest) {
         final Recommender recommender = new RecommendationsJob().recommender();
         final Pipeline pipeline = Pipeline.create();
-        pipeline.readFrom(SchemaLogSource.of(logDir, RecommendationsJob.CLICK, PARALLELISM,
+        pipeline.readFrom(SchemaLogSource.of(clickLog(ingest), RecommendationsJob.CLICK, PARALLELISM,
                         r -> new Click(r.getLong(0), r.eventTime(), r.getLong(2), r.getInt(3), r.getEnumOrdinal(4))))
                 .withoutTimestamps()
                 .mapUsingIMap(RecommendationsJob.NEIGHBOURS, Click::item, (Click click, ItemNeighbours n) -> new Enriched(click, n))

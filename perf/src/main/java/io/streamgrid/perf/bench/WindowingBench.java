@@ -5,11 +5,12 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.core.JobStatus;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.pipeline.impl.WindowedDag;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
 import io.streamgrid.perf.BenchContext;
@@ -186,7 +187,12 @@ public final class WindowingBench implements Benchmark {
     }
 
     /** A generated log and its size; every event is counted in {@code size / slide} windows. */
+    /** {@code dir}: an ingest directory, the request log under it ({@link #log()}); {@code events} in that log. */
     record Backlog(Path dir, int events) {
+        Path log() {
+            return requestLog(dir);
+        }
+
         long expectedTally() {
             return (long) events * (SIZE_MS / SLIDE_MS);
         }
@@ -207,7 +213,7 @@ public final class WindowingBench implements Benchmark {
                                               final double rate, final Duration warmUp, final Duration measured)
             throws InterruptedException {
         final Path dir = context.workDir().resolve("live-" + JOB_IDS.incrementAndGet());
-        try (SchemaLog log = SchemaLog.open(dir, EventType.REQUEST.schema(), PARTITIONS)) {
+        try (SchemaLog log = SchemaLog.open(requestLog(dir), EventType.REQUEST.schema(), PARTITIONS)) {
             job.tally().reset();
             ResultTally.startClock();
             final Job running = job.submit().apply(dir).apply(jet);
@@ -349,7 +355,7 @@ public final class WindowingBench implements Benchmark {
         final SplittableRandom random = new SplittableRandom(20_261_130L);
         final BuiltInEvents record = new BuiltInEvents();
         final int events = backlog.events();
-        try (SchemaLog log = SchemaLog.open(backlog.dir(), EventType.REQUEST.schema(), PARTITIONS)) {
+        try (SchemaLog log = SchemaLog.open(backlog.log(), EventType.REQUEST.schema(), PARTITIONS)) {
             long last = BASE_TIME;
             for (int i = 0; i < events; i++) {
                 final long ip = 0x0A00_0000 + random.nextInt(KEYS);
@@ -369,15 +375,20 @@ public final class WindowingBench implements Benchmark {
         }
     }
 
-    static Function<JetService, Job> ours(final Path logDir, final ProcessingGuarantee guarantee) {
+    /** Where the request log of the ingest directory {@code ingest} is. */
+    static Path requestLog(final Path ingest) {
+        return SchemaLog.directoryOf(ingest, EventType.REQUEST.schema().name());
+    }
+
+    static Function<JetService, Job> ours(final Path ingest, final ProcessingGuarantee guarantee) {
         final SlidingCountJob job = new SlidingCountJob(
                 new WindowPolicy(WindowDefinition.sliding(SIZE_MS, SLIDE_MS), 0, 0), SENTINEL_KEY);
-        return jet -> jet.newJob(WindowedDag.of(job, logDir.toAbsolutePath().toString(), PARALLELISM),
+        return jet -> Jobs.submit(jet, job, JobOptions.of(ingest).withLocalParallelism(PARALLELISM), null,
                 jobConfig(job.name(), guarantee));
     }
 
-    private static Function<JetService, Job> plainJet(final Path logDir, final ProcessingGuarantee guarantee) {
-        return jet -> jet.newJob(PlainJetSlidingCount.pipeline(logDir, SIZE_MS, SLIDE_MS, SENTINEL_KEY, PARALLELISM),
+    private static Function<JetService, Job> plainJet(final Path ingest, final ProcessingGuarantee guarantee) {
+        return jet -> jet.newJob(PlainJetSlidingCount.pipeline(requestLog(ingest), SIZE_MS, SLIDE_MS, SENTINEL_KEY, PARALLELISM),
                 jobConfig("bench-plain-jet-sliding-count", guarantee));
     }
 

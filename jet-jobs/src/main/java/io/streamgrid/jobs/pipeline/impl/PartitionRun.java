@@ -7,8 +7,8 @@ import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.window.WindowEngine;
-import io.streamgrid.jobs.window.WindowListener;
+import io.streamgrid.jobs.window.impl.WindowEngine;
+import io.streamgrid.jobs.window.impl.WindowListener;
 
 import java.io.DataInput;
 import java.io.DataOutput;

@@ -3,7 +3,6 @@ package io.streamgrid.jobs.window.impl;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
-import io.streamgrid.jobs.window.WindowListener;
 import io.streamgrid.jobs.window.WindowPolicy;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;

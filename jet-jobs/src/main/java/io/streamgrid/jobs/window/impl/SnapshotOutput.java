@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.window.impl;
 
+import io.streamgrid.jobs.window.VarLongSink;
 import org.agrona.ExpandableArrayBuffer;
 
 import java.io.ByteArrayOutputStream;

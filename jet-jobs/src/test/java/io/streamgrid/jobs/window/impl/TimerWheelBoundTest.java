@@ -5,7 +5,7 @@ import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.usecase.Counter;
 import io.streamgrid.jobs.window.WindowDefinition;
-import io.streamgrid.jobs.window.WindowListener;
+import io.streamgrid.jobs.window.impl.WindowListener;
 import io.streamgrid.jobs.window.WindowPolicy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

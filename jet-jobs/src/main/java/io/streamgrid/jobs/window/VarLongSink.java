@@ -1,4 +1,4 @@
-package io.streamgrid.jobs.window.impl;
+package io.streamgrid.jobs.window;
 
 /**
  * An output that encodes a {@link io.streamgrid.jobs.window.VarLongs} value in one call (one

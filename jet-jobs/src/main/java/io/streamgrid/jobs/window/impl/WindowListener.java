@@ -1,4 +1,4 @@
-package io.streamgrid.jobs.window;
+package io.streamgrid.jobs.window.impl;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
 

@@ -1,9 +1,12 @@
-package io.streamgrid.jobs.window;
+package io.streamgrid.jobs.window.impl;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.window.impl.IncrementalSlidingWindowEngine;
-import io.streamgrid.jobs.window.impl.SessionWindowEngine;
-import io.streamgrid.jobs.window.impl.SlidingWindowEngine;
+import io.streamgrid.jobs.window.WindowAggregation;
+import io.streamgrid.jobs.window.WindowDefinition;
+import io.streamgrid.jobs.window.WindowPolicy;
+
+
+
 
 import java.io.DataInput;
 import java.io.DataOutput;
