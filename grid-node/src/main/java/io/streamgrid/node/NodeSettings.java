@@ -1,5 +1,6 @@
 package io.streamgrid.node;
 
+import io.streamgrid.sink.SnapshotEntries;
 import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.LogRetention;
 import io.streamgrid.jobs.schema.EventSchema;
@@ -52,6 +53,7 @@ public record NodeSettings(
         Map<String, Integer> stateTtlSecondsByMap,
         boolean allowCodeUpload,
         boolean allowIoConnectors,
+        int snapshotEntryBytes,
         List<String> deserializationAllowed,
         List<EventSchema> schemas,
         PersistenceSettings persistence) {
@@ -78,6 +80,14 @@ public record NodeSettings(
             throw new ConfigException("network.members is empty: list at least one member, e.g. [127.0.0.1:5701]");
         }
         checkRange(joinWaitSeconds, 0, 300, "network.join-wait-seconds");
+        if (snapshotEntryBytes != 0) {
+            try {
+                SnapshotEntries.parse(Integer.toString(snapshotEntryBytes));
+            } catch (final IllegalArgumentException e) {
+                throw new ConfigException("jobs.snapshot-entry-bytes is " + snapshotEntryBytes + ": give " + SnapshotEntries.MIN_BYTES
+                        + " to " + SnapshotEntries.LIMIT_BYTES + ", or 0 for the default (3/4 of a G1 heap region, at most 6 MiB)");
+            }
+        }
         checkRange(heartbeatTimeoutSeconds, 2, 3600, "network.heartbeat-timeout-seconds");
         checkRange(backupCount, 0, 6, "state-maps.backup-count");
         checkRange(asyncBackupCount, 0, 6 - backupCount, "state-maps.async-backup-count (backup-count plus it at most 6)");

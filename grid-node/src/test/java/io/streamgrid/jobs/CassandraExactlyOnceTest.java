@@ -16,6 +16,7 @@ import io.streamgrid.jobs.window.WindowPolicy;
 import io.streamgrid.sink.CassandraSchema;
 import io.streamgrid.sink.CassandraServer;
 import io.streamgrid.sink.CassandraTarget;
+import io.streamgrid.sink.FileCommitPause;
 import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.sink.TableSpec;
 import io.streamgrid.sink.TableVerifier;
@@ -88,7 +89,7 @@ class CassandraExactlyOnceTest {
     void when_cassandraStoppedBetweenPrepareAndCommit_then_afterRestartExactlyTheExpectedRows(final TestInfo test) throws Exception {
         final Path barrier = TestWorkDir.of(test).resolveSibling(test.getTestMethod().orElseThrow().getName() + "-barrier");
         Files.createDirectories(barrier);
-        runIpTraffic(test, "stopped", 100_000, SinkOptions.defaults().withCommitBarrier(barrier.toString()), (cluster, writer, dir) -> {
+        runIpTraffic(test, "stopped", 100_000, SinkOptions.defaults().withBeforeCommit(new FileCommitPause(barrier.toString())), (cluster, writer, dir) -> {
             writer.awaitAppended(40_000);
             Files.writeString(barrier.resolve("pause"), "hold commits");
             await().atMost(Duration.ofMinutes(1)).until(() -> {

@@ -183,6 +183,25 @@ class NodeSettingsTest {
                 .hasMessageContaining("migration.max-parallel-migrations is 0");
     }
 
+    /** The member's snapshot entries: automatic by default (no property), else the property the processors read; out of range refused. */
+    @Test
+    void when_snapshotEntryBytesSetOrNot_then_theMemberPropertyFollowsAndBadValuesAreRefused() throws IOException {
+        final NodeSettings defaults = NodeSettings.load(Optional.empty(), NodeSettings.Overrides.none());
+        final com.hazelcast.config.Config automatic = io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(defaults);
+        assertThat(automatic.getProperty(io.streamgrid.sink.SnapshotEntries.PROPERTY)).isNull();
+        assertThat(io.streamgrid.sink.SnapshotEntries.parse(automatic.getProperty(io.streamgrid.sink.SnapshotEntries.PROPERTY)))
+                .isEqualTo(io.streamgrid.sink.SnapshotEntries.defaultMaxBytes());
+
+        final NodeSettings small = NodeSettings.load(Optional.of(write("jobs:\n  snapshot-entry-bytes: 4096\n")),
+                NodeSettings.Overrides.none());
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(small).getProperty(io.streamgrid.sink.SnapshotEntries.PROPERTY))
+                .isEqualTo("4096");
+
+        final Path tiny = write("jobs:\n  snapshot-entry-bytes: 12\n");
+        assertThatThrownBy(() -> NodeSettings.load(Optional.of(tiny), NodeSettings.Overrides.none()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("jobs.snapshot-entry-bytes is 12: give 64 to 8388608");
+    }
+
     /** Off by default; on, the persisted patterns get the Cassandra map store with the chosen mode and nothing else does. */
     @Test
     void when_persistenceIsOn_then_persistedStateMapsGetTheMapStoreAsConfigured() throws IOException {

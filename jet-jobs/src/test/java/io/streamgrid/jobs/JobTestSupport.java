@@ -1,5 +1,6 @@
 package io.streamgrid.jobs;
 
+import io.streamgrid.sink.SnapshotEntries;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
@@ -29,6 +30,13 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /** Helpers for job tests that run on one embedded member (not about failure, so no processes). */
 public final class JobTestSupport {
+    /**
+     * The snapshot entries of the members these tests start (the member setting
+     * {@link SnapshotEntries#PROPERTY}): small, so that their restores put window and keyed states
+     * together from many entries, as large states are in production.
+     */
+    public static final int SNAPSHOT_ENTRY_BYTES = 256;
+
     private JobTestSupport() {
     }
 
@@ -37,6 +45,7 @@ public final class JobTestSupport {
         final Config config = new Config();
         config.setClusterName("jobs-test-" + UUID.randomUUID());
         config.setProperty("hazelcast.logging.type", "jdk");
+        config.setProperty(SnapshotEntries.PROPERTY, Integer.toString(SNAPSHOT_ENTRY_BYTES));
         config.setProperty("hazelcast.local.localAddress", "127.0.0.1"); // loopback only
         config.getNetworkConfig().setPort(0).setPortAutoIncrement(true);
         config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);

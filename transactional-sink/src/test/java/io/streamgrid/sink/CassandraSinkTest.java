@@ -278,7 +278,7 @@ class CassandraSinkTest {
                 .build();
         final Pipeline pipeline = Pipeline.create();
         pipeline.readFrom(ids).withoutTimestamps().writeTo(CassandraSinks.<Long>cassandra(target, spec,
-                id -> new Object[] {id, "v" + id, id * 0.5}, id -> id, SinkOptions.defaults().withCommitBarrier(barrier.toString())));
+                id -> new Object[] {id, "v" + id, id * 0.5}, id -> id, SinkOptions.defaults().withBeforeCommit(new FileCommitPause(barrier.toString()))));
         final Job job = member.getJet().newJob(pipeline, new JobConfig().setName("suspend-test")
                 .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setSuspendOnFailure(true).setSnapshotIntervalMillis(200));
         try {

@@ -16,6 +16,8 @@ final class EmbeddedJet {
         final Config config = new Config();
         config.setClusterName(namePrefix + UUID.randomUUID());
         config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
+        // Small snapshot entries: the restore tests then put transactions together from many entries.
+        config.setProperty(SnapshotEntries.PROPERTY, "256");
         config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
         config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
         config.getJetConfig().setEnabled(true);

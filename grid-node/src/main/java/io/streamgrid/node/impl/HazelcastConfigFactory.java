@@ -14,6 +14,7 @@ import com.hazelcast.config.RestEndpointGroup;
 import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.jet.impl.JobRepository;
 import com.hazelcast.spi.merge.DiscardMergePolicy;
+import io.streamgrid.sink.SnapshotEntries;
 import io.streamgrid.client.ClientSettings;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
@@ -107,6 +108,9 @@ public final class HazelcastConfigFactory {
         config.setClusterName(settings.clusterName());
         config.setProperty("hazelcast.logging.type", "jdk");
         config.setProperty("hazelcast.phone.home.enabled", "false");
+        if (settings.snapshotEntryBytes() > 0) {
+            config.setProperty(SnapshotEntries.PROPERTY, Integer.toString(settings.snapshotEntryBytes()));
+        }
         config.setProperty("hazelcast.local.localAddress", settings.host());
         // Listen where configured, not on every interface (Hazelcast's default): CE has no
         // authentication, so an open interface is an open grid. Outgoing member connections

@@ -156,6 +156,7 @@ public final class SettingsLoader {
                 stateTtls(tree),
                 tree.bool("jobs.allow-code-upload"),
                 tree.bool("jobs.allow-io-connectors"),
+                tree.integer("jobs.snapshot-entry-bytes"),
                 deserializationAllowed(tree),
                 SchemaSettings.parse(tree.mapping("schemas")),
                 persistence(tree));

@@ -14,8 +14,6 @@ import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.sink.SnapshotEntries;
 import io.streamgrid.sink.TableSpec;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +38,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <li>Prepare ({@code snapshotCommitPrepare}): the epoch becomes a transaction with the deterministic
  *     id {@code <jobId>-<vertex>-<processor>-<epoch>} and is written, rows and all, into the Jet
  *     snapshot — durable in the cluster with the snapshot's backups. Nothing reaches Cassandra. A
- *     large transaction is cut into entries of at most {@link SnapshotEntries#MAX_BYTES}, each
+ *     large transaction is cut into entries of at most {@link SnapshotEntries#maxBytes}, each
  *     with whole rows: one entry of an epoch's millions of rows would be more than Cassandra takes
  *     in one write when the job's snapshots are persisted.</li>
  * <li>Commit ({@code snapshotCommitFinish(true)}, called only once the whole snapshot completed —
@@ -92,6 +90,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private String jobName;
     private String txnPrefix;
     private int processorIndex;
+    /** The largest snapshot entry a prepared transaction is cut into: the sink's option, else the member's setting. */
+    private int snapshotEntryBytes;
     private int totalParallelism;
     private EpochWrites pending;
     /**
@@ -155,6 +155,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         totalParallelism = context.totalParallelism();
         txnPrefix = context.jobId() + "-" + context.vertexName() + "-" + processorIndex + "-";
         inFlight = new Semaphore(options.maxInFlight());
+        snapshotEntryBytes = options.snapshotEntryBytes() > 0 ? options.snapshotEntryBytes()
+                : SnapshotEntries.maxBytes(context.hazelcastInstance());
         this.context = context;
         rowsCommitted = metricFactory.apply(SinkMetricNames.ROWS_COMMITTED);
         txnsCommitted = metricFactory.apply(SinkMetricNames.TRANSACTIONS_COMMITTED);
@@ -213,7 +215,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
             prepared = new RowCodec.Txn(txnPrefix + epoch, processorIndex, epoch, timestampOf(epoch), pending);
             pending = spare != null ? spare : new EpochWrites(spec);
             spare = null;
-            preparedParts = RowCodec.encode(prepared, SnapshotEntries.MAX_BYTES);
+            preparedParts = RowCodec.encode(prepared, snapshotEntryBytes);
             partsSaved = 0;
         }
         while (partsSaved < preparedParts.size()
@@ -305,7 +307,7 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         if (txn.rows().isEmpty()) {
             return;
         }
-        awaitBarrier();
+        beforeCommit();
         final long start = System.nanoTime();
         final long timestamp = txn.timestampMicros();
         store().reserve(timestamp);
@@ -331,23 +333,15 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         return base + (e - restoredEpoch) * TimestampLedger.EPOCH_STEP;
     }
 
-    /** Test hook, see {@link SinkOptions#commitBarrierDir()}. */
-    private void awaitBarrier() {
-        if (options.commitBarrierDir() == null) {
-            return;
-        }
-        final Path dir = Path.of(options.commitBarrierDir());
+    /** {@link SinkOptions#beforeCommit()}: what must run before the prepared transaction commits. */
+    private void beforeCommit() {
         try {
-            if (Files.exists(dir.resolve("pause"))) {
-                Files.writeString(dir.resolve("reached-" + processorIndex), txnPrefix + epoch);
-                while (Files.exists(dir.resolve("pause"))) {
-                    Thread.sleep(50);
-                }
-            }
+            options.beforeCommit().beforeCommit(processorIndex, txnPrefix + epoch);
         } catch (final Exception e) {
-            throw new JetException("commit barrier failed", e);
+            throw new JetException("the sink's before-commit step failed for transaction " + txnPrefix + epoch + ": " + e, e);
         }
     }
+
 
     /**
      * Writes rows (grouped by partition key) and returns when all are acknowledged; transient errors

@@ -18,7 +18,6 @@ import com.hazelcast.jet.core.test.TestOutbox;
 import com.hazelcast.jet.core.test.TestProcessorContext;
 import io.streamgrid.sink.CqlType;
 import io.streamgrid.sink.SinkOptions;
-import io.streamgrid.sink.SnapshotEntries;
 import io.streamgrid.sink.TableSpec;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +45,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * transient error does.
  */
 class CassandraSinkProtocolTest {
+    /** Snapshot entries of 256 bytes: an epoch of a few hundred rows is cut into many. */
+    private static final int ENTRY_BYTES = 256;
     private static final long BASE = 1_000_000_000L;
     private static final TableSpec TABLE = new TableSpec("ks", "t", List.of(new TableSpec.Column("id", CqlType.BIGINT),
             new TableSpec.Column("label", CqlType.TEXT), new TableSpec.Column("amount", CqlType.DOUBLE)),
@@ -140,7 +141,7 @@ class CassandraSinkProtocolTest {
         final CassandraSinkP<Item> p = new CassandraSinkP<>(TABLE,
                 item -> item.label() == null ? null : new Object[] {item.id(), item.label(), item.amount()},
                 item -> item.label() == null ? new Object[] {item.id()} : null,
-                new SinkOptions(8, null), base, storeFactory, LocalMetric::new);
+                SinkOptions.defaults().withMaxInFlight(8).withSnapshotEntryBytes(ENTRY_BYTES), base, storeFactory, LocalMetric::new);
         outbox = new TestOutbox(new int[] {16}, 16);
         p.init(outbox, new TestProcessorContext().setProcessingGuarantee(guarantee)
                 .setJobConfig(new JobConfig().setName("job-x").setSuspendOnFailure(true)));
@@ -384,7 +385,7 @@ class CassandraSinkProtocolTest {
 
     /**
      * Design of this test: an epoch of 500 rows (about 15 KB) against snapshot entries of 256 bytes
-     * (this module's tests run with {@code streamgrid.snapshot.chunk-bytes=256}; in production the
+     * (the sink's option {@code snapshotEntryBytes}; in production the member's setting, and the
      * bound keeps a durable snapshot's entries within what Cassandra takes in one write). The
      * transaction must reach the snapshot as many entries, none over the bound — also when the
      * outbox fills between them — and a restore from them must commit every row once, with the
@@ -393,7 +394,6 @@ class CassandraSinkProtocolTest {
      */
     @Test
     void when_epochIsLargerThanASnapshotEntry_then_itIsSavedInBoundedPartsAndARestoreCommitsEveryRowOnce() throws Exception {
-        assertThat(SnapshotEntries.MAX_BYTES).as("set by the build for this module's tests").isEqualTo(256);
         final CassandraSinkP<Item> first = processor(ProcessingGuarantee.EXACTLY_ONCE);
         final List<String> expected = new ArrayList<>();
         for (int id = 0; id < 500; id++) {
@@ -408,7 +408,7 @@ class CassandraSinkProtocolTest {
         outbox.drainSnapshotQueueAndReset(snapshot, false);
         assertThat(prepareCalls).as("prepare calls until the outbox took every part").isGreaterThan(1);
         assertThat(snapshot).hasSizeGreaterThan(16)
-                .allSatisfy(entry -> assertThat(((byte[]) entry.getValue()).length).isLessThanOrEqualTo(SnapshotEntries.MAX_BYTES));
+                .allSatisfy(entry -> assertThat(((byte[]) entry.getValue()).length).isLessThanOrEqualTo(ENTRY_BYTES));
         assertThat(snapshot.stream().map(Map.Entry::getKey).distinct()).as("one key per part").hasSameSizeAs(snapshot);
         assertThat(store.log).as("nothing at prepare").isEmpty();
         // The member dies here: the snapshot completed, the commit never ran.
@@ -524,7 +524,7 @@ class CassandraSinkProtocolTest {
 
     @Test
     void when_exactlyOnceJobWouldNotSuspendOnFailure_then_processorRefusesToStart() {
-        final CassandraSinkP<Item> p = new CassandraSinkP<>(TABLE, item -> null, null, SinkOptions.defaults(), BASE, context -> store, LocalMetric::new);
+        final CassandraSinkP<Item> p = new CassandraSinkP<>(TABLE, item -> null, null, SinkOptions.defaults().withSnapshotEntryBytes(ENTRY_BYTES), BASE, context -> store, LocalMetric::new);
         assertThatThrownBy(() -> p.init(new TestOutbox(1), new TestProcessorContext()
                 .setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE).setJobConfig(new JobConfig())))
                 .hasMessageContaining("setSuspendOnFailure(true)");

@@ -5,6 +5,7 @@ import com.hazelcast.jet.core.BroadcastKey;
 import com.hazelcast.jet.core.metrics.Metric;
 import com.hazelcast.jet.core.metrics.Metrics;
 import com.hazelcast.jet.core.metrics.Unit;
+import io.streamgrid.sink.SnapshotEntries;
 import io.streamgrid.jobs.ingest.LogPositions;
 import io.streamgrid.jobs.pipeline.JobMetricNames;
 import io.streamgrid.jobs.pipeline.Replay;
@@ -93,6 +94,8 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private SerializedChunks serializedChunks;
     /** The array full snapshot chunks are handed to Jet in when Jet serializes them (one humongous array, not one per chunk). */
     private byte[] fullChunk;
+    /** The largest snapshot entry on this member ({@link SnapshotEntries#maxBytes}), read once at init. */
+    private int chunkBytes;
     /** The chunk being offered to the snapshot, until Jet takes it. */
     private Object offeredChunk;
     /** Where this processor's checkpoints read the logs, for the logs' retention. */
@@ -137,6 +140,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     protected void init(final Context context) {
         startedAtMs = System.currentTimeMillis();
         serializedChunks = SerializedChunks.of(context);
+        chunkBytes = SnapshotEntries.maxBytes(context.hazelcastInstance());
         progressOrdinal = getOutbox().bucketCount() - 1;
         updateOrdinals = new int[progressOrdinal];
         for (int i = 0; i < progressOrdinal; i++) {
@@ -329,11 +333,11 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
                 snapshotChunk = 0;
                 snapshotBytes += snapshotLength;
             }
-            final int count = SnapshotChunks.count(snapshotLength);
+            final int count = SnapshotChunks.count(snapshotLength, chunkBytes);
             while (snapshotChunk < count) {
-                final int from = snapshotChunk * SnapshotChunks.CHUNK_BYTES;
+                final int from = snapshotChunk * chunkBytes;
                 if (offeredChunk == null) {
-                    offeredChunk = chunk(task, from, Math.min(snapshotLength - from, SnapshotChunks.CHUNK_BYTES));
+                    offeredChunk = chunk(task, from, Math.min(snapshotLength - from, chunkBytes));
                 }
                 // A refused entry is offered again as the same array (Jet checks it is the same value).
                 if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(SnapshotChunks.key(task.partition(), snapshotChunk, count)), offeredChunk)) {
@@ -366,11 +370,11 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
      * method returns" (Jet's {@code Outbox}).
      */
     private byte[] chunkArray(final int length) {
-        if (length != SnapshotChunks.CHUNK_BYTES) {
+        if (length != chunkBytes) {
             return new byte[length];
         }
         if (fullChunk == null) {
-            fullChunk = new byte[SnapshotChunks.CHUNK_BYTES];
+            fullChunk = new byte[chunkBytes];
         }
         return fullChunk;
     }

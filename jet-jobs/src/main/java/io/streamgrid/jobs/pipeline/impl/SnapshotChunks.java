@@ -8,7 +8,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A partition's snapshot travels to Jet as chunks of at most {@link #CHUNK_BYTES}, each its own
+ * A partition's snapshot travels to Jet as chunks of at most the member's
+ * {@link SnapshotEntries#maxBytes} (the processor reads it when it starts), each its own
  * snapshot entry, and this puts them together again on restore.
  *
  * <p>Why chunks: a window state of millions of slices is tens of megabytes per partition. As one
@@ -20,15 +21,13 @@ import java.util.TreeSet;
  * <p>Each chunk's key is one long: partition, number of chunks, index — so a restore knows when a
  * partition is complete whatever order Jet hands the entries in, and a missing chunk is an error
  * naming the partition, never a silently shorter state.
+ *
+ * <p>Why that size ({@link SnapshotEntries}): three quarters of a G1 heap region (at most 6 MiB), so
+ * that chunks are humongous objects no young collection copies, and small enough for Cassandra to
+ * take as one row when snapshots are persisted. Larger than Jet's snapshot writer buffer (128 KiB),
+ * a chunk goes to the snapshot map as its own entry, copied once.
  */
 final class SnapshotChunks {
-    /**
-     * {@link SnapshotEntries#MAX_BYTES}: three quarters of a G1 heap region (at most 6 MiB), so that
-     * chunks are humongous objects no young collection copies, and small enough for Cassandra to
-     * take as one row when snapshots are persisted. Larger than Jet's snapshot writer buffer (128
-     * KiB), a chunk goes to the snapshot map as its own entry, copied once.
-     */
-    static final int CHUNK_BYTES = SnapshotEntries.MAX_BYTES;
     private static final int INDEX_BITS = 20;
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
     private static final int MAX_PARTITION = (1 << 23) - 1;
@@ -46,9 +45,9 @@ final class SnapshotChunks {
         }
     }
 
-    /** How many chunks a snapshot of {@code length} bytes takes (at least one: an entry says the partition was saved). */
-    static int count(final int length) {
-        return Math.max(1, (length + CHUNK_BYTES - 1) / CHUNK_BYTES);
+    /** How many chunks of {@code chunkBytes} a snapshot of {@code length} bytes takes (at least one: an entry says the partition was saved). */
+    static int count(final int length, final int chunkBytes) {
+        return Math.max(1, (length + chunkBytes - 1) / chunkBytes);
     }
 
     /** The snapshot key of chunk {@code index} of {@code count} of {@code partition}'s snapshot. */
@@ -58,7 +57,7 @@ final class SnapshotChunks {
         }
         if (count < 1 || count > INDEX_MASK || index < 0 || index >= count) {
             throw new IllegalArgumentException("chunk " + index + " of " + count + " out of the snapshot key's range (at most "
-                    + INDEX_MASK + " chunks of " + CHUNK_BYTES + " bytes)");
+                    + INDEX_MASK + " chunks)");
         }
         return ((long) partition << (2 * INDEX_BITS)) | ((long) count << INDEX_BITS) | index;
     }

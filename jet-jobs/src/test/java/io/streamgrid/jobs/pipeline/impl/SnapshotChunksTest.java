@@ -1,5 +1,8 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.sink.SnapshotEntries;
+import io.streamgrid.jobs.JobTestSupport;
+import com.hazelcast.core.HazelcastInstance;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -13,17 +16,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SnapshotChunksTest {
 
+    /** The chunk size of these tests: a few bytes, so that every state is cut into several. */
+    private static final int CHUNK = 256;
+
     private record Entry(long key, byte[] chunk) {
     }
 
     /** Cuts {@code state} as {@link PartitionTasksP#saveToSnapshot} does. */
     private static List<Entry> cut(final int partition, final byte[] state) {
-        final int count = SnapshotChunks.count(state.length);
+        final int count = SnapshotChunks.count(state.length, CHUNK);
         final List<Entry> entries = new ArrayList<>();
         for (int index = 0; index < count; index++) {
-            final int from = index * SnapshotChunks.CHUNK_BYTES;
+            final int from = index * CHUNK;
             entries.add(new Entry(SnapshotChunks.key(partition, index, count),
-                    Arrays.copyOfRange(state, from, Math.min(state.length, from + SnapshotChunks.CHUNK_BYTES))));
+                    Arrays.copyOfRange(state, from, Math.min(state.length, from + CHUNK))));
         }
         return entries;
     }
@@ -37,8 +43,8 @@ class SnapshotChunksTest {
     @Test
     void when_chunksOfSeveralPartitionsComeInAnyOrder_then_eachStateIsWholeOnceItsLastChunkCame() {
         final Random random = new Random(11);
-        final byte[] large = randomState(random, 5 * SnapshotChunks.CHUNK_BYTES + 17);
-        final byte[] exact = randomState(random, 2 * SnapshotChunks.CHUNK_BYTES);
+        final byte[] large = randomState(random, 5 * CHUNK + 17);
+        final byte[] exact = randomState(random, 2 * CHUNK);
         final byte[] empty = new byte[0];
         final List<Entry> entries = new ArrayList<>(cut(3, large));
         entries.addAll(cut(70_000, exact));
@@ -62,7 +68,7 @@ class SnapshotChunksTest {
 
     @Test
     void when_aChunkIsMissingOrTwice_then_itIsNamedNotRestoredShort() {
-        final List<Entry> entries = cut(5, randomState(new Random(3), 3 * SnapshotChunks.CHUNK_BYTES));
+        final List<Entry> entries = cut(5, randomState(new Random(3), 3 * CHUNK));
         final SnapshotChunks chunks = new SnapshotChunks();
         assertThat(chunks.add(entries.get(0).key(), entries.get(0).chunk())).isNull();
         assertThat(chunks.add(entries.get(2).key(), entries.get(2).chunk())).isNull();
@@ -74,13 +80,27 @@ class SnapshotChunksTest {
     }
 
     /**
-     * The jobs' restore tests of this module (KeyedOperatorOracleTest restarts its job twice and
-     * compares with an oracle) cover states cut into several chunks only because the build sets the
-     * chunk size small: this fails if that setting is lost.
+     * The job tests of this module (restores of window and keyed states, each compared with an
+     * oracle) cover states cut into several chunks only because their members are set to small
+     * snapshot entries ({@link JobTestSupport#SNAPSHOT_ENTRY_BYTES}): this fails if that setting is lost.
      */
     @Test
-    void when_testsOfThisModuleRun_then_snapshotChunksAreSmallEnoughToCutTheirStates() {
-        assertThat(SnapshotChunks.CHUNK_BYTES).isEqualTo(256);
+    void when_testsOfThisModuleRun_then_theirMembersCutSnapshotsIntoSmallEntries() {
+        final HazelcastInstance member = JobTestSupport.embeddedMember();
+        try {
+            assertThat(SnapshotEntries.maxBytes(member)).isEqualTo(JobTestSupport.SNAPSHOT_ENTRY_BYTES).isEqualTo(CHUNK);
+        } finally {
+            member.shutdown();
+        }
+    }
+
+    @Test
+    void when_theSettingIsWrong_then_itIsRefusedNamingIt() {
+        assertThat(SnapshotEntries.parse(null)).isEqualTo(SnapshotEntries.defaultMaxBytes());
+        assertThat(SnapshotEntries.parse("0")).isEqualTo(SnapshotEntries.defaultMaxBytes());
+        assertThat(SnapshotEntries.parse("4096")).isEqualTo(4096);
+        assertThatThrownBy(() -> SnapshotEntries.parse("12")).hasMessageContaining(SnapshotEntries.PROPERTY + " is 12: give 64 to");
+        assertThatThrownBy(() -> SnapshotEntries.parse("big")).hasMessageContaining("give a whole number of bytes");
     }
 
     @Test
