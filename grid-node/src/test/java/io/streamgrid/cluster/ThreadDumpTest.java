@@ -17,7 +17,7 @@ class ThreadDumpTest {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void when_threadsAreDumped_then_eachMemberHasItsDumpNextToItsLog(final TestInfo test) throws Exception {
         try (LocalCluster cluster = LocalCluster.builder().members(1).workDir(TestWorkDir.of(test)).start()) {
-            final List<String> written = cluster.dumpThreads();
+            final List<String> written = ThreadDumps.of(cluster);
 
             assertThat(written).hasSize(1);
             final Path dump = Path.of(written.get(0).substring(written.get(0).indexOf(": ") + 2));

@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
 
 /**
  * Compares a table with the rows it should hold: an independent oracle's output, keyed by primary
- * key (values in {@link TableSpec#primaryKey()} order), each row's values in column order.
+ * key (values in {@link TableSpec#primaryKey()} order), each row's values in column order. The
+ * check {@code streamgrid demo} makes of its Cassandra output (it exits 1 when a row is missing,
+ * extra or wrong), and the exactly-once tests' comparison with their oracles.
  */
 public final class TableVerifier {
     private TableVerifier() {

@@ -6,6 +6,7 @@ import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.Jobs;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
+import io.streamgrid.cluster.ThreadDumps;
 import io.streamgrid.jobs.Scenario;
 import io.streamgrid.jobs.ingest.LoadReport;
 import io.streamgrid.jobs.ingest.SchemaLoader;
@@ -123,7 +124,7 @@ class UserActivityCassandraExactlyOnceTest {
                 await().atMost(Duration.ofMinutes(1)).until(() -> !client.getMap(UserActivityJob.ACTIVITY).isEmpty());
             } catch (final ConditionTimeoutException e) {
                 // Seen once in a full run: the job's processors on two of three members never finished init.
-                throw new AssertionError("the job wrote nothing in a minute; thread dumps: " + cluster.dumpThreads(), e);
+                throw new AssertionError("the job wrote nothing in a minute; thread dumps: " + ThreadDumps.of(cluster), e);
             }
             cluster.kill(Scenario.notTheCoordinator(cluster, client));
             final LoadReport report = loader.load(second, SchemaLoader.Format.ACCESSLOG, log, input.resolve("access-2.rejected"), line -> { });

@@ -132,7 +132,11 @@ public final class KeyedJob<S> implements JobDefinition {
         return name;
     }
 
-    /** This job with another function of the same state — a wrapper that counts or traces (tests, benchmarks). */
+    /**
+     * This job with another function of the same state, schemas, maps and time rules: for a wrapper
+     * around {@link #function()} that counts, traces or times what it does (perf's fraud-scoring
+     * benchmark counts its results so). The new function must read and write what the old one did.
+     */
     public KeyedJob<S> withFunction(final KeyedFunction<S> other) {
         return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder);
     }
