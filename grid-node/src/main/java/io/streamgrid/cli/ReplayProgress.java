@@ -112,7 +112,7 @@ final class ReplayProgress {
     /** Why the job is suspended, or null when Jet no longer says it is (resumed meanwhile: look again after the pause). */
     private String suspensionCause() {
         try {
-            return JobCommand.suspensionCause(job);
+            return JobLifecycleCommands.suspensionCause(job);
         } catch (final IllegalStateException resumedMeanwhile) {
             return null;
         }
