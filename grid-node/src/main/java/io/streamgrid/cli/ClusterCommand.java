@@ -3,6 +3,7 @@ package io.streamgrid.cli;
 import io.streamgrid.client.ClientSettings;
 import io.streamgrid.cluster.DetachedCluster;
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LocalClusterBuilder;
 import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
@@ -72,7 +73,7 @@ final class ClusterCommand {
                 MemberAddress.checkPort(basePort + count - 1, "--base-port plus --members");
             }
             final String clusterName = options.tree().string("cluster-name"); // also checks the file before anything starts
-            final LocalCluster.Builder builder = LocalCluster.builder().members(count).workDir(workDir).memberHeap(heap).basePort(basePort)
+            final LocalClusterBuilder builder = LocalCluster.builder().members(count).workDir(workDir).memberHeap(heap).basePort(basePort)
                     .clusterName(clusterName).detached().longLivedMembers().progress(out::println);
             if (options.config != null) {
                 builder.configFile(options.config);

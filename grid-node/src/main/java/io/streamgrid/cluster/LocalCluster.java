@@ -6,10 +6,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.streamgrid.client.ClientSettings;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,11 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -35,22 +29,17 @@ import java.util.stream.Collectors;
  *
  * <p>No orphans: {@link #close()} kills every member by PID; so does a JVM shutdown hook if the
  * owner never calls it; and each member watches this JVM's PID and halts when it disappears (even
- * after a SIGKILL). A {@linkplain Builder#detached() detached} cluster skips all three, for
+ * after a SIGKILL). A {@linkplain LocalClusterBuilder#detached() detached} cluster skips all three, for
  * {@code streamgrid cluster start}, whose members must outlive the command.
  */
 public final class LocalCluster implements AutoCloseable {
-    /** Where the shared JVM flags are packed in the grid-node jar (from etc/jvm.options). */
-    public static final String JVM_OPTIONS_RESOURCE = "streamgrid/jvm.options";
-    /** The flags of long-lived members only (etc/member-jvm.options), packed beside them. */
-    private static final String MEMBER_JVM_OPTIONS_RESOURCE = "streamgrid/member-jvm.options";
-    static final String HOST = "127.0.0.1";
-    private static final String MAIN_CLASS = "io.streamgrid.cli.StreamGridCli";
+    static final String HOST = LoopbackPorts.HOST;
     /** Marks a member JVM's command line: {@code -Dstreamgrid.member=<cluster>:<port>}. */
     static final String MEMBER_MARKER = "-Dstreamgrid.member=";
 
-    private final Builder spec;
+    private final LocalClusterBuilder spec;
     private final Path jvmOptionsFile;
-    /** etc/member-jvm.options in the work directory, for {@linkplain Builder#longLivedMembers() long-lived} members; else null. */
+    /** etc/member-jvm.options in the work directory, for {@linkplain LocalClusterBuilder#longLivedMembers() long-lived} members; else null. */
     private final Path memberJvmOptionsFile;
     private final List<MemberProcess> members = new CopyOnWriteArrayList<>();
     private final List<HazelcastInstance> clients = new CopyOnWriteArrayList<>();
@@ -59,23 +48,23 @@ public final class LocalCluster implements AutoCloseable {
     /** Every port this cluster chose (members' and metrics'), so that none is chosen twice before it is bound. */
     private final List<Integer> chosenPorts = new CopyOnWriteArrayList<>();
 
-    private LocalCluster(final Builder spec) {
+    LocalCluster(final LocalClusterBuilder spec) {
         this.spec = spec;
-        this.jvmOptionsFile = writeJvmOptions(spec.workDir);
+        this.jvmOptionsFile = JvmCommands.writeJvmOptions(spec.workDir);
         this.memberJvmOptionsFile = spec.longLived
-                ? copyResource(MEMBER_JVM_OPTIONS_RESOURCE, spec.workDir.resolve("member-jvm.options")) : null;
+                ? JvmCommands.writeMemberJvmOptions(spec.workDir.resolve("member-jvm.options")) : null;
         this.shutdownHook = spec.detached ? null : new Thread(this::killAll, "local-cluster-cleanup");
         if (shutdownHook != null) {
             Runtime.getRuntime().addShutdownHook(shutdownHook);
         }
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static LocalClusterBuilder builder() {
+        return new LocalClusterBuilder();
     }
 
     /** Starts the configured number of members and waits until the cluster is safe. */
-    private LocalCluster startAll() {
+    LocalCluster startAll() {
         final int count = spec.initialMembers;
         final List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -272,60 +261,11 @@ public final class LocalCluster implements AutoCloseable {
         members.clear();
     }
 
-    /** Writes the JVM flags every StreamGrid JVM needs into {@code dir}/jvm.options (an @argfile); returns its path. */
-    public static Path writeJvmOptions(final Path dir) {
-        return copyResource(JVM_OPTIONS_RESOURCE, dir.resolve("jvm.options"));
-    }
-
-    private static Path copyResource(final String resource, final Path file) {
-        try {
-            Files.createDirectories(file.getParent());
-            try (InputStream in = LocalCluster.class.getClassLoader().getResourceAsStream(resource)) {
-                if (in == null) {
-                    throw new IllegalStateException("bug: " + resource + " is not on the class path");
-                }
-                Files.write(file, in.readAllBytes());
-            }
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot prepare work directory " + file.getParent(), e);
-        }
-        return file;
-    }
-
-    /**
-     * The command that runs the {@code streamgrid} CLI in a JVM of its own — {@code jvmOptions}
-     * from {@link #writeJvmOptions}, this JVM's class path — for tests that start processes their
-     * own way (inside a network namespace, say). {@code marker} (may be null) goes first.
-     */
-    public static List<String> cliCommand(final Path jvmOptions, final String heap, final String classPath,
-                                          final String marker, final List<String> args) {
-        return javaCommand(jvmOptions, heap, classPath, marker, MAIN_CLASS, args);
-    }
-
-    /** As {@link #cliCommand}, for any main class on the class path. */
-    public static List<String> javaCommand(final Path jvmOptions, final String heap, final String classPath,
-                                           final String marker, final String mainClass, final List<String> args) {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (marker != null) {
-            // First on the command line, so that a reader of a truncated command line still sees it.
-            command.add(marker);
-        }
-        command.add("@" + jvmOptions);
-        command.add("-Xmx" + heap);
-        command.add("-Xms" + heap);
-        command.add("-cp");
-        command.add(classPath);
-        command.add(mainClass);
-        command.addAll(args);
-        return command;
-    }
-
     private MemberProcess launch(final int port, final String memberList, final Map<String, String> environment) {
         final int index = nextIndex++;
         final Path dataDir = spec.workDir.resolve("member-" + index);
         final Path logFile = spec.workDir.resolve("member-" + index + ".log");
-        final List<String> command = cliCommand(jvmOptionsFile, spec.memberHeap, spec.classPath,
+        final List<String> command = JvmCommands.cliCommand(jvmOptionsFile, spec.memberHeap, spec.classPath,
                 MEMBER_MARKER + spec.clusterName + ":" + port, List.of("node"));
         if (memberJvmOptionsFile != null) {
             // After jvm.options: its flags come second and win where both set one.
@@ -337,7 +277,7 @@ public final class LocalCluster implements AutoCloseable {
         command.add("--members=" + memberList);
         command.add("--data-dir=" + dataDir);
         // With a base port the default (member port + 1000) is predictable; random member ports get a free one.
-        final int metricsPort = spec.basePort == 0 ? freePort(chosenPorts) : port + 1000;
+        final int metricsPort = spec.basePort == 0 ? LoopbackPorts.freePort(chosenPorts) : port + 1000;
         chosenPorts.add(metricsPort);
         command.add("--metrics-port=" + metricsPort);
         if (spec.configFile != null) {
@@ -375,7 +315,7 @@ public final class LocalCluster implements AutoCloseable {
         if (spec.basePort == 0) {
             final List<Integer> notThese = new ArrayList<>(taken);
             notThese.addAll(chosenPorts);
-            final int port = freePort(notThese);
+            final int port = LoopbackPorts.freePort(notThese);
             chosenPorts.add(port);
             return port;
         }
@@ -383,37 +323,10 @@ public final class LocalCluster implements AutoCloseable {
         while (taken.contains(port)) {
             port++;
         }
-        if (!isFree(port)) {
+        if (!LoopbackPorts.isFree(port)) {
             throw new IllegalStateException("port " + port + " on " + HOST + " is in use: stop what holds it or choose another base port");
         }
         return port;
-    }
-
-    private static boolean isFree(final int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
-            socket.setReuseAddress(true);
-            return true;
-        } catch (final IOException busy) {
-            return false;
-        }
-    }
-
-    /**
-     * A loopback port that is free now, outside the ephemeral range that outgoing connections use:
-     * for members started in-process (benchmarks) the same way as for member processes.
-     */
-    public static int freePort() {
-        return freePort(List.of());
-    }
-
-    private static int freePort(final List<Integer> taken) {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            final int candidate = ThreadLocalRandom.current().nextInt(20_000, 30_000);
-            if (!taken.contains(candidate) && isFree(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("no free TCP port found in 20000-29999 on " + HOST);
     }
 
     private static void sleep(final long millis) {
@@ -422,116 +335,6 @@ public final class LocalCluster implements AutoCloseable {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the cluster", e);
-        }
-    }
-
-    /** How to start a {@link LocalCluster}; every setting has a default. */
-    public static final class Builder {
-        private int initialMembers = 2;
-        private String clusterName = "sg-" + UUID.randomUUID().toString().substring(0, 8);
-        private Path workDir;
-        private String memberHeap = "384m";
-        private int basePort;
-        private String classPath = System.getProperty("java.class.path");
-        private boolean detached;
-        private boolean longLived;
-        private Path configFile;
-        private Duration startTimeout = Duration.ofMinutes(3);
-        private Duration gracefulStopTimeout = Duration.ofMinutes(5);
-        private Consumer<String> progress = line -> System.out.println("[LocalCluster] " + line);
-
-        private Builder() {
-        }
-
-        /** A YAML configuration every member starts with ({@code --config}); the builder's own settings still apply. */
-        public Builder configFile(final Path file) {
-            this.configFile = file;
-            return this;
-        }
-
-        public Builder members(final int count) {
-            if (count < 1) {
-                throw new IllegalArgumentException("members must be at least 1, was " + count);
-            }
-            this.initialMembers = count;
-            return this;
-        }
-
-        /** Default: a random name, so clusters of concurrent runs never merge. */
-        public Builder clusterName(final String name) {
-            this.clusterName = name;
-            return this;
-        }
-
-        /** Where member logs and data directories go. Required. */
-        public Builder workDir(final Path dir) {
-            this.workDir = dir;
-            return this;
-        }
-
-        /** -Xmx and -Xms of each member, e.g. "384m" (the default). */
-        public Builder memberHeap(final String heap) {
-            this.memberHeap = heap;
-            return this;
-        }
-
-        /** Ports base, base+1, ... for the members; 0 (the default) picks random free ports. */
-        public Builder basePort(final int port) {
-            if (port < 0 || port > 65_000) {
-                throw new IllegalArgumentException("basePort must be 0 (random) or a port up to 65000, was " + port);
-            }
-            this.basePort = port;
-            return this;
-        }
-
-        /** The members' class path; default: this JVM's. */
-        public Builder classPath(final String classPath) {
-            this.classPath = classPath;
-            return this;
-        }
-
-        /** Members outlive this JVM: no shutdown hook, no parent watch. For `cluster start`. */
-        public Builder detached() {
-            this.detached = true;
-            return this;
-        }
-
-        /**
-         * Members are meant to run long (an operator's cluster, a benchmark): they also get
-         * etc/member-jvm.options (heap pre-touched at start, which costs seconds per GB here — why
-         * tests' short-lived members do without).
-         */
-        public Builder longLivedMembers() {
-            this.longLived = true;
-            return this;
-        }
-
-        public Builder startTimeout(final Duration timeout) {
-            this.startTimeout = timeout;
-            return this;
-        }
-
-        /** Where progress lines go; default: standard output. */
-        public Builder progress(final Consumer<String> sink) {
-            this.progress = sink;
-            return this;
-        }
-
-        /**
-         * Starts the members and returns once the cluster is safe. On failure every member
-         * started so far is killed before the exception propagates.
-         */
-        public LocalCluster start() {
-            if (workDir == null) {
-                throw new IllegalArgumentException("workDir is required: where member logs and data go");
-            }
-            final LocalCluster cluster = new LocalCluster(this);
-            try {
-                return cluster.startAll();
-            } catch (final RuntimeException e) {
-                cluster.close();
-                throw e;
-            }
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.streamgrid.cli;
 
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.JvmCommands;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -75,8 +75,8 @@ class CliLoggingTest {
 
     private static Run cli(final Path workDir, final int timeoutSeconds, final String... args) throws IOException, InterruptedException {
         Files.createDirectories(workDir);
-        final Path jvmOptions = LocalCluster.writeJvmOptions(workDir.resolve("jvm"));
-        final Process process = new ProcessBuilder(LocalCluster.cliCommand(jvmOptions, "256m",
+        final Path jvmOptions = JvmCommands.writeJvmOptions(workDir.resolve("jvm"));
+        final Process process = new ProcessBuilder(JvmCommands.cliCommand(jvmOptions, "256m",
                 System.getProperty("java.class.path"), null, List.of(args)))
                 .directory(workDir.toFile()).redirectErrorStream(true).start();
         try {

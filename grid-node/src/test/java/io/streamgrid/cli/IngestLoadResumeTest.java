@@ -1,6 +1,6 @@
 package io.streamgrid.cli;
 
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.JvmCommands;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.KafkaLogs;
@@ -124,7 +124,7 @@ class IngestLoadResumeTest {
     }
 
     private Process start(final List<String> args) throws Exception {
-        return new ProcessBuilder(LocalCluster.cliCommand(LocalCluster.writeJvmOptions(dir), "256m",
+        return new ProcessBuilder(JvmCommands.cliCommand(JvmCommands.writeJvmOptions(dir), "256m",
                 System.getProperty("java.class.path"), null, args)).redirectErrorStream(true).start();
     }
 

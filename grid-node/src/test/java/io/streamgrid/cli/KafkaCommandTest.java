@@ -1,6 +1,6 @@
 package io.streamgrid.cli;
 
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.JvmCommands;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.EventLog;
@@ -35,7 +35,7 @@ class KafkaCommandTest {
     void when_kafkaCommandRuns_then_itPrintsAWorkingBrokerAndStopsItOnCtrlC(final TestInfo test) throws Exception {
         final Path workDir = Files.createDirectories(TestWorkDir.of(test).toAbsolutePath());
         final Path log = workDir.resolve("kafka-command.log");
-        final List<String> command = LocalCluster.cliCommand(LocalCluster.writeJvmOptions(workDir), "256m",
+        final List<String> command = JvmCommands.cliCommand(JvmCommands.writeJvmOptions(workDir), "256m",
                 System.getProperty("java.class.path"), "-D" + KafkaBroker.LIB_PROPERTY + "=" + KafkaBroker.libDir(),
                 List.of("kafka", "--dir", workDir.resolve("kafka").toString()));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

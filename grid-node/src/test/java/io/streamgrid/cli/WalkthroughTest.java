@@ -3,6 +3,7 @@ package io.streamgrid.cli;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.JvmCommands;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.usecase.IpWindowCount;
@@ -154,7 +155,7 @@ class WalkthroughTest {
 
     /** The CLI as a process of its own, its output (both streams) into {@code output}: what a shell's {@code ... > file &} starts. */
     private static Process startCli(final Path output, final String... args) throws java.io.IOException {
-        final Path jvmOptions = LocalCluster.writeJvmOptions(output.getParent()); // the flags ./streamgrid passes too
+        final Path jvmOptions = JvmCommands.writeJvmOptions(output.getParent()); // the flags ./streamgrid passes too
         final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "@" + jvmOptions, "-Xmx256m", "-cp", System.getProperty("java.class.path"), StreamGridCli.class.getName()));
         command.addAll(List.of(args));

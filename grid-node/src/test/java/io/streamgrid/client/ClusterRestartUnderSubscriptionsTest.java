@@ -2,6 +2,8 @@ package io.streamgrid.client;
 
 import com.hazelcast.map.IMap;
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LocalClusterBuilder;
+import io.streamgrid.cluster.LoopbackPorts;
 import io.streamgrid.cluster.TestWorkDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -35,8 +37,8 @@ class ClusterRestartUnderSubscriptionsTest {
     void when_theWholeClusterIsReplacedWhileAClientFollowsAMap_then_theViewsEqualTheNewServer(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         final String clusterName = "sg-restart-" + UUID.randomUUID().toString().substring(0, 8);
-        final int basePort = LocalCluster.freePort();
-        final LocalCluster.Builder members = LocalCluster.builder().members(2).clusterName(clusterName).basePort(basePort);
+        final int basePort = LoopbackPorts.freePort();
+        final LocalClusterBuilder members = LocalCluster.builder().members(2).clusterName(clusterName).basePort(basePort);
         LocalCluster second = null;
         try (LocalCluster first = members.workDir(workDir.resolve("first")).start();
              StreamGridClient client = StreamGridClient.connect(first.clientSettings())) {

@@ -1,7 +1,7 @@
 package io.streamgrid.client;
 
 import io.streamgrid.cluster.Lan;
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.JvmCommands;
 import io.streamgrid.cluster.NetworkNamespace;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.ingest.PublishedRecords;
@@ -57,7 +57,7 @@ class MultiHostPublishTest {
 
             final List<String> app = List.of(cluster, memberList, "click", "gateway-1", Long.toString(EVENTS), "10000");
             final Path appLog1 = workDir.resolve("app-1.log");
-            final Process first = appHost.start(LocalCluster.javaCommand(jvmOptions, "256m", classPath, null,
+            final Process first = appHost.start(JvmCommands.javaCommand(jvmOptions, "256m", classPath, null,
                     PublishingApp.class.getName(), app), appLog1);
             PublishingApp.awaitAcknowledged(first, appLog1, EVENTS / 4);
             host2.killProcesses();
@@ -70,7 +70,7 @@ class MultiHostPublishTest {
             System.out.println("killed the publishing application (SIGKILL) after sequence " + acknowledgedBeforeDeath + " was acknowledged");
 
             final Path appLog2 = workDir.resolve("app-2.log");
-            final Process second = appHost.start(LocalCluster.javaCommand(jvmOptions, "256m", classPath, null,
+            final Process second = appHost.start(JvmCommands.javaCommand(jvmOptions, "256m", classPath, null,
                     PublishingApp.class.getName(), app), appLog2);
             assertThat(second.waitFor(4, TimeUnit.MINUTES)).as("the second run finishes; see " + appLog2).isTrue();
             final String output = Files.readString(appLog2);
@@ -80,7 +80,7 @@ class MultiHostPublishTest {
             assertThat(durable).as("every event acknowledged before the application died is durable").isGreaterThanOrEqualTo(acknowledgedBeforeDeath);
 
             final Path checkLog = workDir.resolve("check.log");
-            final Process check = appHost.start(LocalCluster.javaCommand(jvmOptions, "256m", classPath, null,
+            final Process check = appHost.start(JvmCommands.javaCommand(jvmOptions, "256m", classPath, null,
                     PublishedRecords.class.getName(), List.of(bootstrap, "sg.", "gateway-1", Long.toString(EVENTS))), checkLog);
             assertThat(check.waitFor(3, TimeUnit.MINUTES)).as("the check finishes; see " + checkLog).isTrue();
             final String tally = Files.readString(checkLog).lines().filter(l -> l.contains(" expected, ")).findFirst()

@@ -1,6 +1,6 @@
 package io.streamgrid.client;
 
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LoopbackPorts;
 import io.streamgrid.node.GridNode;
 import io.streamgrid.node.NodeSettings;
 
@@ -26,7 +26,7 @@ public final class OneMemberGrid implements AutoCloseable {
 
     /** {@code settings}: extra lines of the member's YAML configuration, e.g. {@code "state-maps: {event-journal-capacity: 271}"}. */
     public static OneMemberGrid start(final Path dir, final String... settings) throws IOException {
-        final int port = LocalCluster.freePort();
+        final int port = LoopbackPorts.freePort();
         final String cluster = "one-member-" + port;
         final List<String> lines = new ArrayList<>(List.of(
                 "cluster-name: " + cluster,

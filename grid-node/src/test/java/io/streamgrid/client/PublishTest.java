@@ -1,6 +1,7 @@
 package io.streamgrid.client;
 
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.JvmCommands;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.ingest.PublishedRecords;
@@ -154,7 +155,7 @@ class PublishTest {
     private static Process startApp(final LocalCluster members, final Path log) throws IOException {
         final List<String> addresses = new ArrayList<>();
         members.members().forEach(m -> addresses.add(m.address()));
-        final List<String> command = LocalCluster.javaCommand(LocalCluster.writeJvmOptions(log.getParent()), "256m",
+        final List<String> command = JvmCommands.javaCommand(JvmCommands.writeJvmOptions(log.getParent()), "256m",
                 System.getProperty("java.class.path"), null, PublishingApp.class.getName(),
                 List.of(members.clusterName(), String.join(",", addresses), "click", "gateway-1", Long.toString(EVENTS), "10000"));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -47,7 +47,7 @@ class BindAddressTest {
         final Path config = Files.writeString(workDir.resolve("member.yaml"), "cluster-name: bind-test\nnetwork:\n"
                 + "  host: 127.0.0.1\n  port: " + PORT + "\n  members: [127.0.0.1:" + PORT + "]\n" + extraNetworkSettings
                 + "data-dir: " + workDir.resolve("data").toAbsolutePath() + "\n");
-        final List<String> command = LocalCluster.cliCommand(LocalCluster.writeJvmOptions(workDir), "256m",
+        final List<String> command = JvmCommands.cliCommand(JvmCommands.writeJvmOptions(workDir), "256m",
                 System.getProperty("java.class.path"), null,
                 List.of("node", "--config", config.toAbsolutePath().toString(), "--parent-pid", Long.toString(ProcessHandle.current().pid())));
         try (NetworkNamespace namespace = NetworkNamespace.create("bind")) {

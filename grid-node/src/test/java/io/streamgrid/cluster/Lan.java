@@ -35,7 +35,7 @@ public final class Lan implements AutoCloseable {
 
     private Lan(final Path workDir) {
         this.workDir = workDir;
-        this.jvmOptions = LocalCluster.writeJvmOptions(workDir);
+        this.jvmOptions = JvmCommands.writeJvmOptions(workDir);
         this.lan = NetworkNamespace.create("lan");
         try {
             lan.addBridge();
@@ -86,7 +86,7 @@ public final class Lan implements AutoCloseable {
      */
     public String startKafka(final NetworkNamespace host, final int n, final long downMillis) {
         brokerLog = workDir.resolve("kafka-host.log");
-        host.start(LocalCluster.javaCommand(jvmOptions, "256m", classPath, "-D" + KafkaBroker.LIB_PROPERTY + "=" + KafkaBroker.libDir(),
+        host.start(JvmCommands.javaCommand(jvmOptions, "256m", classPath, "-D" + KafkaBroker.LIB_PROPERTY + "=" + KafkaBroker.libDir(),
                 KafkaBrokerHost.class.getName(), List.of(workDir.resolve("kafka-host").toString(), PREFIX + n,
                         Long.toString(downMillis))), brokerLog);
         final String bootstrap = awaitLine(brokerLog, Pattern.compile("bootstrap (\\S+)"), Duration.ofMinutes(2));
@@ -113,7 +113,7 @@ public final class Lan implements AutoCloseable {
         final Path config = Files.writeString(hostDir.resolve("member.yaml"), String.join("\n",
                 "ingest:", "  kind: kafka", "  dir: " + hostDir.resolve("ingest"), "  partitions: " + partitions, "  kafka:",
                 "    bootstrap-servers: " + bootstrap, "    topic-prefix: sg.", ""));
-        final List<String> command = new ArrayList<>(LocalCluster.cliCommand(jvmOptions, "384m", classPath, null, List.of("node")));
+        final List<String> command = new ArrayList<>(JvmCommands.cliCommand(jvmOptions, "384m", classPath, null, List.of("node")));
         command.addAll(List.of("--cluster-name=" + cluster, "--host=" + PREFIX + n, "--port=5701", "--members=" + memberList,
                 "--data-dir=" + hostDir.resolve("data"), "--metrics-port=6701", "--config=" + config));
         return host.start(command, memberLog(n));

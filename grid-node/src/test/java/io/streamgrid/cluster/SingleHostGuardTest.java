@@ -29,7 +29,7 @@ class SingleHostGuardTest {
         Assumptions.assumeTrue(reason == null, () -> "skipped: " + reason);
         final Path workDir = TestWorkDir.of(test).toAbsolutePath();
         Files.createDirectories(workDir);
-        final Path jvmOptions = LocalCluster.writeJvmOptions(workDir);
+        final Path jvmOptions = JvmCommands.writeJvmOptions(workDir);
         try (NetworkNamespace hostA = NetworkNamespace.create("hosta");
              NetworkNamespace hostB = NetworkNamespace.create("hostb")) {
             hostA.link(hostB, "10.231.0.1/24", "10.231.0.2/24");
@@ -58,7 +58,7 @@ class SingleHostGuardTest {
 
     private static List<String> member(final Path jvmOptions, final Path workDir, final String cluster, final String host,
                                        final String name) {
-        final List<String> command = new java.util.ArrayList<>(LocalCluster.cliCommand(jvmOptions, "256m",
+        final List<String> command = new java.util.ArrayList<>(JvmCommands.cliCommand(jvmOptions, "256m",
                 System.getProperty("java.class.path"), null, List.of("node")));
         command.addAll(List.of("--cluster-name=" + cluster, "--host=" + host, "--port=5701", "--members=10.231.0.1:5701",
                 "--data-dir=" + workDir.resolve("data-" + name), "--metrics-port=6701"));

@@ -57,7 +57,7 @@ public final class SplitBrainDriver {
     }
 
     private static void run(final Path workDir, final List<Process> members) throws Exception {
-        final Path jvmOptions = LocalCluster.writeJvmOptions(workDir);
+        final Path jvmOptions = JvmCommands.writeJvmOptions(workDir);
         for (int i = 0; i < HOSTS.length; i++) {
             members.add(startMember(workDir, jvmOptions, i));
         }
@@ -185,7 +185,7 @@ public final class SplitBrainDriver {
                 "split-brain-protection: {enabled: true, minimum-cluster-size: 2}",
                 "data-dir: " + workDir.resolve("member-" + (index + 1)).toAbsolutePath(),
                 ""), StandardCharsets.UTF_8);
-        final ProcessBuilder builder = new ProcessBuilder(LocalCluster.cliCommand(jvmOptions, "256m",
+        final ProcessBuilder builder = new ProcessBuilder(JvmCommands.cliCommand(jvmOptions, "256m",
                 System.getProperty("java.class.path"), null, List.of("node", "--config", config.toAbsolutePath().toString(),
                         "--parent-pid", Long.toString(ProcessHandle.current().pid()))))
                 .redirectErrorStream(true)

@@ -39,7 +39,7 @@ class SplitBrainTest {
             for (final String host : List.of("127.0.0.2", "127.0.0.3")) {
                 namespace.exec("ip", "route", "add", "local", host, "dev", "lo", "src", host, "table", "local");
             }
-            final Process driver = namespace.start(LocalCluster.javaCommand(LocalCluster.writeJvmOptions(workDir), "256m",
+            final Process driver = namespace.start(JvmCommands.javaCommand(JvmCommands.writeJvmOptions(workDir), "256m",
                     System.getProperty("java.class.path"), null, SplitBrainDriver.class.getName(), List.of(workDir.toString())), log);
             final boolean finished = driver.waitFor(5, TimeUnit.MINUTES);
             final String output = Files.readString(log);

@@ -2,10 +2,9 @@ package io.streamgrid.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LoopbackPorts;
 import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.ingest.SchemaLog;
-import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.node.GridNode;
 import io.streamgrid.node.NodeSettings;
@@ -51,7 +50,7 @@ class StateBoundSoakTest {
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void when_everNewIpsForMinutes_then_stateAndHeapStayFlat() throws Exception {
-        final int port = LocalCluster.freePort();
+        final int port = LoopbackPorts.freePort();
         final Path ingest = dir.resolve("ingest");
         final Path config = Files.writeString(dir.resolve("soak.yaml"), String.join("\n",
                 "cluster-name: soak-" + port,

@@ -18,6 +18,7 @@ import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder;
 import io.streamgrid.cli.StreamGridCli;
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LoopbackPorts;
 import io.streamgrid.cluster.MemberHealth;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.cluster.TestWorkDir;
@@ -204,7 +205,7 @@ class StatePersistenceTest {
     void when_membersStartWhileCassandraIsDown_then_theyAreNotReadyUntilTheirStateIsLoaded(final TestInfo test) throws Exception {
         final Path workDir = TestWorkDir.of(test);
         final Path config = writeConfig(workDir, "readiness", "write-through");
-        final int basePort = LocalCluster.freePort();
+        final int basePort = LoopbackPorts.freePort();
         cassandra.stop();
         final CompletableFuture<LocalCluster> started = new CompletableFuture<>();
         final Thread starter = new Thread(() -> {
@@ -832,8 +833,6 @@ class StatePersistenceTest {
             return session.execute("SELECT count(*) FROM durable.state_entries WHERE map = ? ALLOW FILTERING", map).one().getLong(0);
         }
     }
-
-
 
     private static LocalCluster threeMembers(final Path workDir, final String clusterName, final Path config) {
         return LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).clusterName(clusterName)

@@ -1,6 +1,6 @@
 package io.streamgrid.node;
 
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LoopbackPorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ class RestSurfaceTest {
 
     @BeforeAll
     static void start() throws IOException {
-        final int port = LocalCluster.freePort();
+        final int port = LoopbackPorts.freePort();
         final Path config = Files.writeString(dir.resolve("member.yaml"), "cluster-name: rest-" + port
                 + "\nnetwork: {port: " + port + ", members: ['127.0.0.1:" + port + "']}\ndata-dir: " + dir.resolve("data")
                 + "\ningest: {dir: " + dir.resolve("ingest") + "}\n");

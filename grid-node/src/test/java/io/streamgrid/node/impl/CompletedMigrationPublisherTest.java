@@ -5,7 +5,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.partition.impl.InternalPartitionServiceImpl;
 import com.hazelcast.internal.partition.impl.PartitionStateManager;
 import com.hazelcast.map.IMap;
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LoopbackPorts;
 import io.streamgrid.node.NodeSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -71,7 +71,7 @@ class CompletedMigrationPublisherTest {
     }
 
     private int mostPartitionsHeldAsMigratingByTheNonMasterWhileAThirdJoins(final boolean promptMoveNotices) throws Exception {
-        final List<Integer> ports = List.of(LocalCluster.freePort(), LocalCluster.freePort(), LocalCluster.freePort());
+        final List<Integer> ports = List.of(LoopbackPorts.freePort(), LoopbackPorts.freePort(), LoopbackPorts.freePort());
         final HazelcastInstance master = start(ports, 0, promptMoveNotices);
         final HazelcastInstance other = start(ports, 1, promptMoveNotices);
         final IMap<Integer, byte[]> map = master.getMap(MAP);

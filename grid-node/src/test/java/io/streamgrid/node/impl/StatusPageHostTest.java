@@ -1,7 +1,7 @@
 package io.streamgrid.node.impl;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LoopbackPorts;
 import io.streamgrid.jobs.JobTestSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,7 +29,7 @@ class StatusPageHostTest {
     @BeforeAll
     static void start() throws IOException {
         member = JobTestSupport.embeddedMember();
-        endpoint = MetricsEndpoint.start(member, "127.0.0.1", LocalCluster.freePort(), () -> null);
+        endpoint = MetricsEndpoint.start(member, "127.0.0.1", LoopbackPorts.freePort(), () -> null);
     }
 
     @AfterAll

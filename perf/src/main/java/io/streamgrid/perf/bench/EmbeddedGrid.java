@@ -2,6 +2,7 @@ package io.streamgrid.perf.bench;
 
 import io.streamgrid.client.ClientSettings;
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LoopbackPorts;
 import io.streamgrid.node.GridNode;
 import io.streamgrid.node.MemberAddress;
 import io.streamgrid.node.NodeSettings;
@@ -32,12 +33,12 @@ public final class EmbeddedGrid implements AutoCloseable {
 
     /** A member whose settings are {@code configFile} over the defaults (as {@code streamgrid node --config}). */
     public static EmbeddedGrid start(final Path dataDir, final Optional<Path> configFile) {
-        final int port = LocalCluster.freePort();
+        final int port = LoopbackPorts.freePort();
         final String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         final MemberAddress address = new MemberAddress("127.0.0.1", port);
         int metricsPort;
         do {
-            metricsPort = LocalCluster.freePort();
+            metricsPort = LoopbackPorts.freePort();
         } while (metricsPort == port);
         final NodeSettings settings = NodeSettings.load(configFile, new NodeSettings.Overrides(Optional.of(cluster),
                 Optional.of(address.host()), Optional.of(port), Optional.of(List.of(address)), Optional.of(dataDir),

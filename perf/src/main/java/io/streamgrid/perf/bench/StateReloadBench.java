@@ -9,6 +9,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecord;
 import com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder;
 import io.streamgrid.cluster.LocalCluster;
+import io.streamgrid.cluster.LocalClusterBuilder;
 import io.streamgrid.cluster.MemberProcess;
 import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.Benchmark;
@@ -126,7 +127,7 @@ public final class StateReloadBench implements Benchmark {
         return file;
     }
 
-    private static LocalCluster.Builder cluster(final BenchContext context, final Path config, final String dir) {
+    private static LocalClusterBuilder cluster(final BenchContext context, final Path config, final String dir) {
         return LocalCluster.builder().members(2).memberHeap(context.pick("1g", "2g")).configFile(config)
                 .workDir(context.workDir().resolve(dir)).progress(context::progress);
     }
