@@ -1,37 +1,23 @@
 package io.streamgrid.client.impl;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.internal.journal.EventJournalInitialSubscriberState;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.query.Predicate;
-import com.hazelcast.query.Predicates;
-import com.hazelcast.ringbuffer.ReadResultSet;
 import io.streamgrid.client.Delta;
 import io.streamgrid.client.DeltaListener;
 import io.streamgrid.client.Subscription;
-import io.streamgrid.client.SubscriptionReport;
 import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cq.ChangeFilter;
 import io.streamgrid.cq.Where;
-import io.streamgrid.cq.WhereErrors;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -79,7 +65,6 @@ final class ContinuousSubscription implements Subscription {
     private static final Logger LOG = Logger.getLogger(ContinuousSubscription.class.getName());
     /** Most changes one journal read returns (shared reads too: {@link MapFeed}). */
     static final int MAX_BATCH = 512;
-    private static final Object ABSENT = new Object();
 
     private final HazelcastInstance client;
     private final MapFeed feed;
@@ -88,32 +73,17 @@ final class ContinuousSubscription implements Subscription {
     private final Where where;
     private final ChangeFilter filter;
     private final DeltaListener listener;
-    private final int partitions;
+    private final ClientPartitions partitions;
     private final ArrayBlockingQueue<Object> queue;
     private final AtomicIntegerArray generation;
     /**
-     * The subscription's result: what the listener has been told, per key. Written by the delivery
-     * thread only; a {@link MirrorView} reads it from any thread (it is then a ConcurrentHashMap).
+     * The subscription's result: what the listener has been told, per key, and the folding of
+     * changes into it. Written by the delivery thread only; a {@link MirrorView} reads its map from
+     * any thread (it is then a ConcurrentHashMap).
      */
-    private final Map<Object, Object> mirror;
-    /** Per partition, a key in it (delivery thread only; made on the first partial resync). */
-    private Object[] keyOfPartition;
-    /** Per partition, the highest journal sequence the mirror reflects (delivery thread only). */
-    private final long[] appliedThrough;
-    /**
-     * Most changes one journal read returns; also the room a chain needs in the queue to read on
-     * (half the queue at most, so that a small queue still lets chains take turns).
-     */
-    private final int readLimit;
-    /** Read chains stopped for want of room in the queue, each with the sequence to go on from (FIFO: they take turns). */
-    private final ConcurrentLinkedQueue<StoppedChain> stopped = new ConcurrentLinkedQueue<>();
-    /** Reads of chains let go on whose batches have not come back yet: room they may still take. */
-    private final AtomicInteger resumedReads = new AtomicInteger();
-    /** Set from the first chain stopping until every stopped chain has gone on: one overflow. */
-    private final AtomicBoolean behind = new AtomicBoolean();
+    private final DeltaMirror mirror;
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong resyncs = new AtomicLong();
-    private final AtomicLong overflows = new AtomicLong();
     private final AtomicLong listenerErrors = new AtomicLong();
     private volatile State state = State.RUNNING;
     private volatile Throwable failure;
@@ -124,17 +94,13 @@ final class ContinuousSubscription implements Subscription {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread delivery;
     private volatile boolean closed;
-    /** This subscription's entry in {@link SubscriptionReport#MAP}, and when it last wrote it. */
-    private final String reportId = java.util.UUID.randomUUID().toString();
-    private final IMap<String, SubscriptionReport> reports;
-    private long lastReportNanos;
+    /** Its own reads of partitions, after a full queue took it off the shared read, and their back-pressure. */
+    private final ReadChains chains;
+    /** This subscription's counters in the cluster's report map. */
+    private final SubscriptionReporter reporter;
 
     /** Asks the delivery thread to resynchronise a partition. */
-    private record Resync(int partition, String reason) {
-    }
-
-    /** A read chain that stopped at a full queue: it goes on at {@code sequence} when the listener caught up. */
-    private record StoppedChain(int partition, int chain, long sequence) {
+    record Resync(int partition, String reason) {
     }
 
     /**
@@ -143,10 +109,6 @@ final class ContinuousSubscription implements Subscription {
      */
     ContinuousSubscription(final HazelcastInstance client, final MapFeed feed, final String mapName, final Where where,
                            final DeltaListener listener, final SubscriptionOptions options, final Map<Object, Object> mirror) {
-        if (!mirror.isEmpty()) {
-            throw new IllegalArgumentException("bug: a subscription starts with an empty mirror");
-        }
-        this.mirror = mirror;
         this.client = client;
         this.feed = feed;
         this.map = client.getMap(mapName);
@@ -154,12 +116,12 @@ final class ContinuousSubscription implements Subscription {
         this.where = where;
         this.filter = new ChangeFilter(where);
         this.listener = listener;
-        this.partitions = client.getPartitionService().getPartitions().size();
+        this.partitions = new ClientPartitions(client);
         this.queue = new ArrayBlockingQueue<>(options.bufferCapacity());
-        this.readLimit = Math.min(MAX_BATCH, options.bufferCapacity() / 2);
-        this.generation = new AtomicIntegerArray(partitions);
-        this.appliedThrough = new long[partitions];
-        this.reports = client.getMap(SubscriptionReport.MAP);
+        this.generation = new AtomicIntegerArray(partitions.count());
+        this.mirror = new DeltaMirror(mirror, where, partitions.count());
+        this.chains = new ReadChains(this, mapName, journal, filter, queue, Math.min(MAX_BATCH, options.bufferCapacity() / 2), generation);
+        this.reporter = new SubscriptionReporter(client, mapName, where.text());
         this.delivery = new Thread(this::deliverLoop, "streamgrid-subscription-" + mapName);
         this.delivery.setDaemon(true);
     }
@@ -188,7 +150,7 @@ final class ContinuousSubscription implements Subscription {
 
     @Override
     public long overflows() {
-        return overflows.get();
+        return chains.overflows();
     }
 
     @Override
@@ -224,19 +186,19 @@ final class ContinuousSubscription implements Subscription {
 
     private void deliverLoop() {
         try {
-            final long[] tails = catchUp(allPartitions(), true, "start");
+            final long[] tails = catchUp(partitions.all(), true, "start");
             started.complete(null);
             feed.join(this, tails);
             while (!closed) {
                 if (feedFailure != null) {
                     throw feedFailure;
                 }
-                report();
+                reporter.report(state.name(), delivered.get(), resyncs.get(), chains.overflows(), listenerErrors.get(), queue.size());
                 if (clusterReplaced.getAndSet(false)) {
-                    resyncUntilDone(allPartitions(), "the client reconnected to another cluster (a restart of the whole cluster): "
+                    resyncUntilDone(partitions.all(), "the client reconnected to another cluster (a restart of the whole cluster): "
                             + "its journals began again");
                 }
-                resumeStoppedChains();
+                chains.resumeStopped();
                 final Object item = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (item instanceof Delta delta) {
                     apply(delta);
@@ -258,37 +220,7 @@ final class ContinuousSubscription implements Subscription {
         } finally {
             feed.leave(this);
         }
-        unreport();
-    }
-
-    /**
-     * Every {@link SubscriptionReport#EVERY_MS}: the counters into the cluster's report map,
-     * asynchronously (the delivery thread does not wait; a lost report is replaced by the next).
-     */
-    private void report() {
-        final long now = System.nanoTime();
-        if (now - lastReportNanos < TimeUnit.MILLISECONDS.toNanos(SubscriptionReport.EVERY_MS)) {
-            return;
-        }
-        lastReportNanos = now;
-        try {
-            reports.setAsync(reportId, new SubscriptionReport(reportId, client.getName(), map.getName(), where.text(), state.name(),
-                    delivered.get(), resyncs.get(), overflows.get(), listenerErrors.get(), queue.size(), System.currentTimeMillis()),
-                    SubscriptionReport.TTL_SECONDS, TimeUnit.SECONDS);
-        } catch (final RuntimeException e) {
-            LOG.log(Level.FINE, "subscription to " + map.getName() + ": report not written", e);
-        }
-    }
-
-    /** Removes the report when the subscription ends (its TTL would remove it anyway). */
-    private void unreport() {
-        if (client.getLifecycleService().isRunning()) {
-            try {
-                reports.removeAsync(reportId);
-            } catch (final RuntimeException e) {
-                LOG.log(Level.FINE, "subscription to " + map.getName() + ": report not removed", e);
-            }
-        }
+        reporter.remove();
     }
 
     /** The subscription cannot go on: FAILED with {@code cause}, logged, and the listener told once. */
@@ -316,7 +248,7 @@ final class ContinuousSubscription implements Subscription {
                 resync(parts, reason);
                 return;
             } catch (final RuntimeException e) {
-                if (!client.getLifecycleService().isRunning() || isPermanent(e)) {
+                if (!client.getLifecycleService().isRunning() || ReadFailures.isPermanent(e)) {
                     throw e;
                 }
                 LOG.log(Level.WARNING, "subscription to " + map.getName() + ": resynchronising " + parts.size()
@@ -358,46 +290,9 @@ final class ContinuousSubscription implements Subscription {
      * journal tail per partition to continue reading after.
      */
     private long[] catchUp(final Set<Integer> parts, final boolean initial, final String reason) {
-        final long[] before = tails(parts);
-        final Map<Object, Object> current = new HashMap<>();
-        for (final Map.Entry<Object, Object> entry : map.entrySet(queryOf(parts))) {
-            if (parts.contains(partitionOf(entry.getKey()))) {
-                current.put(entry.getKey(), entry.getValue());
-            }
-        }
-        final long[] after = tails(parts);
-        // Changes between the two tails: keep, per key, only those after the snapshot's state.
-        final List<EventJournalMapEvent<Object, Object>> window = new ArrayList<>();
-        final List<Integer> windowPartitions = new ArrayList<>();
-        final List<Long> windowSequences = new ArrayList<>();
-        for (final int p : parts) {
-            long seq = before[p] + 1;
-            while (seq <= after[p]) {
-                final ReadResultSet<EventJournalMapEvent<Object, Object>> batch = join(
-                        journal.readFromEventJournal(seq, 0, MAX_BATCH, p, filter, null));
-                for (int i = 0; i < batch.size(); i++) {
-                    if (batch.getSequence(i) <= after[p]) {
-                        window.add(batch.get(i));
-                        windowPartitions.add(p);
-                        windowSequences.add(batch.getSequence(i));
-                    }
-                }
-                if (batch.getNextSequenceToReadFrom() <= seq) {
-                    break;
-                }
-                seq = batch.getNextSequenceToReadFrom();
-            }
-        }
-        final Map<Object, Integer> cut = new HashMap<>();
-        for (int i = 0; i < window.size(); i++) {
-            final EventJournalMapEvent<Object, Object> event = window.get(i);
-            final Object state = where.test(event.getNewValue()) ? event.getNewValue() : ABSENT;
-            if (Objects.equals(state, current.getOrDefault(event.getKey(), ABSENT))) {
-                cut.put(event.getKey(), i);
-            }
-        }
-        if (initial) {
-            mirror.putAll(current);
+        final PartitionSnapshot snapshot = PartitionSnapshot.take(map, journal, partitions, where, filter, MAX_BATCH, parts);
+        final Map<Object, Object> current = snapshot.current();
+        mirror.catchUp(parts, current, snapshot.window(), snapshot.before(), snapshot.after(), partitions::of, initial, () -> {
             try {
                 listener.onSnapshot(Map.copyOf(current));
             } catch (final RuntimeException e) {
@@ -406,72 +301,24 @@ final class ContinuousSubscription implements Subscription {
                 listenerErrors.incrementAndGet();
                 throw new IllegalStateException("the listener's onSnapshot threw " + e, e);
             }
-        } else {
-            final List<Object> gone = new ArrayList<>();
-            for (final Map.Entry<Object, Object> known : mirror.entrySet()) {
-                if (parts.contains(partitionOf(known.getKey())) && !current.containsKey(known.getKey())) {
-                    gone.add(known.getKey());
-                }
-            }
-            for (final Object key : gone) {
-                apply(new Delta(Delta.Kind.LEAVE, key, mirror.get(key), partitionOf(key), -1));
-            }
-            for (final Map.Entry<Object, Object> entry : current.entrySet()) {
-                final boolean known = mirror.containsKey(entry.getKey());
-                apply(new Delta(known ? Delta.Kind.UPDATE : Delta.Kind.ENTER, entry.getKey(), entry.getValue(),
-                        partitionOf(entry.getKey()), -1));
-            }
-        }
-        for (final int p : parts) {
-            // The window's changes follow the snapshot's tail, whatever was applied before: a journal
-            // that began again (a new cluster) numbers them below the old position.
-            appliedThrough[p] = before[p];
-        }
-        for (int i = 0; i < window.size(); i++) {
-            final EventJournalMapEvent<Object, Object> event = window.get(i);
-            if (i > cut.getOrDefault(event.getKey(), -1)) {
-                final Delta delta = toDelta(event, windowPartitions.get(i), windowSequences.get(i));
-                if (delta != null) {
-                    apply(delta);
-                }
-            }
-        }
-        for (final int p : parts) {
-            appliedThrough[p] = after[p];
-        }
+        }, this::told);
         if (!initial) {
             LOG.info(() -> "subscription to " + map.getName() + " resynchronised " + parts.size() + " partition(s): " + reason);
         }
-        return after;
+        return snapshot.after();
     }
 
-    /**
-     * Applies a delta to the mirror and tells the listener. Drops no-ops (replays of known state)
-     * and journal deltas the mirror already reflects — a read chain stopped by a resync may still
-     * have had a batch in flight.
-     */
+    /** Folds a delta into the mirror and tells the listener what changed for it, if anything did. */
     private void apply(final Delta delta) {
-        if (delta.sequence() >= 0) {
-            if (delta.sequence() <= appliedThrough[delta.partition()]) {
-                return;
-            }
-            appliedThrough[delta.partition()] = delta.sequence();
+        final Delta changed = mirror.apply(delta);
+        if (changed != null) {
+            told(changed);
         }
-        final Object previous = mirror.get(delta.key());
-        if (delta.kind() == Delta.Kind.LEAVE) {
-            if (previous == null) {
-                return;
-            }
-            mirror.remove(delta.key());
-            tell(new Delta(Delta.Kind.LEAVE, delta.key(), previous, delta.partition(), delta.sequence()));
-        } else {
-            if (Objects.equals(previous, delta.value())) {
-                return;
-            }
-            mirror.put(delta.key(), delta.value());
-            final Delta.Kind kind = previous == null ? Delta.Kind.ENTER : Delta.Kind.UPDATE;
-            tell(kind == delta.kind() ? delta : new Delta(kind, delta.key(), delta.value(), delta.partition(), delta.sequence()));
-        }
+    }
+
+    /** Tells the listener a delta the mirror now holds, and counts it. */
+    private void told(final Delta delta) {
+        tell(delta);
         delivered.incrementAndGet();
     }
 
@@ -484,12 +331,7 @@ final class ContinuousSubscription implements Subscription {
     }
 
     private Delta toDelta(final EventJournalMapEvent<Object, Object> event, final int partition, final long sequence) {
-        final boolean wasIn = where.test(event.getOldValue());
-        final boolean isIn = where.test(event.getNewValue());
-        if (isIn) {
-            return new Delta(wasIn ? Delta.Kind.UPDATE : Delta.Kind.ENTER, event.getKey(), event.getNewValue(), partition, sequence);
-        }
-        return wasIn ? new Delta(Delta.Kind.LEAVE, event.getKey(), event.getOldValue(), partition, sequence) : null;
+        return mirror.toDelta(new DeltaMirror.Change(event.getKey(), event.getOldValue(), event.getNewValue(), partition, sequence));
     }
 
     // ---- the shared read's hand-outs (client executor threads, under the feed's partition lock) ----
@@ -517,7 +359,7 @@ final class ContinuousSubscription implements Subscription {
         if (delta == null || queue.offer(delta)) {
             return true;
         }
-        stop(partition, generation.get(partition), sequence);
+        chains.stop(partition, generation.get(partition), sequence);
         return false;
     }
 
@@ -527,7 +369,7 @@ final class ContinuousSubscription implements Subscription {
      * the queue full, stops at {@code sequence} and finds the same trouble when it reads on.
      */
     void feedLost(final int partition, final long sequence, final String reason) {
-        requestResync(partition, generation.get(partition), sequence, reason);
+        chains.requestResync(partition, generation.get(partition), sequence, reason);
     }
 
     /**
@@ -539,205 +381,24 @@ final class ContinuousSubscription implements Subscription {
         clusterReplaced.set(true);
     }
 
-    // ---- its own read chains, after a full queue (client executor threads) ----
+    // ---- for its own read chains ----
 
-    private void read(final int partition, final int chain, final long sequence) {
-        read(partition, chain, sequence, false);
+    /** Whether the subscription was closed or its client shut down: its reads end. */
+    boolean ended() {
+        return closed || !client.getLifecycleService().isRunning();
     }
 
-    /**
-     * Reads what the journal holds from {@code sequence} on, without waiting for more (no read of a
-     * subscription parks on a member: {@link MapFeed} says why); caught up, the chain attaches to
-     * the shared read again.
-     *
-     * @param resumed whether this read lets a stopped chain go on: counted in {@link #resumedReads}
-     *                until it returns
-     */
-    private void read(final int partition, final int chain, final long sequence, final boolean resumed) {
-        if (closed || generation.get(partition) != chain) {
-            if (resumed) {
-                resumedReads.decrementAndGet();
-            }
-            return;
-        }
-        final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
-        try {
-            reading = journal.readFromEventJournal(sequence, 0, readLimit, partition, filter, null);
-        } catch (final RuntimeException e) {
-            if (resumed) {
-                resumedReads.decrementAndGet();
-            }
-            onReadFailure(partition, chain, sequence, e);
-            return;
-        }
-        reading.whenComplete((batch, error) -> {
-            if (resumed) {
-                resumedReads.decrementAndGet();
-            }
-            if (error != null) {
-                onReadFailure(partition, chain, sequence, error);
-                return;
-            }
-            if (generation.get(partition) != chain) {
-                return;
-            }
-            final String wentBack = MapFeed.wentBack(partition, sequence, batch);
-            if (wentBack != null) {
-                requestResync(partition, chain, sequence, wentBack);
-                return;
-            }
-            // An empty read reports 0 as the next sequence (Hazelcast never sets it): stay where we are.
-            final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
-            final long lost = next - batch.readCount() - sequence;
-            if (lost > 0) {
-                requestResync(partition, chain, sequence, lost + " journal events overwritten before they were read");
-                return;
-            }
-            for (int i = 0; i < batch.size(); i++) {
-                final Delta delta = toDelta(batch.get(i), partition, batch.getSequence(i));
-                if (delta != null && !queue.offer(delta)) {
-                    stop(partition, chain, batch.getSequence(i)); // chains that read together can overfill the room
-                    return;
-                }
-            }
-            // No room for another batch: wait for the listener instead of reading one change at a
-            // time at its pace (a read per delta costs the members as much as a fast subscriber).
-            if (queue.remainingCapacity() < readLimit) {
-                stop(partition, chain, next);
-                return;
-            }
-            if (batch.readCount() < readLimit) {
-                feed.attach(this, partition, next - 1); // caught up with the journal: back to the shared read
-                return;
-            }
-            read(partition, chain, next);
-        });
+    boolean closed() {
+        return closed;
     }
 
-    private void onReadFailure(final int partition, final int chain, final long sequence, final Throwable error) {
-        if (closed || !client.getLifecycleService().isRunning()) {
-            return;
-        }
-        final Throwable cause = causeOf(error);
-        if (isTransient(cause)) {
-            CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> read(partition, chain, sequence));
-        } else {
-            requestResync(partition, chain, sequence, "journal read failed: " + cause);
-        }
+    /** The delta a journal change makes for this subscription; null when the key was and is outside its predicate. */
+    Delta deltaOf(final EventJournalMapEvent<Object, Object> event, final int partition, final long sequence) {
+        return toDelta(event, partition, sequence);
     }
 
-    /** Whether trying again cannot help: the predicate itself is wrong for the map's values ({@link WhereErrors}). */
-    private static boolean isPermanent(final Throwable error) {
-        return WhereErrors.find(error) != null;
-    }
-
-    /** What made a journal read fail: the cause a {@link java.util.concurrent.CompletionException} wraps, else the error itself. */
-    static Throwable causeOf(final Throwable error) {
-        return error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
-    }
-
-    static boolean isTransient(final Throwable cause) {
-        final String name = cause.getClass().getSimpleName();
-        return cause instanceof com.hazelcast.spi.exception.RetryableException
-                || cause instanceof com.hazelcast.core.OperationTimeoutException
-                || cause instanceof java.io.IOException
-                || name.contains("TargetDisconnected") || name.contains("MemberLeft") || name.contains("TargetNotMember");
-    }
-
-    /** Asks for a resync; with the queue full, the chain stops at {@code sequence} and finds the same trouble when it goes on. */
-    private void requestResync(final int partition, final int chain, final long sequence, final String reason) {
-        if (!queue.offer(new Resync(partition, reason))) {
-            stop(partition, chain, sequence);
-        }
-    }
-
-    /** No room for another batch: this chain stops at {@code sequence} and waits for its turn. */
-    private void stop(final int partition, final int chain, final long sequence) {
-        stopped.add(new StoppedChain(partition, chain, sequence));
-        if (behind.compareAndSet(false, true)) {
-            final long times = overflows.incrementAndGet();
-            if (times <= 10 || times % 1_000 == 0) {
-                LOG.info(() -> "subscription to " + map.getName() + ": the listener is " + queue.size()
-                        + " deltas behind; reading waits for it (overflow " + times + " so far)");
-            }
-        }
-    }
-
-    /**
-     * Delivery thread: lets stopped chains go on, in the order they stopped, while the queue has
-     * room for their batches beside those of chains already let go on. A chain that finds the room
-     * taken when its batch comes back stops again at the back of the line.
-     */
-    private void resumeStoppedChains() {
-        while (!stopped.isEmpty() && queue.remainingCapacity() - (long) resumedReads.get() * readLimit >= readLimit) {
-            final StoppedChain chain = stopped.poll();
-            resumedReads.incrementAndGet();
-            read(chain.partition(), chain.chain(), chain.sequence(), true);
-        }
-        if (stopped.isEmpty() && resumedReads.get() == 0) {
-            behind.set(false);
-        }
-    }
-
-    // ---- helpers ----
-
-    private long[] tails(final Set<Integer> parts) {
-        final long[] tails = new long[partitions];
-        final Map<Integer, CompletionStage<EventJournalInitialSubscriberState>> pending = new HashMap<>();
-        for (final int p : parts) {
-            pending.put(p, journal.subscribeToEventJournal(p));
-        }
-        pending.forEach((p, stage) -> tails[p] = join(stage).getNewestSequence());
-        return tails;
-    }
-
-    /**
-     * The snapshot query for {@code parts}: the whole map when every partition is asked for, else
-     * only those partitions (a resync of one partition reads its entries, not the map's).
-     */
-    private Predicate<Object, Object> queryOf(final Set<Integer> parts) {
-        if (parts.size() == partitions) {
-            return where;
-        }
-        final Set<Object> keys = new HashSet<>();
-        for (final int p : parts) {
-            keys.add(keyIn(p));
-        }
-        return Predicates.multiPartitionPredicate(keys, where);
-    }
-
-    /** A key (an Integer) that lives in partition {@code p}: what a partition predicate names a partition by. */
-    private Object keyIn(final int p) {
-        if (keyOfPartition == null) {
-            keyOfPartition = new Object[partitions];
-            int found = 0;
-            for (int candidate = 0; found < partitions; candidate++) {
-                if (candidate == Integer.MAX_VALUE) {
-                    throw new IllegalStateException("bug: no Integer key found for every one of " + partitions + " partitions");
-                }
-                final int partition = partitionOf(candidate);
-                if (keyOfPartition[partition] == null) {
-                    keyOfPartition[partition] = candidate;
-                    found++;
-                }
-            }
-        }
-        return keyOfPartition[p];
-    }
-
-    private int partitionOf(final Object key) {
-        return client.getPartitionService().getPartition(key).getPartitionId();
-    }
-
-    private Set<Integer> allPartitions() {
-        final Set<Integer> all = new TreeSet<>();
-        for (int p = 0; p < partitions; p++) {
-            all.add(p);
-        }
-        return all;
-    }
-
-    private static <T> T join(final CompletionStage<T> stage) {
-        return stage.toCompletableFuture().join();
+    /** A chain caught up with the journal after {@code sequence}: back to the shared read. */
+    void backToSharedRead(final int partition, final long sequence) {
+        feed.attach(this, partition, sequence);
     }
 }

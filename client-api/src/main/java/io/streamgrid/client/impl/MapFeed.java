@@ -382,8 +382,8 @@ final class MapFeed {
         if (!client.getLifecycleService().isRunning()) {
             return;
         }
-        final Throwable cause = ContinuousSubscription.causeOf(error);
-        if (ContinuousSubscription.isTransient(cause)) {
+        final Throwable cause = ReadFailures.causeOf(error);
+        if (ReadFailures.isTransient(cause)) {
             CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> {
                 synchronized (part) {
                     if (generation == part.generation && part.reading) {

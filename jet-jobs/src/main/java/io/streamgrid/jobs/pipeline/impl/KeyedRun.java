@@ -1,11 +1,9 @@
 package io.streamgrid.jobs.pipeline.impl;
 
 import io.streamgrid.jobs.ingest.EventLog;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
-import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.LateEvent;
@@ -15,18 +13,10 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2ObjectHashMap;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * One schema-log partition inside a keyed job: its reader position, watermark, keys with their
@@ -45,31 +35,18 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
      * log and writer, the emitter's count; 4: the events held for event-time order.
      */
     private static final int SNAPSHOT_FORMAT = 4;
-    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     private final KeyedJob<S> job;
     private final KeyedFunction<S> function;
     private final StateCodec<S> codec;
     private final TimePolicy policy;
-    private final boolean stringKey;
     /** Per schema the job reads: where the key is in its records. */
     private final int[] keyOffsets;
     /** One per lookup, then one per map the job reads by key ({@link KeyedJob#reads()}). */
-    private final DimensionReplica[] replicas;
-    private final Lookup[] lookups;
-    private final List<String> dimensionMaps;
-    private final List<EventSchema> emitSchemas;
-    /** Per emitted schema: its log (the processor's instance), the record handed out by newEvent and its buffer. */
-    private final EventLog[] emitLogs;
-    private final SchemaRecord[] emitRecords;
-    private final UnsafeBuffer[] emitBuffers;
-    /** Events this partition emitted, in every emitted log together: the count in their sequences. */
-    private long emitted;
+    private final RecordLookups lookups;
+    private final EmittedEvents emitted;
     /** Per schema the job reads, per lookup: the field holding the lookup key. */
-    private final int[][] lookupFields;
-    private final Object[] found;
-    private final Long2ObjectHashMap<KeyEntry<S>> longKeys = new Long2ObjectHashMap<>();
-    private final Utf8KeyMap<S> stringKeys = new Utf8KeyMap<>();
+    private final KeyTable<S> keys;
     private final TimerQueue eventTimers = new TimerQueue(false);
     private final TimerQueue processingTimers = new TimerQueue(true);
     /** With {@link KeyedJob#eventTimeOrder()}: events ahead of the watermark, and a flyweight per schema to deliver them through. */
@@ -104,33 +81,19 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         this.codec = job.codec();
         this.policy = job.policy();
         final SchemaLayout first = job.schema().layout();
-        this.stringKey = first.field(first.keyIndex()).type() == FieldType.STRING;
-        this.replicas = replicas;
-        this.lookups = job.lookups().toArray(new Lookup[0]);
+        this.keys = new KeyTable<>(first.field(first.keyIndex()).type() == FieldType.STRING, codec);
+        this.lookups = new RecordLookups(job, replicas);
         this.keyOffsets = new int[logs.length];
-        this.lookupFields = new int[logs.length][lookups.length];
         for (int s = 0; s < logs.length; s++) {
             final SchemaLayout layout = job.schemas().get(s).layout();
             keyOffsets[s] = layout.offset(layout.keyIndex());
-            for (int i = 0; i < lookups.length; i++) {
-                lookupFields[s][i] = layout.indexOf(lookups[i].keyField());
-            }
         }
-        this.found = new Object[lookups.length];
         this.eventTimeOrder = job.eventTimeOrder();
         this.heldRecords = new SchemaRecord[logs.length];
         for (int s = 0; s < logs.length; s++) {
             heldRecords[s] = new SchemaRecord(job.schemas().get(s).layout());
         }
-        this.dimensionMaps = job.dimensionMaps();
-        this.emitSchemas = job.emits();
-        this.emitLogs = emitLogs;
-        this.emitRecords = new SchemaRecord[emitLogs.length];
-        this.emitBuffers = new UnsafeBuffer[emitLogs.length];
-        for (int i = 0; i < emitLogs.length; i++) {
-            emitRecords[i] = new SchemaRecord(emitSchemas.get(i).layout());
-            emitBuffers[i] = new UnsafeBuffer(new byte[emitSchemas.get(i).layout().length()]);
-        }
+        this.emitted = new EmittedEvents(job.name(), job.emits(), emitLogs);
     }
 
     // ---- PartitionTask ----
@@ -183,7 +146,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             bind(entry, time, isLate);
             function.onEvent(record, this);
             release(entry);
-            Arrays.fill(found, null);
+            lookups.clear();
         }
     }
 
@@ -207,60 +170,25 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     }
 
     /**
-     * Makes the job's lookups for the current record into {@link #found}; returns false when a key
-     * is missing from a lookup that side-outputs such events (then written to the unmatched map).
+     * Makes the job's lookups for the current record; returns false when a key is missing from a
+     * lookup that side-outputs such events (then written to the unmatched map).
      */
     private boolean lookUp() {
-        for (int i = 0; i < lookups.length; i++) {
-            final Object key = lookupKey(lookupFields[input][i]);
-            found[i] = replicas[i].get(key);
-            if (found[i] == null && lookups[i].onMissing() == Lookup.OnMissing.SIDE_OUTPUT) {
-                Arrays.fill(found, null);
-                out.put(job.unmatchedMap(), sideOutputKey(), new UnmatchedEvent(partition, lastIndex,
-                        record.layout().schema().name(), keyText(), record.eventTime(), record.sequence(), lookups[i].map(), String.valueOf(key)));
-                return false;
-            }
+        final int missing = lookups.makeAll(record, input);
+        if (missing < 0) {
+            return true;
         }
-        return true;
-    }
-
-    private Object lookupKey(final int field) {
-        return switch (record.layout().field(field).type()) {
-            case STRING -> record.getString(field);
-            case INT -> (long) record.getInt(field);
-            default -> record.getLong(field);
-        };
+        out.put(job.unmatchedMap(), sideOutputKey(), new UnmatchedEvent(partition, lastIndex, record.layout().schema().name(),
+                keyText(), record.eventTime(), record.sequence(), lookups.map(missing), String.valueOf(lookups.keyOf(record, input, missing))));
+        return false;
     }
 
     private String keyText() {
-        final DirectBuffer buffer = record.buffer();
-        final int at = record.offset() + keyOffsets[input];
-        return stringKey ? buffer.getStringWithoutLengthUtf8(at + 2, buffer.getShort(at, ORDER) & 0xffff)
-                : Long.toString(buffer.getLong(at, ORDER));
+        return keys.textAt(record.buffer(), record.offset() + keyOffsets[input]);
     }
 
     private KeyEntry<S> entryOfRecord() {
-        final DirectBuffer buffer = record.buffer();
-        final int at = record.offset() + keyOffsets[input];
-        if (!stringKey) {
-            final long key = buffer.getLong(at, ORDER);
-            KeyEntry<S> entry = longKeys.get(key);
-            if (entry == null) {
-                entry = new KeyEntry<>(key);
-                longKeys.put(key, entry);
-            }
-            return entry;
-        }
-        final int length = buffer.getShort(at, ORDER) & 0xffff;
-        final long hash = SchemaLog.stringKeyHash(buffer, at + 2, length);
-        KeyEntry<S> entry = stringKeys.get(buffer, at + 2, length, hash);
-        if (entry == null) {
-            final byte[] bytes = new byte[length];
-            buffer.getBytes(at + 2, bytes);
-            entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8), hash);
-            stringKeys.add(entry);
-        }
-        return entry;
+        return keys.entryAt(record.buffer(), record.offset() + keyOffsets[input]);
     }
 
     private void bind(final KeyEntry<S> entry, final long time, final boolean isLate) {
@@ -272,13 +200,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     /** Unbinds the context; drops the key when it holds nothing. */
     private void release(final KeyEntry<S> entry) {
         current = null;
-        if (entry.isEmpty()) {
-            if (stringKey) {
-                stringKeys.remove(entry);
-            } else {
-                longKeys.remove(entry.longKey);
-            }
-        }
+        keys.dropIfEmpty(entry);
     }
 
     private void advanceWatermark(final long candidate) {
@@ -332,14 +254,14 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     /** Keys holding state or timers. */
     int keyCount() {
-        return stringKey ? stringKeys.size() : longKeys.size();
+        return keys.size();
     }
 
     // ---- KeyedContext ----
 
     @Override
     public long longKey() {
-        if (stringKey) {
+        if (keys.stringKeys()) {
             throw new IllegalStateException("schema " + job.schema().name() + " has a string key: use stringKey()");
         }
         return bound().longKey;
@@ -347,7 +269,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     @Override
     public String stringKey() {
-        if (!stringKey) {
+        if (!keys.stringKeys()) {
             throw new IllegalStateException("schema " + job.schema().name() + " has a long key: use longKey()");
         }
         return bound().stringKey;
@@ -381,31 +303,15 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <V> V lookup(final String map) {
         bound();
-        final int index = dimensionIndex(map);
-        if (index >= lookups.length) {
-            throw new IllegalArgumentException("job " + job.name() + " reads " + map + " by key only (KeyedJob.Builder.reads): "
-                    + "use lookup(map, key), or declare a lookup to have one made per event");
-        }
-        return (V) found[index];
+        return lookups.found(map);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <V> V lookup(final String map, final Object key) {
         bound();
-        return (V) replicas[dimensionIndex(map)].get(key);
-    }
-
-    private int dimensionIndex(final String map) {
-        final int index = dimensionMaps.indexOf(map);
-        if (index < 0) {
-            throw new IllegalArgumentException("job " + job.name() + " declares no lookup in " + map + " and does not read it; "
-                    + "its dimension maps are " + dimensionMaps);
-        }
-        return index;
+        return lookups.get(map, key);
     }
 
     @Override
@@ -464,33 +370,13 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @Override
     public SchemaRecord newEvent(final EventSchema schema) {
         bound();
-        for (int i = 0; i < emitRecords.length; i++) {
-            if (emitSchemas.get(i).name().equals(schema.name())) {
-                return emitRecords[i].wrapForWrite(emitBuffers[i], 0);
-            }
-        }
-        throw new IllegalArgumentException("job " + job.name() + " does not emit schema " + schema.name() + "; it emits "
-                + emitSchemas.stream().map(EventSchema::name).toList() + " (KeyedJob.Builder.emits)");
+        return emitted.newEvent(schema);
     }
 
     @Override
     public void emit(final SchemaRecord event) {
         bound();
-        int i = 0;
-        while (i < emitRecords.length && emitRecords[i] != event) {
-            i++;
-        }
-        if (i == emitRecords.length) {
-            throw new IllegalArgumentException("job " + job.name() + " emits only events made by newEvent(schema)");
-        }
-        final String invalid = event.validate();
-        if (invalid != null) {
-            throw new IllegalArgumentException("job " + job.name() + " emitted an invalid " + emitSchemas.get(i).name() + " event: " + invalid);
-        }
-        emitted++;
-        event.sequence(Emitted.sequence(partition, emitted));
-        emitBuffers[i].putByte(0, SchemaLayout.KIND_EMITTED);
-        emitLogs[i].append(event);
+        emitted.emit(event, partition);
     }
 
     private KeyEntry<S> bound() {
@@ -502,21 +388,11 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     // ---- snapshot ----
 
-    private List<KeyEntry<S>> entries() {
-        final List<KeyEntry<S>> entries = new ArrayList<>(keyCount());
-        if (stringKey) {
-            stringKeys.forEach(entries::add);
-        } else {
-            longKeys.values().forEach(entries::add);
-        }
-        return entries;
-    }
-
     /** Rebuilds both timer queues from the entries' timers (after a restore). */
     private void rebuildTimers() {
         eventTimers.clear();
         processingTimers.clear();
-        for (final KeyEntry<S> entry : entries()) {
+        for (final KeyEntry<S> entry : keys.entries()) {
             eventTimers.restore(entry);
             processingTimers.restore(entry);
         }
@@ -527,75 +403,19 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         data.writeLong(maxEventTime);
         data.writeLong(watermark);
         data.writeLong(timerSequence);
-        data.writeLong(emitted);
+        data.writeLong(emitted.count());
         held.write(data);
-        final List<KeyEntry<S>> entries = entries();
-        data.writeInt(entries.size());
-        for (final KeyEntry<S> entry : entries) {
-            if (stringKey) {
-                data.writeShort(entry.keyBytes.length);
-                data.write(entry.keyBytes);
-            } else {
-                data.writeLong(entry.longKey);
-            }
-            data.writeBoolean(entry.state != null);
-            if (entry.state != null) {
-                codec.write(entry.state, data);
-            }
-            writeTimers(data, entry.timers, entry.timerCount);
-            writeTimers(data, entry.processingTimers, entry.processingTimerCount);
-        }
-    }
-
-    /** Time and sequence of each timer; positions in the queue are rebuilt on restore. */
-    private static void writeTimers(final DataOutput data, final long[] timers, final int count) throws IOException {
-        data.writeInt(count);
-        for (int slot = 0; slot < count; slot++) {
-            data.writeLong(timers[KeyEntry.WIDTH * slot]);
-            data.writeLong(timers[KeyEntry.WIDTH * slot + 1]);
-        }
+        keys.write(data);
     }
 
     @Override
     void readState(final DataInput data) throws IOException {
-        longKeys.clear();
-        stringKeys.clear();
         maxEventTime = data.readLong();
         watermark = data.readLong();
         timerSequence = data.readLong();
-        emitted = data.readLong();
+        emitted.restoreCount(data.readLong());
         held.read(data);
-        final int count = data.readInt();
-        for (int k = 0; k < count; k++) {
-            final KeyEntry<S> entry;
-            if (stringKey) {
-                final byte[] bytes = new byte[data.readShort() & 0xffff];
-                data.readFully(bytes);
-                entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8),
-                        SchemaLog.stringKeyHash(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length));
-                stringKeys.add(entry);
-            } else {
-                entry = new KeyEntry<>(data.readLong());
-                longKeys.put(entry.longKey, entry);
-            }
-            if (data.readBoolean()) {
-                entry.state = codec.read(data);
-            }
-            entry.timerCount = data.readInt();
-            entry.timers = readTimers(data, entry.timerCount);
-            entry.processingTimerCount = data.readInt();
-            entry.processingTimers = readTimers(data, entry.processingTimerCount);
-        }
+        keys.read(data);
         rebuildTimers();
     }
-
-    private static long[] readTimers(final DataInput data, final int count) throws IOException {
-        final long[] timers = new long[KeyEntry.WIDTH * Math.max(2, count)];
-        for (int slot = 0; slot < count; slot++) {
-            timers[KeyEntry.WIDTH * slot] = data.readLong();
-            timers[KeyEntry.WIDTH * slot + 1] = data.readLong();
-        }
-        return timers;
-    }
-
 }

@@ -1,0 +1,160 @@
+package io.streamgrid.jobs.pipeline.impl;
+
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.keyed.StateCodec;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A keyed partition's keys — each with its state and timers — found from a record's key bytes
+ * without an object per lookup (long keys in an Agrona map, string keys by their UTF-8 bytes), and
+ * their part of the partition's snapshot: key, state (through the job's codec) and timers.
+ *
+ * @param <S> the job's state
+ */
+final class KeyTable<S> {
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private final boolean stringKey;
+    private final StateCodec<S> codec;
+    private final Long2ObjectHashMap<KeyEntry<S>> longKeys = new Long2ObjectHashMap<>();
+    private final Utf8KeyMap<S> stringKeys = new Utf8KeyMap<>();
+
+    KeyTable(final boolean stringKey, final StateCodec<S> codec) {
+        this.stringKey = stringKey;
+        this.codec = codec;
+    }
+
+    boolean stringKeys() {
+        return stringKey;
+    }
+
+    /** The entry of the key at {@code at} in {@code buffer} (a long, or a length-prefixed UTF-8 string), added when new. */
+    KeyEntry<S> entryAt(final DirectBuffer buffer, final int at) {
+        if (!stringKey) {
+            final long key = buffer.getLong(at, ORDER);
+            KeyEntry<S> entry = longKeys.get(key);
+            if (entry == null) {
+                entry = new KeyEntry<>(key);
+                longKeys.put(key, entry);
+            }
+            return entry;
+        }
+        final int length = buffer.getShort(at, ORDER) & 0xffff;
+        final long hash = SchemaLog.stringKeyHash(buffer, at + 2, length);
+        KeyEntry<S> entry = stringKeys.get(buffer, at + 2, length, hash);
+        if (entry == null) {
+            final byte[] bytes = new byte[length];
+            buffer.getBytes(at + 2, bytes);
+            entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8), hash);
+            stringKeys.add(entry);
+        }
+        return entry;
+    }
+
+    /** The key at {@code at} in {@code buffer} as text, for side outputs. */
+    String textAt(final DirectBuffer buffer, final int at) {
+        return stringKey ? buffer.getStringWithoutLengthUtf8(at + 2, buffer.getShort(at, ORDER) & 0xffff)
+                : Long.toString(buffer.getLong(at, ORDER));
+    }
+
+    /** Drops {@code entry} when it holds nothing (no state, no timer). */
+    void dropIfEmpty(final KeyEntry<S> entry) {
+        if (entry.isEmpty()) {
+            if (stringKey) {
+                stringKeys.remove(entry);
+            } else {
+                longKeys.remove(entry.longKey);
+            }
+        }
+    }
+
+    /** Keys holding state or timers. */
+    int size() {
+        return stringKey ? stringKeys.size() : longKeys.size();
+    }
+
+    List<KeyEntry<S>> entries() {
+        final List<KeyEntry<S>> entries = new ArrayList<>(size());
+        if (stringKey) {
+            stringKeys.forEach(entries::add);
+        } else {
+            longKeys.values().forEach(entries::add);
+        }
+        return entries;
+    }
+
+    /** Every key: count, then per key its bytes, its state (when it has one) and both timer lists. */
+    void write(final DataOutput data) throws IOException {
+        final List<KeyEntry<S>> entries = entries();
+        data.writeInt(entries.size());
+        for (final KeyEntry<S> entry : entries) {
+            if (stringKey) {
+                data.writeShort(entry.keyBytes.length);
+                data.write(entry.keyBytes);
+            } else {
+                data.writeLong(entry.longKey);
+            }
+            data.writeBoolean(entry.state != null);
+            if (entry.state != null) {
+                codec.write(entry.state, data);
+            }
+            writeTimers(data, entry.timers, entry.timerCount);
+            writeTimers(data, entry.processingTimers, entry.processingTimerCount);
+        }
+    }
+
+    /** Replaces every key by those {@link #write} wrote; the timer queues are rebuilt by the caller. */
+    void read(final DataInput data) throws IOException {
+        longKeys.clear();
+        stringKeys.clear();
+        final int count = data.readInt();
+        for (int k = 0; k < count; k++) {
+            final KeyEntry<S> entry;
+            if (stringKey) {
+                final byte[] bytes = new byte[data.readShort() & 0xffff];
+                data.readFully(bytes);
+                entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8),
+                        SchemaLog.stringKeyHash(new UnsafeBuffer(bytes), 0, bytes.length));
+                stringKeys.add(entry);
+            } else {
+                entry = new KeyEntry<>(data.readLong());
+                longKeys.put(entry.longKey, entry);
+            }
+            if (data.readBoolean()) {
+                entry.state = codec.read(data);
+            }
+            entry.timerCount = data.readInt();
+            entry.timers = readTimers(data, entry.timerCount);
+            entry.processingTimerCount = data.readInt();
+            entry.processingTimers = readTimers(data, entry.processingTimerCount);
+        }
+    }
+
+    /** Time and sequence of each timer; positions in the queue are rebuilt on restore. */
+    private static void writeTimers(final DataOutput data, final long[] timers, final int count) throws IOException {
+        data.writeInt(count);
+        for (int slot = 0; slot < count; slot++) {
+            data.writeLong(timers[KeyEntry.WIDTH * slot]);
+            data.writeLong(timers[KeyEntry.WIDTH * slot + 1]);
+        }
+    }
+
+    private static long[] readTimers(final DataInput data, final int count) throws IOException {
+        final long[] timers = new long[KeyEntry.WIDTH * Math.max(2, count)];
+        for (int slot = 0; slot < count; slot++) {
+            timers[KeyEntry.WIDTH * slot] = data.readLong();
+            timers[KeyEntry.WIDTH * slot + 1] = data.readLong();
+        }
+        return timers;
+    }
+}
