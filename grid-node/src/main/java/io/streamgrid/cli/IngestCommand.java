@@ -89,7 +89,7 @@ final class IngestCommand {
         @Spec
         CommandSpec spec;
 
-        @Parameters(paramLabel = "FILE", description = "The events (formats: docs/WRITE-YOUR-OWN-JOB.md and docs/ARCHITECTURE.md).")
+        @Parameters(paramLabel = "FILE", description = "The events (formats: docs/WRITE-YOUR-OWN-JOB.md and docs/design/jet-jobs.md).")
         Path input;
 
         @Option(names = "--schema", paramLabel = "NAME", description = "Events of this schema (a built-in type or the configuration's).")

@@ -185,7 +185,7 @@ class CassandraExactlyOnceTest {
      * <p>Why no forced restarts here: the ip-traffic tests abort epochs by force, once (a member
      * killed under load; Cassandra stopped between prepare and commit). Forced restarts repeated at random
      * moments met two Hazelcast 5.7 limits, both seen in this test and both Jet's, not the sink's
-     * (docs/ARCHITECTURE.md, "Jet snapshots after a processor failure"): a processor that throws can
+     * (docs/design/transactional-sink.md, "Jet snapshots after a processor failure"): a processor that throws can
      * let a snapshot complete without its member's cancelled processors' state (2 of 11 runs: the
      * source restarted from 0, every row went back); a member killed while a restart or snapshot is
      * in flight left the execution stuck ("TerminateExecutionOperation invocations failed, execution

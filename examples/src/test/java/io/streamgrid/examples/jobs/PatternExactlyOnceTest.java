@@ -65,7 +65,7 @@ class PatternExactlyOnceTest {
             // job's ongoing snapshot id and in-progress flag — those of whatever execution runs by
             // then — and schedules a snapshot for it: two attempts at one id, and the job record
             // then names a snapshot map the second attempt cleared. A restart before the next snapshot completes finds it "damaged" and
-            // Jet suspends the job (CI saw it three times; docs/ARCHITECTURE.md, "A job suspended
+            // Jet suspends the job (CI saw it three times; perf/NOTES.md, "A job suspended
             // by Jet's snapshot validation"). That race is Jet's, with or without restarts of
             // ours; what this test checks is StreamGrid's exactly-once through a kill and restarts.
             final long staleStartsGone = killedAt + TimeUnit.SECONDS.toNanos(10);

@@ -25,7 +25,7 @@ import java.util.logging.Logger;
  * learns that the move was committed, and refuses writes to it until then (they are retried). With
  * one move at a time, a batch of ten took about half a second in the migration benchmark, so a
  * write to a partition that had just moved from a member other than the master waited 0.3-0.9 s
- * (docs/ARCHITECTURE.md, "What a graceful leave's write tail is made of").
+ * (perf/NOTES.md, "What a graceful leave's write tail is made of").
  *
  * <p>What it sends is what the master's own batches send (Hazelcast's
  * {@link PublishCompletedMigrationsOperation} with the master's list of completed migrations not

@@ -169,12 +169,12 @@ public final class MigrationBench implements Benchmark {
                         "Members start as long-lived members do, with etc/member-jvm.options (heap pre-touched, "
                                 + "transparent huge pages): a joining member's time to safe includes touching its heap "
                                 + "(about 5 s for 3 GB here). Without it, a run the same day had steady p99 401 ms, join "
-                                + "5.7 s, leave 6.4 s: young pauses paid first-touch page faults (docs/ARCHITECTURE.md, "
+                                + "5.7 s, leave 6.4 s: young pauses paid first-touch page faults (perf/NOTES.md, "
                                 + "GC pauses).",
                         "Members run with etc/member-jvm.options' G1 settings for a heap of long-lived values (no "
                                 + "survivor aging, a 50 ms pause goal, mixed collections that stop at 20 % reclaimable): "
                                 + "same-day runs without them had steady / join / leave p99 48 / 247 / 303 ms, with them "
-                                + "37 / 126 / 276 and 37 / 143 / 274 ms (docs/ARCHITECTURE.md, GC pauses).",
+                                + "37 / 126 / 276 and 37 / 143 / 274 ms (perf/NOTES.md, GC pauses).",
                         "A write whose partition is moving is retried with pauses capped at 50 ms "
                                 + "(migration.retry-pause-millis; Hazelcast's 500): with 500 the leave's slow writes bunched "
                                 + "at 0.5, 1.0 and 1.5 s and its p99.9 was 1.05-1.08 s in 8 of 9 runs of Dec 3; with 50, 0.58 s.",
