@@ -40,12 +40,12 @@ public final class Demos {
     }
 
     /** A keyed-job demo's job options: its logs under {@code workDir}, snapshots every 500 ms, 2 processors per member. */
-    public static JobOptions jobOptions(final Path workDir) {
+    static JobOptions jobOptions(final Path workDir) {
         return JobOptions.of(workDir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500).withLocalParallelism(2);
     }
 
     /** Starts a keyed-job demo's three member processes in {@code workDir}, their progress indented under the demo's lines. */
-    public static LocalCluster startThreeMembers(final Path workDir, final PrintWriter out) throws Exception {
+    static LocalCluster startThreeMembers(final Path workDir, final PrintWriter out) throws Exception {
         return LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line)).start();
     }
 

@@ -1,6 +1,5 @@
 package io.streamgrid.jobs;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.cluster.LocalCluster;
@@ -8,33 +7,29 @@ import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.SchemaLog;
-import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.usecase.IpTrafficJob;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
+import io.streamgrid.sink.CassandraExtension;
 import io.streamgrid.sink.CassandraSchema;
-import io.streamgrid.sink.CassandraServer;
 import io.streamgrid.sink.CassandraTarget;
 import io.streamgrid.sink.FileCommitPause;
 import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.sink.TableSpec;
 import io.streamgrid.sink.TableVerifier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -53,25 +48,8 @@ class CassandraExactlyOnceTest {
     private static final int PARTITIONS = 6;
     private static final long DISORDER = 2_000;
     private static final long LATENESS = 30_000;
-    private static CassandraServer cassandra;
-    private static CqlSession session;
-
-    @BeforeAll
-    static void startCassandra() {
-        final Path dir = Path.of(System.getProperty("streamgrid.test.workDir", "target/test-work"), "cassandra-" + UUID.randomUUID());
-        cassandra = CassandraServer.start(dir, line -> System.out.println("[cassandra] " + line));
-        session = cassandra.newSession();
-    }
-
-    @AfterAll
-    static void stopCassandra() {
-        if (session != null) {
-            session.close();
-        }
-        if (cassandra != null) {
-            cassandra.close();
-        }
-    }
+    @RegisterExtension
+    static final CassandraExtension CASSANDRA = new CassandraExtension();
 
     @Test
     @Tag("soak") // the examples module's UserActivityCassandraExactlyOnceTest kills a member under the same sink and compares the table with its oracle; soak only, for the 30-minute default run
@@ -98,13 +76,12 @@ class CassandraExactlyOnceTest {
                 }
             });
             System.out.println("a prepared transaction is about to commit; stopping Cassandra");
-            cassandra.stop();
+            CASSANDRA.server().stop();
             Files.delete(barrier.resolve("pause"));
             Thread.sleep(3_000); // commits now fail and retry: the job stalls, nothing is lost
-            cassandra.start();
+            CASSANDRA.server().start();
             // The test's own session may wait up to its reconnection delay to see the node again.
-            session.close();
-            session = cassandra.newSession();
+            CASSANDRA.reconnect();
             System.out.println("Cassandra is back");
         });
     }
@@ -121,15 +98,15 @@ class CassandraExactlyOnceTest {
         final Map<List<Object>, List<Object>> expected = Scenario.ipWindowRows(
                 Scenario.oracle(spec, PARTITIONS, 60_000, 60_000, DISORDER, LATENESS));
 
-        final CassandraTarget target = CassandraTarget.local(cassandra, keyspace);
+        final CassandraTarget target = CassandraTarget.local(CASSANDRA.server(), keyspace);
         final TableSpec table = IpTrafficJob.windowCountsTable(keyspace);
-        CassandraSchema.ensure(session, target, table);
-        CassandraSchema.ensure(session, target, IpTrafficJob.alertsTable(keyspace));
+        CassandraSchema.ensure(CASSANDRA.session(), target, table);
+        CassandraSchema.ensure(CASSANDRA.session(), target, IpTrafficJob.alertsTable(keyspace));
         final IpTrafficJob job = new IpTrafficJob(new WindowPolicy(WindowDefinition.tumbling(60_000), DISORDER, LATENESS), 3.0, 100, 3);
 
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(workDir).start();
              SchemaLog log = Scenario.requestLog(workDir.resolve("ingest"), PARTITIONS);
-             VersionedRows versions = new VersionedRows(target, keyspace, 500, 40_000, () -> session)) {
+             VersionedRows versions = new VersionedRows(target, keyspace, 500, 40_000, () -> CASSANDRA.session())) {
             final HazelcastInstance client = cluster.newClient();
             final Job running = Jobs.submit(client.getJet(), job,
                     JobOptions.of(workDir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2),
@@ -149,7 +126,7 @@ class CassandraExactlyOnceTest {
             try {
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                         .failFast("job failed or suspended", () -> Scenario.stopped(running))
-                        .until(() -> (report[0] = TableVerifier.verify(session, table, Scenario.IP_WINDOW_COLUMNS, expected)).isExact());
+                        .until(() -> (report[0] = TableVerifier.verify(CASSANDRA.session(), table, Scenario.IP_WINDOW_COLUMNS, expected)).isExact());
             } finally {
                 System.out.println(keyspace + ".ip_window_counts: " + report[0]);
             }
@@ -194,9 +171,9 @@ class CassandraExactlyOnceTest {
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void when_jobRestartedRepeatedly_then_exactRowsAndReaderNeverSeesUncommittedOrOlderValues(final TestInfo test) throws Exception {
-        final CassandraTarget target = CassandraTarget.local(cassandra, "restarted");
+        final CassandraTarget target = CassandraTarget.local(CASSANDRA.server(), "restarted");
         try (LocalCluster cluster = LocalCluster.builder().members(3).memberHeap("512m").workDir(TestWorkDir.of(test)).start();
-             VersionedRows versions = new VersionedRows(target, "restarted", 500, 3_000L * RESTARTS, () -> session)) {
+             VersionedRows versions = new VersionedRows(target, "restarted", 500, 3_000L * RESTARTS, () -> CASSANDRA.session())) {
             final HazelcastInstance client = cluster.newClient();
             final Job job = versions.start(client, target, SinkOptions.defaults());
             final SplittableRandom random = new SplittableRandom(20);

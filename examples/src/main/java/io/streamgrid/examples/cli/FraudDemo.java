@@ -1,6 +1,7 @@
 package io.streamgrid.examples.cli;
 
 import io.streamgrid.jobs.Jobs;
+import io.streamgrid.cli.DemoWorkDir;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -29,8 +30,8 @@ import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.Replay;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -70,21 +71,20 @@ public final class FraudDemo implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--work-dir", defaultValue = ".streamgrid/demo-fraud",
-            description = "Member logs and data (default: ${DEFAULT-VALUE}); emptied first.")
-    Path workDir;
+    @Mixin
+    DemoWorkDir workDir;
 
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        Demos.deleteRecursively(workDir);
+        workDir.emptied();
         final KeyedJob<?> scoring = new FraudScoringJob().job();
         final KeyedJob<?> training = new ModelTrainingJob(RATE, L2, 500, 200).job();
         final KeyedJob<?> monitoring = new ModelMonitoringJob(MONITORING).job();
         out.println("== StreamGrid fraud demo: 6,000 users, 80,000 payments over about 27 minutes of event time, 80 % of them "
                 + "labelled later; a fraud ring starts after 9 minutes");
-        final JobOptions options = Demos.jobOptions(workDir);
-        try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
+        final JobOptions options = workDir.jobOptions();
+        try (LocalCluster cluster = workDir.startThreeMembers(out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              SchemaLog payments = SchemaLog.open(Jobs.logDirectory(scoring, options), Payments.PAYMENT, PARTITIONS);
              SchemaLog outcomes = SchemaLog.open(Jobs.logDirectory(scoring, options).resolveSibling(Payments.OUTCOME.name()),

@@ -1,6 +1,7 @@
 package io.streamgrid.examples.cli;
 
 import io.streamgrid.jobs.Jobs;
+import io.streamgrid.cli.DemoWorkDir;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -17,12 +18,12 @@ import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pattern.PatternAlert;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -51,21 +52,20 @@ public final class MachinesDemo implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "120", description = "Seconds of readings, one per machine and stream each (default: ${DEFAULT-VALUE}).")
     int seconds;
 
-    @Option(names = "--work-dir", defaultValue = ".streamgrid/demo-machines",
-            description = "Member logs and data (default: ${DEFAULT-VALUE}); emptied first.")
-    Path workDir;
+    @Mixin
+    DemoWorkDir workDir;
 
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        Demos.deleteRecursively(workDir);
+        workDir.emptied();
         final FleetStream fleet = new FleetStream(2026, machines, seconds, machines / 25, machines / 40);
         final KeyedJob<?> job = new MachineHealthJob().job();
-        final JobOptions options = Demos.jobOptions(workDir);
+        final JobOptions options = workDir.jobOptions();
         final int total = fleet.readings().size();
         out.println("== StreamGrid machine-health demo: " + machines + " machines, temperature, pressure and vibration once a "
                 + "second each; " + fleet.incidents().size() + " of them will develop a failure signature");
-        try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
+        try (LocalCluster cluster = workDir.startThreeMembers(out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              FleetStream.Logs logs = FleetStream.Logs.open(options.ingestDir(), PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();

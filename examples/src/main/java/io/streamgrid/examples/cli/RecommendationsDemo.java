@@ -1,6 +1,7 @@
 package io.streamgrid.examples.cli;
 
 import io.streamgrid.jobs.Jobs;
+import io.streamgrid.cli.DemoWorkDir;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -18,12 +19,12 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -53,14 +54,13 @@ public final class RecommendationsDemo implements Callable<Integer> {
     @Option(names = "--users", defaultValue = "2000", description = "Users clicking (default: ${DEFAULT-VALUE}).")
     int users;
 
-    @Option(names = "--work-dir", defaultValue = ".streamgrid/demo-recommendations",
-            description = "Member logs and data (default: ${DEFAULT-VALUE}); emptied first.")
-    Path workDir;
+    @Mixin
+    DemoWorkDir workDir;
 
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        Demos.deleteRecursively(workDir);
+        workDir.emptied();
         final ClickStream stream = new ClickStream(2026, users, 5_000, 95);
         final RecommendationsJob recommendations = new RecommendationsJob();
         final KeyedJob<?> job = recommendations.job();
@@ -69,8 +69,8 @@ public final class RecommendationsDemo implements Callable<Integer> {
         final long watched = busiestUser(stream);
         out.println("== StreamGrid recommendations demo: " + users + " users, " + total + " clicks over 5,000 items in 20 "
                 + "categories; " + stream.neighbours().size() + " items have neighbours in " + RecommendationsJob.NEIGHBOURS);
-        final JobOptions options = Demos.jobOptions(workDir);
-        try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
+        final JobOptions options = workDir.jobOptions();
+        try (LocalCluster cluster = workDir.startThreeMembers(out);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings());
              SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), RecommendationsJob.CLICK, PARTITIONS)) {
             final HazelcastInstance client = streamGrid.hazelcast();

@@ -1,6 +1,7 @@
 package io.streamgrid.examples.cli;
 
 import io.streamgrid.jobs.Jobs;
+import io.streamgrid.cli.DemoWorkDir;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.JobProgress;
 import io.streamgrid.cli.StreamGridCli;
@@ -23,6 +24,7 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -31,7 +33,6 @@ import java.io.PrintWriter;
 import java.util.Collections;
 import java.util.Arrays;
 import java.util.ArrayList;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +64,8 @@ public final class TradingDemo implements Callable<Integer> {
     @Option(names = "--accounts", defaultValue = "1000", description = "Accounts trading (default: ${DEFAULT-VALUE}).")
     int accounts;
 
-    @Option(names = "--work-dir", defaultValue = ".streamgrid/demo-trading",
-            description = "Member logs and data (default: ${DEFAULT-VALUE}); emptied first.")
-    Path workDir;
+    @Mixin
+    DemoWorkDir workDir;
 
     /**
      * The figures a trading desk asks first: how long a trade takes to reach a position on the screen
@@ -113,14 +113,14 @@ public final class TradingDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter out = spec.commandLine().getOut();
-        Demos.deleteRecursively(workDir);
+        workDir.emptied();
         final TradeStream stream = new TradeStream(2026, trades, accounts);
         final TradeStream.Trade followed = stream.trades().get(0);
         final KeyedJob<?> job = new PositionsJob(LIMIT).job();
-        final JobOptions options = Demos.jobOptions(workDir);
+        final JobOptions options = workDir.jobOptions();
         out.println("== StreamGrid trading demo: positions, realised P&L and exposure per account, alerts above "
                 + String.format("%,.0f", LIMIT));
-        try (LocalCluster cluster = Demos.startThreeMembers(workDir, out);
+        try (LocalCluster cluster = workDir.startThreeMembers(out);
              SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), Trades.TRADE, PARTITIONS);
              StreamGridClient streamGrid = StreamGridClient.connect(cluster.clientSettings())) {
             final HazelcastInstance client = streamGrid.hazelcast();

@@ -1,6 +1,5 @@
 package io.streamgrid.examples.kappa;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.Jobs;
@@ -14,16 +13,15 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.Replay;
+import io.streamgrid.sink.CassandraExtension;
 import io.streamgrid.sink.CassandraSchema;
-import io.streamgrid.sink.CassandraServer;
 import io.streamgrid.sink.CassandraTarget;
 import io.streamgrid.sink.SinkOptions;
 import io.streamgrid.sink.TableSpec;
 import io.streamgrid.sink.TableVerifier;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,7 +33,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,25 +46,8 @@ import static org.awaitility.Awaitility.await;
  */
 class UserActivityCassandraExactlyOnceTest {
     private static final int PARTITIONS = 6;
-    private static CassandraServer cassandra;
-    private static CqlSession session;
-
-    @BeforeAll
-    static void startCassandra() {
-        final Path dir = Path.of(System.getProperty("streamgrid.test.workDir", "target/test-work"), "cassandra-" + UUID.randomUUID());
-        cassandra = CassandraServer.start(dir, line -> System.out.println("[cassandra] " + line));
-        session = cassandra.newSession();
-    }
-
-    @AfterAll
-    static void stopCassandra() {
-        if (session != null) {
-            session.close();
-        }
-        if (cassandra != null) {
-            cassandra.close();
-        }
-    }
+    @RegisterExtension
+    static final CassandraExtension CASSANDRA = new CassandraExtension();
 
     /**
      * Design: the Kappa example end to end on three member processes — 12,000 access-log lines of
@@ -101,9 +81,9 @@ class UserActivityCassandraExactlyOnceTest {
         }
         final Map<List<Object>, List<Object>> expected = new HashMap<>();
         UserActivityJob.expected(requests, users).forEach((user, a) -> expected.put(List.of(user), List.of(UserActivityJob.row(a))));
-        final CassandraTarget target = CassandraTarget.local(cassandra, "kappa");
+        final CassandraTarget target = CassandraTarget.local(CASSANDRA.server(), "kappa");
         final TableSpec table = UserActivityJob.activityTable("kappa");
-        CassandraSchema.ensure(session, target, table);
+        CassandraSchema.ensure(CASSANDRA.session(), target, table);
         final KeyedJob<?> job = new UserActivityJob().job();
         final JobOptions options = JobOptions.of(workDir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2);
         final Path input = Files.createDirectories(workDir.resolveSibling(workDir.getFileName() + "-input"));
@@ -136,12 +116,12 @@ class UserActivityCassandraExactlyOnceTest {
             // Kappa: the same job replayed from the start beside the live one, into its own map and table.
             final Replay replay = Replay.into("replayed");
             final TableSpec replayTable = replay.table(table);
-            CassandraSchema.ensure(session, target, replayTable);
+            CassandraSchema.ensure(CASSANDRA.session(), target, replayTable);
             final Job replaying = Jobs.submit(client.getJet(), job, options.withReplay(replay),
                     UserActivityJob.cassandraOutput(target, SinkOptions.defaults()));
             awaitActivityServed(client, replay.mapName(UserActivityJob.ACTIVITY), replayTable, expected, replaying,
                     Duration.ofMinutes(2));
-            assertThat(TableVerifier.verify(session, table, ACTIVITY_COLUMNS, expected).isExact()).as("the live table after the replay")
+            assertThat(TableVerifier.verify(CASSANDRA.session(), table, ACTIVITY_COLUMNS, expected).isExact()).as("the live table after the replay")
                     .isTrue();
             replaying.cancel();
             running.cancel();
@@ -163,7 +143,7 @@ class UserActivityCassandraExactlyOnceTest {
                         served.clear();
                         client.<String, UserActivity>getMap(map)
                                 .forEach((user, a) -> served.put(List.of(user), List.of(UserActivityJob.row(a))));
-                        tableReport[0] = TableVerifier.verify(session, table, ACTIVITY_COLUMNS, expected);
+                        tableReport[0] = TableVerifier.verify(CASSANDRA.session(), table, ACTIVITY_COLUMNS, expected);
                         return served.equals(expected) && tableReport[0].isExact();
                     });
         } finally {
