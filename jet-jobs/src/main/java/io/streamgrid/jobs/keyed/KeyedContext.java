@@ -65,12 +65,15 @@ public interface KeyedContext<S> {
     void deleteProcessingTimer(long wallClockMs);
 
     /**
-     * Writes {@code value} under {@code key} to the map {@code map} (a state map of the job). Values
-     * go to the map in the order written; a later write to a key wins. Use Java records or
-     * Compact-serializable classes so any client can read them.
+     * Writes {@code value} under {@code key} to the map {@code map}, one the job declares
+     * ({@link KeyedJob.Builder#writes}). Values go to the map in the order written; a later write
+     * to a key wins. Use Java records or Compact-serializable classes so any client can read them.
+     *
+     * @throws IllegalArgumentException for a map the job does not declare (the job then fails, naming it)
      */
     void put(String map, Object key, Object value);
 
+    /** Removes {@code key} from the map {@code map}, one the job declares; as {@link #put}, refused for another. */
     void remove(String map, Object key);
 
     /**

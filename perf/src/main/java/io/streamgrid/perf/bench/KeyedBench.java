@@ -183,7 +183,7 @@ public final class KeyedBench implements Benchmark {
 
     private static Function<JetService, Job> ours(final Path ingest) {
         final KeyedJob<long[]> job = KeyedJob.<long[]>builder("bench-keyed", VISIT).function(new TimedCount())
-                .state(StateCodec.longs(2)).time(TimePolicy.of(0, 0)).build();
+                .state(StateCodec.longs(2)).time(TimePolicy.of(0, 0)).writes(COUNTS).build();
         return jet -> Jobs.submit(jet, job, JobOptions.of(ingest).withLocalParallelism(PARALLELISM), null,
                 new JobConfig().setName("bench-keyed-" + JOB_IDS.incrementAndGet()).setProcessingGuarantee(ProcessingGuarantee.NONE));
     }

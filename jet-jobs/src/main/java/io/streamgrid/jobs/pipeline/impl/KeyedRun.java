@@ -63,6 +63,9 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private long earliestRegistered = Long.MAX_VALUE;
     private long late;
 
+    /** The map a put or remove last wrote, known to be declared. */
+    private String lastDeclaredMap;
+
     // The key the context is bound to, and the call's time and lateness.
     private KeyEntry<S> current;
     private long currentTime;
@@ -356,6 +359,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @Override
     public void put(final String map, final Object key, final Object value) {
         bound();
+        declared(map);
         results++;
         out.put(map, key, value);
     }
@@ -363,8 +367,24 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @Override
     public void remove(final String map, final Object key) {
         bound();
+        declared(map);
         results++;
         out.remove(map, key);
+    }
+
+    /**
+     * Refuses a write to a map the job does not declare ({@code KeyedJob.Builder.writes}): the CLI
+     * reports, a replay renames and persistence covers the declared maps only. A function writes one
+     * or a few maps, so most calls cost one reference comparison.
+     */
+    private void declared(final String map) {
+        if (map != lastDeclaredMap) {
+            if (!job.stateMaps().contains(map)) {
+                throw new IllegalArgumentException("job " + job.name() + " writes map " + map + ", which it does not declare: "
+                        + "add it to KeyedJob.Builder.writes (it declares " + job.stateMaps() + ")");
+            }
+            lastDeclaredMap = map;
+        }
     }
 
     @Override
