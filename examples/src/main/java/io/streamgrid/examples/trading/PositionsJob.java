@@ -6,8 +6,11 @@ import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
-import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.schema.TypedField.DoubleField;
+import io.streamgrid.jobs.schema.TypedField.EnumField;
+import io.streamgrid.jobs.schema.TypedField.LongField;
+import io.streamgrid.jobs.schema.TypedField.StringField;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -53,12 +56,11 @@ public class PositionsJob implements StreamGridJob {
     }
 
     static final class Positions implements KeyedFunction<AccountBook> {
+        private static final StringField SYMBOL = Trades.TRADE.stringField("symbol");
+        private static final DoubleField PRICE = Trades.TRADE.doubleField("price");
+        private static final LongField QUANTITY = Trades.TRADE.longField("quantity");
+        private static final EnumField SIDE = Trades.TRADE.enumField("side");
         private final double limit;
-        private transient SchemaLayout layout;
-        private transient int symbol;
-        private transient int price;
-        private transient int quantity;
-        private transient int side;
 
         Positions(final double limit) {
             this.limit = limit;
@@ -66,28 +68,21 @@ public class PositionsJob implements StreamGridJob {
 
         @Override
         public void onEvent(final SchemaRecord trade, final KeyedContext<AccountBook> context) {
-            if (layout != trade.layout()) {
-                layout = trade.layout();
-                symbol = layout.indexOf("symbol");
-                price = layout.indexOf("price");
-                quantity = layout.indexOf("quantity");
-                side = layout.indexOf("side");
-            }
             AccountBook book = context.state();
             if (book == null) {
                 book = new AccountBook();
                 context.setState(book);
             }
             int i = 0;
-            while (i < book.size && !trade.stringEquals(symbol, book.symbols[i])) {
+            while (i < book.size && !trade.equals(SYMBOL, book.symbols[i])) {
                 i++;
             }
             if (i == book.size) {
-                book.add(trade.getString(symbol));
+                book.add(trade.get(SYMBOL));
             }
-            final long units = trade.getLong(quantity);
-            final double at = trade.getDouble(price);
-            book.apply(i, trade.getEnumOrdinal(side) == 0 ? units : -units, at);
+            final long units = trade.get(QUANTITY);
+            final double at = trade.get(PRICE);
+            book.apply(i, trade.ordinal(SIDE) == 0 ? units : -units, at);
 
             final String account = context.stringKey();
             final long time = trade.eventTime();

@@ -72,6 +72,54 @@ public record EventSchema(String name, int version, String keyField, String even
         return find(name, fields, fieldName, "asked-for");
     }
 
+    public TypedField.IntField intField(final String fieldName) {
+        return new TypedField.IntField(fieldName, typedIndex(fieldName, FieldType.INT));
+    }
+
+    public TypedField.LongField longField(final String fieldName) {
+        return new TypedField.LongField(fieldName, typedIndex(fieldName, FieldType.LONG));
+    }
+
+    public TypedField.DoubleField doubleField(final String fieldName) {
+        return new TypedField.DoubleField(fieldName, typedIndex(fieldName, FieldType.DOUBLE));
+    }
+
+    public TypedField.BooleanField booleanField(final String fieldName) {
+        return new TypedField.BooleanField(fieldName, typedIndex(fieldName, FieldType.BOOLEAN));
+    }
+
+    public TypedField.TimestampField timestampField(final String fieldName) {
+        return new TypedField.TimestampField(fieldName, typedIndex(fieldName, FieldType.TIMESTAMP));
+    }
+
+    public TypedField.EnumField enumField(final String fieldName) {
+        return new TypedField.EnumField(fieldName, typedIndex(fieldName, FieldType.ENUM));
+    }
+
+    public TypedField.StringField stringField(final String fieldName) {
+        return new TypedField.StringField(fieldName, typedIndex(fieldName, FieldType.STRING));
+    }
+
+    /**
+     * The index of field {@code fieldName}, which must be of {@code type}.
+     *
+     * @throws IllegalArgumentException when the schema has no such field, or it has another type, naming both
+     */
+    private int typedIndex(final String fieldName, final FieldType type) {
+        for (int i = 0; i < fields.size(); i++) {
+            final Field field = fields.get(i);
+            if (field.name().equals(fieldName)) {
+                if (field.type() != type) {
+                    throw new IllegalArgumentException("field " + fieldName + " of schema " + name + " is a " + field.type().yamlName()
+                            + ", not a " + type.yamlName());
+                }
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("schema " + name + " has no field '" + fieldName + "'; its fields are "
+                + fields.stream().map(Field::name).toList());
+    }
+
     /**
      * Checks that this schema may replace {@code previous} for the records already written: same
      * name, key and event time, a higher version, every earlier field unchanged and in place, added

@@ -174,6 +174,76 @@ public final class SchemaRecord {
         return true;
     }
 
+    // ---- by typed field (TypedField: resolved once from the schema) ----
+
+    public int get(final TypedField.IntField field) {
+        return getInt(field.index());
+    }
+
+    public long get(final TypedField.LongField field) {
+        return getLong(field.index());
+    }
+
+    public double get(final TypedField.DoubleField field) {
+        return getDouble(field.index());
+    }
+
+    public boolean get(final TypedField.BooleanField field) {
+        return getBoolean(field.index());
+    }
+
+    /** Milliseconds since the epoch. */
+    public long get(final TypedField.TimestampField field) {
+        return getTimestamp(field.index());
+    }
+
+    /** The enum's symbol (the schema's own String: no allocation); {@link #ordinal} for its position. */
+    public String get(final TypedField.EnumField field) {
+        return getEnum(field.index());
+    }
+
+    public int ordinal(final TypedField.EnumField field) {
+        return getEnumOrdinal(field.index());
+    }
+
+    /** A string field's value as a new String (allocates); {@link #equals(TypedField.StringField, CharSequence)} does not. */
+    public String get(final TypedField.StringField field) {
+        return getString(field.index());
+    }
+
+    /** Whether a string field holds {@code text}, compared in place. */
+    public boolean equals(final TypedField.StringField field, final CharSequence text) {
+        return stringEquals(field.index(), text);
+    }
+
+    public SchemaRecord set(final TypedField.IntField field, final int value) {
+        return setInt(field.index(), value);
+    }
+
+    public SchemaRecord set(final TypedField.LongField field, final long value) {
+        return setLong(field.index(), value);
+    }
+
+    public SchemaRecord set(final TypedField.DoubleField field, final double value) {
+        return setDouble(field.index(), value);
+    }
+
+    public SchemaRecord set(final TypedField.BooleanField field, final boolean value) {
+        return setBoolean(field.index(), value);
+    }
+
+    public SchemaRecord set(final TypedField.TimestampField field, final long epochMillis) {
+        return setTimestamp(field.index(), epochMillis);
+    }
+
+    public SchemaRecord set(final TypedField.EnumField field, final String symbol) {
+        return setEnum(field.index(), symbol);
+    }
+
+    public SchemaRecord set(final TypedField.StringField field, final CharSequence text) {
+        return setString(field.index(), text);
+    }
+
     public SchemaRecord setInt(final int index, final int value) {
         mutable.putInt(at(index, FieldType.INT), value, ORDER);
         return this;
