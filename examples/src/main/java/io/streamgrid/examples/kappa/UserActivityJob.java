@@ -11,6 +11,9 @@ import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.Field;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.schema.TypedField.IntField;
+import io.streamgrid.jobs.schema.TypedField.LongField;
+import io.streamgrid.jobs.schema.TypedField.StringField;
 import io.streamgrid.sink.CassandraTarget;
 import io.streamgrid.sink.CqlType;
 import io.streamgrid.sink.SinkOptions;
@@ -35,9 +38,9 @@ public class UserActivityJob implements StreamGridJob {
     public static final EventSchema ACCESS = EventSchema.builder("access").stringKey("user", 32).eventTime("ts")
             .string("host", 64).enumOf("method", "GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS")
             .string("path", 200).int32("status").field(Field.int64("bytes").withDefault(0L)).build();
-    private static final int PATH = ACCESS.layout().indexOf("path");
-    private static final int STATUS = ACCESS.layout().indexOf("status");
-    private static final int BYTES = ACCESS.layout().indexOf("bytes");
+    private static final StringField PATH = ACCESS.stringField("path");
+    private static final IntField STATUS = ACCESS.intField("status");
+    private static final LongField BYTES = ACCESS.longField("bytes");
 
     @Override
     public KeyedJob<?> job() {
@@ -96,13 +99,13 @@ public class UserActivityJob implements StreamGridJob {
                 context.setState(totals);
             }
             totals[0]++;
-            totals[1] += request.getLong(BYTES);
-            if (request.getInt(STATUS) >= 500) {
+            totals[1] += request.get(BYTES);
+            if (request.get(STATUS) >= 500) {
                 totals[2]++;
             }
             final UserProfile profile = context.lookup(USERS);
             context.put(ACTIVITY, context.stringKey(), new UserActivity(context.stringKey(), profile.country(), profile.segment(),
-                    totals[0], totals[1], totals[2], request.getString(PATH), request.eventTime()));
+                    totals[0], totals[1], totals[2], request.get(PATH), request.eventTime()));
         }
     }
 }

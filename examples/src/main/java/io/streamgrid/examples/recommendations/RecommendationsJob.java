@@ -9,6 +9,9 @@ import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.schema.TypedField.EnumField;
+import io.streamgrid.jobs.schema.TypedField.IntField;
+import io.streamgrid.jobs.schema.TypedField.LongField;
 
 
 /**
@@ -34,9 +37,9 @@ public final class RecommendationsJob implements StreamGridJob {
     static final double[] WEIGHTS = {1, 3, 10};
     /** The built-in click schema the job reads. */
     public static final EventSchema CLICK = EventType.CLICK.schema();
-    private static final int ITEM = CLICK.layout().indexOf("item");
-    private static final int CATEGORY = CLICK.layout().indexOf("category");
-    private static final int ACTION = CLICK.layout().indexOf("action");
+    private static final LongField ITEM = CLICK.longField("item");
+    private static final IntField CATEGORY = CLICK.intField("category");
+    private static final EnumField ACTION = CLICK.enumField("action");
 
     private final long halfLifeMs;
     private final long sessionGapMs;
@@ -103,7 +106,7 @@ public final class RecommendationsJob implements StreamGridJob {
                 context.setState(profile);
             }
             context.put(RECOMMENDATIONS, context.longKey(), recommender.onClick(profile, context.longKey(), context.time(),
-                    click.getLong(ITEM), click.getInt(CATEGORY), click.getEnumOrdinal(ACTION), context.lookup(NEIGHBOURS)));
+                    click.get(ITEM), click.get(CATEGORY), click.ordinal(ACTION), context.lookup(NEIGHBOURS)));
         }
     }
 }
