@@ -3,23 +3,11 @@ package io.streamgrid.client.impl;
 import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryMergedListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.map.listener.MapClearedListener;
-import com.hazelcast.map.listener.MapEvictedListener;
-import com.hazelcast.query.Predicate;
-import com.hazelcast.query.Predicates;
 import com.hazelcast.ringbuffer.ReadResultSet;
 import io.streamgrid.cq.ChangeFilter;
 import io.streamgrid.cq.Where;
@@ -27,7 +15,6 @@ import io.streamgrid.cq.Where;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -98,10 +85,8 @@ final class MapFeed {
     private volatile ChangeFilter union;
     /** Whether a sweep is scheduled (guarded by this). */
     private boolean sweeping;
-    private final Object doorbellLock = new Object();
-    /** The doorbell's registration, and the union it was registered for (guarded by doorbellLock); null: none. */
-    private UUID doorbell;
-    private ChangeFilter doorbellFilter;
+    /** The key-only listener that says which partitions changed. */
+    private final FeedDoorbell doorbell;
     /** The cluster the feed's positions are in (guarded by this); null until the client is connected. */
     private UUID clusterId;
 
@@ -131,6 +116,7 @@ final class MapFeed {
         this.client = client;
         this.map = client.getMap(mapName);
         this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;
+        this.doorbell = new FeedDoorbell(client, map, this::ring, this::ringAll);
         final int partitions = client.getPartitionService().getPartitions().size();
         this.parts = new Part[partitions];
         for (int p = 0; p < partitions; p++) {
@@ -453,87 +439,9 @@ final class MapFeed {
         }
     }
 
-    /**
-     * Registers the doorbell for the current union (the new one before the old one goes, then
-     * rings every partition for what changed before it was in place), or removes it when no one is
-     * left. A registration that fails is logged and tried again by the next sweep, which meanwhile
-     * reads every partition anyway.
-     */
+    /** Registers the doorbell for the current union, or removes it when no one is left; reads every partition when it changed. */
     private void updateDoorbell() {
-        synchronized (doorbellLock) {
-            final ChangeFilter wanted = union;
-            if (Objects.equals(wanted, doorbellFilter) || !client.getLifecycleService().isRunning()) {
-                return;
-            }
-            try {
-                final UUID old = doorbell;
-                doorbell = wanted == null ? null : map.addEntryListener(new Doorbell(), predicateOf(wanted), false);
-                doorbellFilter = wanted;
-                if (old != null) {
-                    map.removeEntryListener(old);
-                }
-            } catch (final RuntimeException e) {
-                LOG.log(Level.WARNING, "continuous queries of " + map.getName() + ": the change listener could not be "
-                        + (wanted == null ? "removed" : "registered") + " (" + e + "); every partition is read every "
-                        + SWEEP_MS + " ms until it is", e);
-                return;
-            }
-        }
-        ringAll();
-    }
-
-    /** The union as a query predicate: the doorbell rings for a change whose new value (old, for a removal) one of the predicates passes. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Predicate<Object, Object> predicateOf(final ChangeFilter filter) {
-        final List<Where> wheres = filter.wheres();
-        return wheres.size() == 1 ? wheres.get(0) : Predicates.or(wheres.toArray(new Predicate[0]));
-    }
-
-    /** The doorbell: each change event names only its key, whose partition is read. */
-    private final class Doorbell implements EntryAddedListener<Object, Object>, EntryUpdatedListener<Object, Object>,
-            EntryRemovedListener<Object, Object>, EntryExpiredListener<Object, Object>, EntryEvictedListener<Object, Object>,
-            EntryMergedListener<Object, Object>, MapClearedListener, MapEvictedListener {
-        private void rang(final EntryEvent<Object, Object> event) {
-            ring(client.getPartitionService().getPartition(event.getKey()).getPartitionId());
-        }
-
-        @Override
-        public void entryAdded(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryUpdated(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryRemoved(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryExpired(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryEvicted(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryMerged(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void mapCleared(final MapEvent event) {
-            ringAll();
-        }
-
-        @Override
-        public void mapEvicted(final MapEvent event) {
+        if (doorbell.update(() -> union)) {
             ringAll();
         }
     }
