@@ -12,7 +12,6 @@ import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.impl.SnapshotOutput;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2LongHashMap;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInput;
@@ -45,16 +44,13 @@ import java.io.UncheckedIOException;
  * part of this task's snapshot.
  */
 abstract class PartitionTask {
-    /** Order time of a record to be rejected: handled first, it does not hold the merge back. */
-    private static final long REJECT_FIRST = Long.MIN_VALUE;
-
     final int partition;
     final StateWriter out;
     private final String jobName;
     private final String rejectedMap;
     private final int snapshotFormat;
     private final SnapshotOutput snapshotOutput = new SnapshotOutput();
-    private final Input[] inputs;
+    private final PartitionInput[] inputs;
     private final long maxFutureMs;
     private long skipBefore = Long.MIN_VALUE;
     /** The wall clock plus max-future-ms when last read (see {@link #isAheadOfWallClock}). */
@@ -90,9 +86,9 @@ abstract class PartitionTask {
         this.rejectedMap = rejectedMap;
         this.snapshotFormat = snapshotFormat;
         this.maxFutureMs = maxFutureMs;
-        this.inputs = new Input[logs.length];
+        this.inputs = new PartitionInput[logs.length];
         for (int i = 0; i < logs.length; i++) {
-            inputs[i] = new Input(logs[i], i);
+            inputs[i] = new PartitionInput(logs[i], i, partition);
         }
         this.record = inputs[0].record;
     }
@@ -159,7 +155,7 @@ abstract class PartitionTask {
     }
 
     /** One log: every record in log order (a held one first). */
-    private int pollOne(final Input in, final int max) {
+    private int pollOne(final PartitionInput in, final int max) {
         final LogReader reader = in.reader();
         int read = 0;
         while (read < max) {
@@ -192,14 +188,14 @@ abstract class PartitionTask {
     private int pollMerged(final int max) {
         final long now = System.nanoTime();
         int handled = 0;
-        for (final Input in : inputs) {
+        for (final PartitionInput in : inputs) {
             if (in.ended && handled < max) {
                 handled += pollOne(in, max - handled);
             }
         }
         while (handled < max) {
-            Input next = null;
-            for (final Input in : inputs) {
+            PartitionInput next = null;
+            for (final PartitionInput in : inputs) {
                 if (in.ended) {
                     continue;
                 }
@@ -214,7 +210,7 @@ abstract class PartitionTask {
                 return handled; // every log ended
             }
             lastIndex = next.reader.lastIndex();
-            if (!handle(next, next.headLength, next.headTime != REJECT_FIRST)) { // readHead validated it
+            if (!handle(next, next.headLength, next.headTime != PartitionInput.REJECT_FIRST)) { // readHead validated it
                 lastIndex = next.lastIndex;
                 return handled; // held, and first in the merge: the others wait with it
             }
@@ -232,7 +228,7 @@ abstract class PartitionTask {
      * does not yet show whether it is a jump of the stream or one bad clock ({@link LeapCheck}); it
      * is handed in again, and nothing after it is handled before it.
      */
-    private boolean handle(final Input in, final int length, final boolean validEvent) {
+    private boolean handle(final PartitionInput in, final int length, final boolean validEvent) {
         input = in.number;
         record = in.record;
         final DirectBuffer buffer = in.reader.buffer();
@@ -310,59 +306,14 @@ abstract class PartitionTask {
     }
 
     /**
-     * Appends a heartbeat to a log that holds this task back, so that its event-time clock moves
-     * and the task goes on; the heartbeat is read later like any record. One log: when it had no
-     * record for {@code idleNanos} and has had an event (nothing to close otherwise), at
-     * {@code othersNewest} (the newest event time of the processor's other partitions) when that is
-     * ahead of its own, else at the wall clock when that is. Several logs: a log with nothing new for
-     * {@code idleNanos} while another has a record waiting, at the later of the waiting records'
-     * times and the wall clock — leaving out records more than max-future-ms ahead of the watermark
-     * (which may be one bad clock) unless only such records wait, then at the earliest of them, so
-     * that it can be decided. {@code wallClockMs} is Long.MIN_VALUE when the partition's event time
-     * does not follow the wall clock (see {@link #clockByWallClock}). Returns the heartbeat's time,
-     * or {@link PartitionTasksP#NO_HEARTBEAT}.
+     * Appends a heartbeat to a log that holds this task back, so that its event-time clock moves and
+     * the task goes on ({@link IdleHeartbeats#appendIfIdle}); returns the heartbeat's time, or
+     * {@link PartitionTasksP#NO_HEARTBEAT}.
      */
     final long heartbeatIfIdle(final long nowNanos, final long idleNanos, final long allowedDisorderMs, final long othersNewest,
                                final long wallClockMs) {
-        if (inputs.length == 1) {
-            final Input in = inputs[0];
-            if (nowNanos - in.lastRecordNanos < idleNanos || in.ended || watermark() == Long.MIN_VALUE) {
-                return PartitionTasksP.NO_HEARTBEAT; // active, ended, or never had an event (so nothing to close)
-            }
-            final long time = PartitionTasksP.heartbeatTime(watermark() + allowedDisorderMs, othersNewest, wallClockMs);
-            if (time != PartitionTasksP.NO_HEARTBEAT) {
-                in.log.appendHeartbeat(partition, time);
-            }
-            in.lastRecordNanos = nowNanos; // not again before it is read, or another idle timeout passed
-            return time;
-        }
-        final long watermark = watermark();
-        long waiting = Long.MIN_VALUE;
-        long earliestLeap = Long.MAX_VALUE;
-        for (final Input in : inputs) {
-            if (!in.ended && in.headLength >= 0) {
-                if (watermark != Long.MIN_VALUE && in.headTime - watermark > maxFutureMs) {
-                    earliestLeap = Math.min(earliestLeap, in.headTime);
-                } else {
-                    waiting = Math.max(waiting, in.headTime);
-                }
-            }
-        }
-        if (waiting == Long.MIN_VALUE && earliestLeap != Long.MAX_VALUE) {
-            waiting = earliestLeap;
-        }
-        if (waiting == Long.MIN_VALUE) {
-            return PartitionTasksP.NO_HEARTBEAT; // nobody is held back
-        }
-        long appended = PartitionTasksP.NO_HEARTBEAT;
-        for (final Input in : inputs) {
-            if (!in.ended && in.headLength < 0 && nowNanos - in.lastRecordNanos >= idleNanos) {
-                appended = Math.max(waiting, wallClockMs);
-                in.log.appendHeartbeat(partition, appended);
-                in.lastRecordNanos = nowNanos;
-            }
-        }
-        return appended;
+        return IdleHeartbeats.appendIfIdle(inputs, partition, watermark(), maxFutureMs, nowNanos, idleNanos, allowedDisorderMs,
+                othersNewest, wallClockMs);
     }
 
     /**
@@ -376,7 +327,7 @@ abstract class PartitionTask {
             snapshotOutput.writeInt(snapshotFormat);
             snapshotOutput.writeInt(partition);
             snapshotOutput.writeInt(inputs.length);
-            for (final Input in : inputs) {
+            for (final PartitionInput in : inputs) {
                 snapshotOutput.writeLong(in.lastIndex);
                 snapshotOutput.writeBoolean(in.ended);
                 in.writeEmitted(snapshotOutput);
@@ -415,7 +366,7 @@ abstract class PartitionTask {
                 throw new IllegalStateException("snapshot of job " + jobName + " partition " + partition + " holds positions in "
                         + logs + " logs, the job reads " + inputs.length + ": a job's schemas cannot change across a restore");
             }
-            for (final Input in : inputs) {
+            for (final PartitionInput in : inputs) {
                 in.resumeAfter(data.readLong());
                 in.ended = data.readBoolean();
                 in.readEmitted(data);
@@ -456,7 +407,7 @@ abstract class PartitionTask {
 
     /** Whether the end of stream was read in every log. */
     final boolean ended() {
-        for (final Input in : inputs) {
+        for (final PartitionInput in : inputs) {
             if (!in.ended) {
                 return false;
             }
@@ -470,14 +421,14 @@ abstract class PartitionTask {
 
     /** Tells {@code positions} that this task reads its partition of each of its logs. */
     final void registerPositions(final LogPositions.Recorder positions) {
-        for (final Input in : inputs) {
+        for (final PartitionInput in : inputs) {
             positions.register(in.log, partition);
         }
     }
 
     /** Hands {@code positions} the position a snapshot taken now records: the last record handled in each log. */
     final void capturePositions(final LogPositions.Recorder positions) {
-        for (final Input in : inputs) {
+        for (final PartitionInput in : inputs) {
             positions.capture(in.log, partition, in.lastIndex);
         }
     }
@@ -489,7 +440,7 @@ abstract class PartitionTask {
     /** Records in this partition's logs not read yet (see {@link EventLog#recordsAfter}): from queue indexes. */
     final long recordsBehind() {
         long behind = 0;
-        for (final Input in : inputs) {
+        for (final PartitionInput in : inputs) {
             behind += in.log.recordsAfter(partition, in.lastIndex);
         }
         return behind;
@@ -508,112 +459,8 @@ abstract class PartitionTask {
     }
 
     void close() {
-        for (final Input in : inputs) {
+        for (final PartitionInput in : inputs) {
             in.closeReader();
-        }
-    }
-
-    /** One log this task reads: its reader, the position of the last record handled, and (merging) the record read next. */
-    private final class Input {
-        final EventLog log;
-        final SchemaRecord record;
-        final int number;
-        LogReader reader;
-        long lastIndex = PartitionReader.START;
-        boolean ended;
-        /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
-        long lastRecordNanos = System.nanoTime();
-        /** Reads the leaps ahead of the watermark forward; created at the first. */
-        private LeapCheck leaps;
-        /** The length of the record read but not handled yet (in the reader's buffer), or -1: merging, or held. */
-        int headLength = -1;
-        /** Merging: that record's place in the merge order. */
-        long headTime;
-        /** Per writer of emitted events in this log: the highest count read (see {@link SchemaLayout#KIND_EMITTED}). */
-        final Long2LongHashMap emittedCounts = new Long2LongHashMap(0);
-
-        Input(final EventLog log, final int number) {
-            this.log = log;
-            this.record = new SchemaRecord(log.schema().layout());
-            this.number = number;
-        }
-
-        LogReader reader() {
-            if (reader == null) {
-                reader = log.reader(partition, lastIndex);
-            }
-            return reader;
-        }
-
-        /** Reads the next record into the head; false when there is none yet. */
-        boolean readHead(final long nowNanos) {
-            final int length = reader().next();
-            if (length < 0) {
-                return false;
-            }
-            lastRecordNanos = nowNanos;
-            headLength = length;
-            headTime = orderTime(reader.buffer(), length);
-            return true;
-        }
-
-        /** Where a record goes in the merge: its event time, a heartbeat's time, the end of stream last, a bad record first. */
-        private long orderTime(final DirectBuffer buffer, final int length) {
-            final long time = LeapCheck.timeOf(record, buffer, length);
-            return time == Long.MIN_VALUE ? REJECT_FIRST : time;
-        }
-
-        /** Whether an emitted event of this {@code sequence} was handled before. */
-        boolean isRepeat(final long sequence) {
-            return Emitted.count(sequence) <= emittedCounts.get(Emitted.writer(sequence));
-        }
-
-        /** Remembers that the emitted event of this {@code sequence} was handled. */
-        void rememberEmitted(final long sequence) {
-            emittedCounts.put(Emitted.writer(sequence), Emitted.count(sequence));
-        }
-
-        LeapCheck leaps() {
-            if (leaps == null) {
-                leaps = new LeapCheck(log, partition);
-            }
-            return leaps;
-        }
-
-        void writeEmitted(final DataOutput data) throws IOException {
-            data.writeInt(emittedCounts.size());
-            final Long2LongHashMap.EntryIterator entries = emittedCounts.entrySet().iterator();
-            while (entries.hasNext()) {
-                entries.next();
-                data.writeInt((int) entries.getLongKey());
-                data.writeLong(entries.getLongValue());
-            }
-        }
-
-        void readEmitted(final DataInput data) throws IOException {
-            emittedCounts.clear();
-            final int writers = data.readInt();
-            for (int i = 0; i < writers; i++) {
-                emittedCounts.put(data.readInt(), data.readLong());
-            }
-        }
-
-        /** The next read is after {@code index}, with a fresh reader; the idle clock restarts. */
-        void resumeAfter(final long index) {
-            lastIndex = index;
-            headLength = -1;
-            closeReader();
-            lastRecordNanos = System.nanoTime();
-        }
-
-        void closeReader() {
-            if (reader != null) {
-                reader.close();
-                reader = null;
-            }
-            if (leaps != null) {
-                leaps.reset();
-            }
         }
     }
 }

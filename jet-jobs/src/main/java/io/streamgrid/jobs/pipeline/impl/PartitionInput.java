@@ -1,0 +1,123 @@
+package io.streamgrid.jobs.pipeline.impl;
+
+import io.streamgrid.jobs.ingest.EventLog;
+import io.streamgrid.jobs.ingest.LogReader;
+import io.streamgrid.jobs.ingest.PartitionReader;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/** One log a {@link PartitionTask} reads, its partition of it: its reader, the position of the last record handled, and (merging) the record read next. */
+final class PartitionInput {
+    /** Order time of a record to be rejected: handled first, it does not hold the merge back. */
+    static final long REJECT_FIRST = Long.MIN_VALUE;
+
+    final EventLog log;
+    /** The log partition read (the task's). */
+    private final int partition;
+    final SchemaRecord record;
+    final int number;
+    LogReader reader;
+    long lastIndex = PartitionReader.START;
+    boolean ended;
+    /** System.nanoTime() of the last record read (or of creation, restore, heartbeat): for idle detection. */
+    long lastRecordNanos = System.nanoTime();
+    /** Reads the leaps ahead of the watermark forward; created at the first. */
+    private LeapCheck leaps;
+    /** The length of the record read but not handled yet (in the reader's buffer), or -1: merging, or held. */
+    int headLength = -1;
+    /** Merging: that record's place in the merge order. */
+    long headTime;
+    /** Per writer of emitted events in this log: the highest count read (see {@link SchemaLayout#KIND_EMITTED}). */
+    final Long2LongHashMap emittedCounts = new Long2LongHashMap(0);
+
+    PartitionInput(final EventLog log, final int number, final int partition) {
+        this.log = log;
+        this.partition = partition;
+        this.record = new SchemaRecord(log.schema().layout());
+        this.number = number;
+    }
+
+    LogReader reader() {
+        if (reader == null) {
+            reader = log.reader(partition, lastIndex);
+        }
+        return reader;
+    }
+
+    /** Reads the next record into the head; false when there is none yet. */
+    boolean readHead(final long nowNanos) {
+        final int length = reader().next();
+        if (length < 0) {
+            return false;
+        }
+        lastRecordNanos = nowNanos;
+        headLength = length;
+        headTime = orderTime(reader.buffer(), length);
+        return true;
+    }
+
+    /** Where a record goes in the merge: its event time, a heartbeat's time, the end of stream last, a bad record first. */
+    private long orderTime(final DirectBuffer buffer, final int length) {
+        final long time = LeapCheck.timeOf(record, buffer, length);
+        return time == Long.MIN_VALUE ? REJECT_FIRST : time;
+    }
+
+    /** Whether an emitted event of this {@code sequence} was handled before. */
+    boolean isRepeat(final long sequence) {
+        return Emitted.count(sequence) <= emittedCounts.get(Emitted.writer(sequence));
+    }
+
+    /** Remembers that the emitted event of this {@code sequence} was handled. */
+    void rememberEmitted(final long sequence) {
+        emittedCounts.put(Emitted.writer(sequence), Emitted.count(sequence));
+    }
+
+    LeapCheck leaps() {
+        if (leaps == null) {
+            leaps = new LeapCheck(log, partition);
+        }
+        return leaps;
+    }
+
+    void writeEmitted(final DataOutput data) throws IOException {
+        data.writeInt(emittedCounts.size());
+        final Long2LongHashMap.EntryIterator entries = emittedCounts.entrySet().iterator();
+        while (entries.hasNext()) {
+            entries.next();
+            data.writeInt((int) entries.getLongKey());
+            data.writeLong(entries.getLongValue());
+        }
+    }
+
+    void readEmitted(final DataInput data) throws IOException {
+        emittedCounts.clear();
+        final int writers = data.readInt();
+        for (int i = 0; i < writers; i++) {
+            emittedCounts.put(data.readInt(), data.readLong());
+        }
+    }
+
+    /** The next read is after {@code index}, with a fresh reader; the idle clock restarts. */
+    void resumeAfter(final long index) {
+        lastIndex = index;
+        headLength = -1;
+        closeReader();
+        lastRecordNanos = System.nanoTime();
+    }
+
+    void closeReader() {
+        if (reader != null) {
+            reader.close();
+            reader = null;
+        }
+        if (leaps != null) {
+            leaps.reset();
+        }
+    }
+}
