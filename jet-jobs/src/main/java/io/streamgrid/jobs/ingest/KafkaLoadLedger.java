@@ -66,8 +66,8 @@ public final class KafkaLoadLedger implements LoadProgress {
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()));
         try {
             producer.initTransactions(); // aborts a transaction an earlier load of this file left open
-            KafkaLog.ensureSchemaTopic(kafka); // a first load may come before any log exists
-            final String recorded = force ? null : KafkaLog.schemaTopicRecords(kafka).get(key);
+            KafkaTopics.ensureSchemaTopic(kafka); // a first load may come before any log exists
+            final String recorded = force ? null : SchemaTopic.schemaTopicRecords(kafka).get(key);
             long linesDone = 0;
             String finishedAt = null;
             if (recorded != null) {

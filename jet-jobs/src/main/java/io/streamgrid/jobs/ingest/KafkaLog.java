@@ -8,31 +8,17 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -52,7 +38,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class KafkaLog implements EventLog {
     private static final int MAX_RECORD = 1 << 20;
-    private static final long ADMIN_TIMEOUT_S = 60;
     private static final long END_OFFSETS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
@@ -108,17 +93,17 @@ public final class KafkaLog implements EventLog {
     static KafkaLog open(final KafkaLogs source, final EventSchema schema, final String logName, final int createPartitions) {
         final String topic = source.topic(logName);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers()))) {
-            ensureSchemaTopic(admin, source);
-            Integer partitions = partitionsOf(admin, topic);
+            KafkaTopics.ensureSchemaTopic(admin, source);
+            Integer partitions = KafkaTopics.partitionsOf(admin, topic);
             if (partitions == null) {
                 if (createPartitions <= 0) {
                     throw new IllegalStateException("no log '" + logName + "' in " + source.describe() + " (topic " + topic
                             + " does not exist): load its events first");
                 }
-                create(admin, new NewTopic(topic, createPartitions, source.replicationFactor()));
-                partitions = awaitTopic(admin, topic);
+                KafkaTopics.create(admin, new NewTopic(topic, createPartitions, source.replicationFactor()));
+                partitions = KafkaTopics.awaitTopic(admin, topic);
             }
-            checkSchema(source, topic, schema);
+            SchemaTopic.checkSchema(source, topic, schema);
             return new KafkaLog(source, topic, schema, partitions);
         }
     }
@@ -126,7 +111,7 @@ public final class KafkaLog implements EventLog {
     /** Whether the topic of the log named {@code logName} exists. */
     static boolean topicExists(final KafkaLogs source, final String logName) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers()))) {
-            return partitionsOf(admin, source.topic(logName)) != null;
+            return KafkaTopics.partitionsOf(admin, source.topic(logName)) != null;
         }
     }
 
@@ -202,14 +187,14 @@ public final class KafkaLog implements EventLog {
         try {
             final long end = admin().listOffsets(Map.of(tp, OffsetSpec.latest()),
                             new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
-                    .partitionResult(tp).get(ADMIN_TIMEOUT_S, TimeUnit.SECONDS).offset();
+                    .partitionResult(tp).get(KafkaTopics.ADMIN_TIMEOUT_S, TimeUnit.SECONDS).offset();
             return end - 1;
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while asking Kafka for the end of " + topic, e);
         } catch (final ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Kafka " + source.bootstrapServers() + " did not give the end of " + tp + " within "
-                    + ADMIN_TIMEOUT_S + " s: " + (e.getCause() != null ? e.getCause() : e), e);
+                    + KafkaTopics.ADMIN_TIMEOUT_S + " s: " + (e.getCause() != null ? e.getCause() : e), e);
         }
     }
 
@@ -257,10 +242,10 @@ public final class KafkaLog implements EventLog {
         // totally ordered) schema topic names the emitter. Compaction keeps every key's record at its offset, so the
         // order, hence the owner, never changes — a claim without compare-and-set that two jobs cannot both win.
         final String prefix = "emitter/" + topic + "/";
-        String owner = firstWithPrefix(source, prefix);
+        String owner = SchemaTopic.firstWithPrefix(source, prefix);
         if (owner == null) {
-            recordInSchemaTopic(source, prefix + jobName, jobName);
-            owner = firstWithPrefix(source, prefix);
+            SchemaTopic.recordInSchemaTopic(source, prefix + jobName, jobName);
+            owner = SchemaTopic.firstWithPrefix(source, prefix);
         }
         if (!jobName.equals(owner)) {
             throw new IllegalStateException("job " + jobName + " cannot emit into topic " + topic + ": job " + owner
@@ -316,130 +301,6 @@ public final class KafkaLog implements EventLog {
         return admin;
     }
 
-    /** The topic's partition count, or null when it does not exist. */
-    private static Integer partitionsOf(final Admin admin, final String topic) {
-        try {
-            final TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(ADMIN_TIMEOUT_S, TimeUnit.SECONDS).get(topic);
-            return description.partitions().size();
-        } catch (final ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return null;
-            }
-            throw unreachable(topic, e.getCause());
-        } catch (final TimeoutException e) {
-            throw unreachable(topic, e);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unreachable(topic, e);
-        }
-    }
-
-    /** The partition count of a topic just created, once the cluster's metadata shows it (within a minute). */
-    private static int awaitTopic(final Admin admin, final String topic) {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_S);
-        while (true) {
-            final Integer partitions = partitionsOf(admin, topic);
-            if (partitions != null) {
-                return partitions;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("topic " + topic + " was created but is not listed after " + ADMIN_TIMEOUT_S + " s");
-            }
-            try {
-                Thread.sleep(100);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw unreachable(topic, e);
-            }
-        }
-    }
-
-    private static void create(final Admin admin, final NewTopic topic) {
-        try {
-            admin.createTopics(List.of(topic)).all().get(ADMIN_TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (final ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) { // created meanwhile by another member: fine
-                throw unreachable(topic.name(), e.getCause());
-            }
-        } catch (final TimeoutException e) {
-            throw unreachable(topic.name(), e);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unreachable(topic.name(), e);
-        }
-    }
-
-    /** Creates {@code source}'s schema topic when it does not exist yet (a Kafka cluster StreamGrid has not used). */
-    static void ensureSchemaTopic(final KafkaLogs source) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers()))) {
-            ensureSchemaTopic(admin, source);
-        }
-    }
-
-    private static void ensureSchemaTopic(final Admin admin, final KafkaLogs source) {
-        if (partitionsOf(admin, source.schemaTopic()) == null) {
-            create(admin, new NewTopic(source.schemaTopic(), 1, source.replicationFactor())
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
-            awaitTopic(admin, source.schemaTopic());
-        }
-    }
-
-    private static IllegalStateException unreachable(final String topic, final Throwable cause) {
-        return new IllegalStateException("Kafka did not answer about topic " + topic + " within " + ADMIN_TIMEOUT_S + " s: "
-                + cause, cause);
-    }
-
-    /**
-     * Checks {@code schema} against the one recorded for {@code topic}, recording it when there is
-     * none or it is a newer compatible version (as {@link SchemaLog} does in its metadata file).
-     */
-    private static void checkSchema(final KafkaLogs source, final String topic, final EventSchema schema) {
-        final String stored = storedSchema(source, topic);
-        if (stored != null) {
-            final Properties properties = new Properties();
-            try {
-                properties.load(new StringReader(stored));
-            } catch (final IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            final EventSchema recorded = SchemaProperties.read(properties, "the schema of topic " + topic);
-            if (!SchemaLog.checkAgainst(recorded, schema, "topic " + topic)) {
-                return;
-            }
-        }
-        final Properties properties = new Properties();
-        SchemaProperties.write(schema, properties);
-        final StringWriter text = new StringWriter();
-        try {
-            properties.store(text, null);
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        recordInSchemaTopic(source, topic, text.toString());
-    }
-
-    /** Writes {@code key}: {@code value} to the schema topic, durably (acknowledged by every in-sync replica). */
-    private static void recordInSchemaTopic(final KafkaLogs source, final String key, final String value) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers(),
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
-            producer.send(new ProducerRecord<>(source.schemaTopic(), 0, key, value)).get(ADMIN_TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (final ExecutionException | TimeoutException e) {
-            throw unreachable(source.schemaTopic(), e);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unreachable(source.schemaTopic(), e);
-        }
-    }
-
-    /** The newest schema recorded for {@code topic} (properties text), or null. */
-    private static String storedSchema(final KafkaLogs source, final String topic) {
-        return schemaTopicRecords(source).get(topic);
-    }
-
     /**
      * A claim per publisher in the schema topic, key {@code publisher/<topic>/<publisher id>},
      * value the slot (compaction keeps it: each publisher has its own key). No compare-and-set:
@@ -448,7 +309,7 @@ public final class KafkaLog implements EventLog {
     @Override
     public synchronized PublisherSlot publisherSlot(final String publisherId) {
         final String prefix = "publisher/" + topic + "/";
-        final Map<String, String> records = schemaTopicRecords(source);
+        final Map<String, String> records = SchemaTopic.schemaTopicRecords(source);
         final String known = records.get(prefix + publisherId);
         if (known != null) {
             return new PublisherSlot(Integer.parseInt(known), false);
@@ -463,7 +324,7 @@ public final class KafkaLog implements EventLog {
         for (int i = 0; i < PublishedSequence.SLOTS; i++) {
             final int slot = PublishedSequence.FIRST_SLOT + (start + i) % PublishedSequence.SLOTS;
             if (!taken.contains(slot)) {
-                recordInSchemaTopic(source, prefix + publisherId, Integer.toString(slot));
+                SchemaTopic.recordInSchemaTopic(source, prefix + publisherId, Integer.toString(slot));
                 return new PublisherSlot(slot, true);
             }
         }
@@ -471,46 +332,4 @@ public final class KafkaLog implements EventLog {
                 + " publishers have used it");
     }
 
-    /** The value of the earliest record of the schema topic whose key starts with {@code prefix}, or null. */
-    private static String firstWithPrefix(final KafkaLogs source, final String prefix) {
-        final String[] first = new String[1];
-        forEachSchemaTopicRecord(source, (key, value) -> {
-            if (first[0] == null && key != null && key.startsWith(prefix)) {
-                first[0] = value;
-            }
-        });
-        return first[0];
-    }
-
-    /** Every key of the schema topic with its newest value. */
-    static Map<String, String> schemaTopicRecords(final KafkaLogs source) {
-        final Map<String, String> found = new HashMap<>();
-        forEachSchemaTopicRecord(source, found::put);
-        return found;
-    }
-
-    /** Hands every record of the schema topic, in log order, to {@code action}. */
-    private static void forEachSchemaTopicRecord(final KafkaLogs source, final java.util.function.BiConsumer<String, String> action) {
-        final TopicPartition only = new TopicPartition(source.schemaTopic(), 0);
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName()))) {
-            consumer.assign(List.of(only));
-            consumer.seekToBeginning(List.of(only));
-            final long end = consumer.endOffsets(List.of(only), Duration.ofSeconds(ADMIN_TIMEOUT_S)).get(only);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_S);
-            while (consumer.position(only) < end) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("reading the schemas in topic " + source.schemaTopic() + " took over "
-                            + ADMIN_TIMEOUT_S + " s");
-                }
-                for (final ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    action.accept(record.key(), record.value());
-                }
-            }
-        }
-    }
 }
