@@ -50,18 +50,15 @@ final class TimerQueue {
     /** Time to its bucket: head node in the high 32 bits, tail node in the low 32. */
     private final Long2LongHashMap buckets = new Long2LongHashMap(NO_BUCKET);
     /** Heap of the distinct times that have a bucket: exactly those. */
-    private long[] times = new long[64];
-    private int timeCount;
+    private final TimeHeap times = new TimeHeap();
     /** Timers of all entries in this queue. */
     private int size;
     /** The time whose bucket holds only due nodes in sequence order, or {@link #NOT_PREPARED}. */
     private long preparedTime = NOT_PREPARED;
     /** Nodes examined by {@link #prepare} so far (tests check that buckets are not sorted over and over). */
     private long preparedNodes;
-    private int[] sortNodes = new int[64];
-    private long[] sortSequences = new long[64];
-    private int[] mergeNodes = new int[64];
-    private long[] mergeSequences = new long[64];
+    /** A bucket's due nodes, sorted by their timers' sequences (reused). */
+    private final NodesBySequence due = new NodesBySequence();
 
     TimerQueue(final boolean processing) {
         this.processing = processing;
@@ -88,7 +85,7 @@ final class TimerQueue {
         queuedNodes = 0;
         liveNodes = 0;
         buckets.clear();
-        timeCount = 0;
+        times.clear();
         size = 0;
         preparedTime = NOT_PREPARED;
     }
@@ -173,8 +170,8 @@ final class TimerQueue {
      */
     boolean hasDue(final long upTo) {
         // Settles the front on the way: drops stale nodes, moves early ones, sorts a due bucket.
-        while (timeCount > 0 && times[0] <= upTo) {
-            final long time = times[0];
+        while (times.size() > 0 && times.peek() <= upTo) {
+            final long time = times.peek();
             if (preparedTime != time) {
                 prepare(time);
                 continue;
@@ -201,7 +198,7 @@ final class TimerQueue {
     /** Time of the earliest timer; only when {@link #size()} is positive. */
     long peekTime() {
         hasDue(Long.MAX_VALUE);
-        return times[0];
+        return times.peek();
     }
 
     /**
@@ -210,7 +207,7 @@ final class TimerQueue {
      */
     KeyEntry<?> pollEntry() {
         hasDue(Long.MAX_VALUE);
-        final long time = times[0];
+        final long time = times.peek();
         final long bucket = buckets.get(time);
         final int node = head(bucket);
         final KeyEntry<?> entry = nodeEntry[node];
@@ -230,7 +227,7 @@ final class TimerQueue {
      * later move there, and the rest (due now) are relinked in their timers' sequence order.
      */
     private void prepare(final long time) {
-        int due = 0;
+        due.clear();
         for (int node = head(buckets.get(time)), next; node != NONE; node = next) {
             next = nodeNext[node];
             preparedNodes++;
@@ -249,26 +246,21 @@ final class TimerQueue {
                 moveToEarliest(entry, node);
                 continue;
             }
-            if (due == sortNodes.length) {
-                sortNodes = Arrays.copyOf(sortNodes, due * 2);
-                sortSequences = Arrays.copyOf(sortSequences, due * 2);
-            }
-            sortNodes[due] = node;
-            sortSequences[due] = timers[KeyEntry.WIDTH * slot + 1];
-            due++;
+            due.add(node, timers[KeyEntry.WIDTH * slot + 1]);
         }
-        if (due == 0) {
+        if (due.count() == 0) {
             buckets.remove(time);
-            popTime();
+            times.pop();
             return;
         }
-        sortBySequence(due);
-        for (int i = 0; i < due; i++) {
-            final int node = sortNodes[i];
-            nodeSequence[node] = sortSequences[i];
-            nodeNext[node] = i + 1 < due ? sortNodes[i + 1] : NONE;
+        due.sort();
+        final int count = due.count();
+        for (int i = 0; i < count; i++) {
+            final int node = due.node(i);
+            nodeSequence[node] = due.sequence(i);
+            nodeNext[node] = i + 1 < count ? due.node(i + 1) : NONE;
         }
-        buckets.put(time, pack(sortNodes[0], sortNodes[due - 1]));
+        buckets.put(time, pack(due.node(0), due.node(count - 1)));
         preparedTime = time;
     }
 
@@ -328,7 +320,7 @@ final class TimerQueue {
         final long bucket = buckets.get(time);
         if (bucket == NO_BUCKET) {
             buckets.put(time, pack(node, node));
-            pushTime(time);
+            times.push(time);
         } else {
             final int tail = tail(bucket);
             if (time == preparedTime && sequence < nodeSequence[tail]) {
@@ -344,7 +336,7 @@ final class TimerQueue {
         final int next = nodeNext[node];
         if (next == NONE) {
             buckets.remove(time);
-            popTime();
+            times.pop();
             if (preparedTime == time) {
                 preparedTime = NOT_PREPARED;
             }
@@ -355,8 +347,8 @@ final class TimerQueue {
 
     /** Frees every stale node and every node of an entry without timers; the others keep their buckets and order. */
     private void sweep() {
-        final long[] bucketTimes = Arrays.copyOf(times, timeCount);
-        timeCount = 0;
+        final long[] bucketTimes = times.toArray();
+        times.clear();
         for (final long time : bucketTimes) {
             int kept = NONE;
             int keptTail = NONE;
@@ -384,47 +376,8 @@ final class TimerQueue {
                 }
             } else {
                 buckets.put(time, pack(kept, keptTail));
-                pushTime(time);
+                times.push(time);
             }
-        }
-    }
-
-    /** Sorts the first {@code count} of {@link #sortNodes} by {@link #sortSequences} (sequences are unique): a bottom-up merge sort. */
-    private void sortBySequence(final int count) {
-        if (mergeNodes.length < count) {
-            mergeNodes = new int[sortNodes.length];
-            mergeSequences = new long[sortNodes.length];
-        }
-        int[] fromNodes = sortNodes;
-        long[] fromSequences = sortSequences;
-        int[] toNodes = mergeNodes;
-        long[] toSequences = mergeSequences;
-        for (int width = 1; width < count; width *= 2) {
-            for (int start = 0; start < count; start += 2 * width) {
-                final int middle = Math.min(start + width, count);
-                final int end = Math.min(start + 2 * width, count);
-                int left = start;
-                int right = middle;
-                for (int out = start; out < end; out++) {
-                    if (left < middle && (right >= end || fromSequences[left] < fromSequences[right])) {
-                        toNodes[out] = fromNodes[left];
-                        toSequences[out] = fromSequences[left++];
-                    } else {
-                        toNodes[out] = fromNodes[right];
-                        toSequences[out] = fromSequences[right++];
-                    }
-                }
-            }
-            final int[] nodes = fromNodes;
-            fromNodes = toNodes;
-            toNodes = nodes;
-            final long[] sequences = fromSequences;
-            fromSequences = toSequences;
-            toSequences = sequences;
-        }
-        if (fromNodes != sortNodes) {
-            System.arraycopy(fromNodes, 0, sortNodes, 0, count);
-            System.arraycopy(fromSequences, 0, sortSequences, 0, count);
         }
     }
 
@@ -463,39 +416,5 @@ final class TimerQueue {
 
     private static int tail(final long bucket) {
         return (int) bucket;
-    }
-
-    private void pushTime(final long time) {
-        if (timeCount == times.length) {
-            times = Arrays.copyOf(times, timeCount * 2);
-        }
-        int i = timeCount++;
-        while (i > 0) {
-            final int parent = (i - 1) >>> 1;
-            if (times[parent] <= time) {
-                break;
-            }
-            times[i] = times[parent];
-            i = parent;
-        }
-        times[i] = time;
-    }
-
-    private void popTime() {
-        final long last = times[--timeCount];
-        int i = 0;
-        while (true) {
-            final int left = 2 * i + 1;
-            if (left >= timeCount) {
-                break;
-            }
-            final int child = left + 1 < timeCount && times[left + 1] < times[left] ? left + 1 : left;
-            if (times[child] >= last) {
-                break;
-            }
-            times[i] = times[child];
-            i = child;
-        }
-        times[i] = last;
     }
 }
