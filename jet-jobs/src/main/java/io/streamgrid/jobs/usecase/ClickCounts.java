@@ -3,6 +3,7 @@ package io.streamgrid.jobs.usecase;
 import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.schema.TypedField.EnumField;
 import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
@@ -19,7 +20,7 @@ public final class ClickCounts {
     /** Counts views, clicks and purchases. */
     public static final class Aggregation implements WindowAggregation<ClickCounts>, Serializable {
         private static final long serialVersionUID = 1L;
-        private static final int ACTION = EventType.CLICK.schema().layout().indexOf("action");
+        private static final EnumField ACTION = EventType.CLICK.schema().enumField("action");
         private static final int VIEW = ClickAction.VIEW.ordinal();
         private static final int CLICK = ClickAction.CLICK.ordinal();
 
@@ -30,7 +31,7 @@ public final class ClickCounts {
 
         @Override
         public void accumulate(final ClickCounts counts, final SchemaRecord event) {
-            final int action = event.getEnumOrdinal(ACTION);
+            final int action = event.ordinal(ACTION);
             if (action == VIEW) {
                 counts.views++;
             } else if (action == CLICK) {

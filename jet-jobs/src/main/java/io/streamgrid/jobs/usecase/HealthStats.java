@@ -3,6 +3,8 @@ package io.streamgrid.jobs.usecase;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.event.SensorKind;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.schema.TypedField.DoubleField;
+import io.streamgrid.jobs.schema.TypedField.EnumField;
 import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
@@ -60,8 +62,8 @@ public final class HealthStats {
     /** Aggregates sensor readings; operating minutes assume one-minute slices (the job checks). */
     public static final class Aggregation implements WindowAggregation<HealthStats>, Serializable {
         private static final long serialVersionUID = 1L;
-        private static final int KIND = EventType.SENSOR.schema().layout().indexOf("kind");
-        private static final int VALUE = EventType.SENSOR.schema().layout().indexOf("value");
+        private static final EnumField KIND = EventType.SENSOR.schema().enumField("kind");
+        private static final DoubleField VALUE = EventType.SENSOR.schema().doubleField("value");
 
         @Override
         public HealthStats create() {
@@ -72,8 +74,8 @@ public final class HealthStats {
         public void accumulate(final HealthStats stats, final SchemaRecord event) {
             stats.readings++;
             stats.operatingMinutes = 1; // a slice is one minute; a window sums its slices
-            final double value = event.getDouble(VALUE);
-            final int kind = event.getEnumOrdinal(KIND);
+            final double value = event.get(VALUE);
+            final int kind = event.ordinal(KIND);
             if (kind == SensorKind.VIBRATION.ordinal()) {
                 stats.vibrationCount++;
                 stats.vibrationSum += value;

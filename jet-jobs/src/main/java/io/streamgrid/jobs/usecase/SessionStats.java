@@ -2,6 +2,8 @@ package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.schema.TypedField.IntField;
+import io.streamgrid.jobs.schema.TypedField.LongField;
 import io.streamgrid.jobs.window.WindowAggregation;
 import org.agrona.collections.LongHashSet;
 
@@ -47,8 +49,8 @@ public final class SessionStats {
     /** Aggregates clicks into session statistics. */
     public static final class Aggregation implements WindowAggregation<SessionStats>, Serializable {
         private static final long serialVersionUID = 1L;
-        private static final int ITEM = EventType.CLICK.schema().layout().indexOf("item");
-        private static final int CATEGORY = EventType.CLICK.schema().layout().indexOf("category");
+        private static final LongField ITEM = EventType.CLICK.schema().longField("item");
+        private static final IntField CATEGORY = EventType.CLICK.schema().intField("category");
 
         @Override
         public SessionStats create() {
@@ -58,8 +60,8 @@ public final class SessionStats {
         @Override
         public void accumulate(final SessionStats stats, final SchemaRecord event) {
             stats.events++;
-            stats.items.add(event.getLong(ITEM));
-            stats.offer(event.eventTime(), event.getInt(CATEGORY));
+            stats.items.add(event.get(ITEM));
+            stats.offer(event.eventTime(), event.get(CATEGORY));
         }
 
         @Override
