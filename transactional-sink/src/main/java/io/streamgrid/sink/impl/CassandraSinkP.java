@@ -17,11 +17,7 @@ import io.streamgrid.sink.TableSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The Cassandra sink's processor.
@@ -73,8 +69,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * (server timestamps); a permanent error fails the job, naming the table and the statements.
  */
 public final class CassandraSinkP<T> extends AbstractProcessor {
-    private static final long MAX_BACKOFF_MS = 5_000;
-
     private final TableSpec spec;
     private final FunctionEx<? super T, Object[]> toRow;
     private final FunctionEx<? super T, Object[]> toDeletedKey;
@@ -84,8 +78,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private final FunctionEx<String, Metric> metricFactory;
 
     private Context context;
-    /** Opened on first use, on the processor's own thread: see {@link #store()}. */
-    private RowStore store;
+    /** Writes rows to the table, opened on first use on the processor's own thread, retrying transient errors. */
+    private RowWriter writer;
     private boolean exactlyOnce;
     private String jobName;
     private String txnPrefix;
@@ -112,11 +106,9 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private long restoredTimestampMicros = Long.MIN_VALUE;
     /** Transactions of the restored snapshot this processor commits, by id, as their parts arrive. */
     private final Map<String, RowCodec.Restoring> restored = new LinkedHashMap<>();
-    private Semaphore inFlight;
     private Metric rowsCommitted;
     private Metric txnsCommitted;
     private Metric commitMillis;
-    private Metric writesInFlight;
 
     /**
      * @param toDeletedKey         null when the input never removes rows
@@ -154,14 +146,14 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         processorIndex = context.globalProcessorIndex();
         totalParallelism = context.totalParallelism();
         txnPrefix = context.jobId() + "-" + context.vertexName() + "-" + processorIndex + "-";
-        inFlight = new Semaphore(options.maxInFlight());
         snapshotEntryBytes = options.snapshotEntryBytes() > 0 ? options.snapshotEntryBytes()
                 : SnapshotEntries.maxBytes(context.hazelcastInstance());
         this.context = context;
         rowsCommitted = metricFactory.apply(SinkMetricNames.ROWS_COMMITTED);
         txnsCommitted = metricFactory.apply(SinkMetricNames.TRANSACTIONS_COMMITTED);
         commitMillis = metricFactory.apply(SinkMetricNames.COMMIT_MILLIS);
-        writesInFlight = metricFactory.apply(SinkMetricNames.WRITES_IN_FLIGHT);
+        writer = new RowWriter(spec, () -> storeFactory.apply(context), options.maxInFlight(),
+                metricFactory.apply(SinkMetricNames.WRITES_IN_FLIGHT), getLogger());
         pending = new EpochWrites(spec);
     }
 
@@ -176,10 +168,10 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         }
         if (!exactlyOnce && !pending.isEmpty()) {
             try {
-                write(pending, -1);
-            } catch (final PermanentWriteFailure e) {
+                writer.write(pending, -1);
+            } catch (final RowWriter.PermanentWriteFailure e) {
                 throw new JetException("writing to " + spec.qualifiedName() + " failed with a permanent error ("
-                        + e.getMessage() + "); statements: " + describeStatements(), e.getCause());
+                        + e.getMessage() + "); statements: " + writer.describe(), e.getCause());
             }
             pending.clear();
         }
@@ -276,9 +268,9 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
             pending = new EpochWrites(spec);
             try {
                 commit(last);
-            } catch (final PermanentWriteFailure e) {
+            } catch (final RowWriter.PermanentWriteFailure e) {
                 throw new JetException("the last rows of the input (transaction " + last.id() + ") could not be written to "
-                        + spec.qualifiedName() + ": " + e.getMessage() + "; statements: " + describeStatements(), e.getCause());
+                        + spec.qualifiedName() + ": " + e.getMessage() + "; statements: " + writer.describe(), e.getCause());
             }
         }
         return true;
@@ -286,8 +278,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
 
     @Override
     public void close() {
-        if (store != null) {
-            store.close();
+        if (writer != null) {
+            writer.close();
         }
     }
 
@@ -295,10 +287,10 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
     private void commitDecided(final RowCodec.Txn txn) {
         try {
             commit(txn);
-        } catch (final PermanentWriteFailure e) {
+        } catch (final RowWriter.PermanentWriteFailure e) {
             throw new JetException("transaction " + txn.id() + " of " + spec.qualifiedName() + " is decided but not committed: "
                     + "its rows are kept in the suspended job's snapshot; fix the cause (" + e.getMessage()
-                    + "; statements: " + describeStatements() + ") and resume with `streamgrid job resume " + jobName + "`",
+                    + "; statements: " + writer.describe() + ") and resume with `streamgrid job resume " + jobName + "`",
                     e.getCause());
         }
     }
@@ -310,8 +302,8 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
         beforeCommit();
         final long start = System.nanoTime();
         final long timestamp = txn.timestampMicros();
-        store().reserve(timestamp);
-        write(txn.rows(), timestamp);
+        writer.store().reserve(timestamp);
+        writer.write(txn.rows(), timestamp);
         rowsCommitted.increment(txn.rows().size());
         txnsCommitted.increment();
         commitMillis.set(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
@@ -339,118 +331,6 @@ public final class CassandraSinkP<T> extends AbstractProcessor {
             options.beforeCommit().beforeCommit(processorIndex, txnPrefix + epoch);
         } catch (final Exception e) {
             throw new JetException("the sink's before-commit step failed for transaction " + txnPrefix + epoch + ": " + e, e);
-        }
-    }
-
-
-    /**
-     * Writes rows (grouped by partition key) and returns when all are acknowledged; transient errors
-     * are retried until they pass. {@code timestamp < 0}: server timestamps.
-     *
-     * @throws PermanentWriteFailure after every write has finished, when any failed permanently
-     */
-    private void write(final EpochWrites rows, final long timestamp) {
-        store(); // opened before the first write, so that writeWithRetry finds it
-        final AtomicReference<Throwable> failure = new AtomicReference<>();
-        rows.forEachPartition(group -> {
-            acquire(1);
-            writeWithRetry(group, timestamp, 0).whenComplete((result, error) -> {
-                if (error != null) {
-                    failure.compareAndSet(null, CassandraErrors.unwrap(error));
-                }
-                inFlight.release();
-            });
-        });
-        writesInFlight.set(options.maxInFlight() - inFlight.availablePermits());
-        // Every write has finished (failed ones after their retries) once every permit is back.
-        acquire(options.maxInFlight());
-        inFlight.release(options.maxInFlight());
-        if (failure.get() != null) {
-            throw new PermanentWriteFailure(failure.get());
-        }
-    }
-
-    private CompletionStage<?> writeWithRetry(final List<RowWrite> group, final long timestamp, final int attempt) {
-        final CompletionStage<?> attemptStage;
-        try {
-            attemptStage = store.write(group, timestamp);
-        } catch (final RuntimeException e) {
-            return CompletableFuture.failedFuture(e); // e.g. a value the driver cannot bind
-        }
-        return attemptStage.handle((result, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(result);
-            }
-            final Throwable cause = CassandraErrors.unwrap(error);
-            if (!CassandraErrors.isTransient(cause)) {
-                return CompletableFuture.failedFuture(cause);
-            }
-            final long backoff = backoffMillis(attempt);
-            if (attempt % 10 == 9) {
-                getLogger().warning("writes to " + spec.qualifiedName() + " keep failing (" + cause.getMessage()
-                        + "); retrying every " + backoff + " ms, the job stalls until Cassandra answers");
-            }
-            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS))
-                    .thenCompose(ignored -> writeWithRetry(group, timestamp, attempt + 1));
-        }).thenCompose(stage -> stage);
-    }
-
-    /**
-     * The table, opened on first use and not in {@code init}: an execution may start while
-     * Cassandra is down or restarting, and a failed start would suspend the job. Transient errors
-     * are retried with the writes' backoff for as long as it takes (the job stalls); a permanent
-     * one (a missing table, say) is a {@link PermanentWriteFailure}.
-     */
-    private RowStore store() {
-        for (int attempt = 0; store == null; attempt++) {
-            try {
-                store = storeFactory.apply(context);
-            } catch (final RuntimeException e) {
-                final Throwable cause = CassandraErrors.unwrap(e);
-                if (!CassandraErrors.isTransient(cause)) {
-                    throw new PermanentWriteFailure(cause);
-                }
-                final long backoff = backoffMillis(attempt);
-                if (attempt % 10 == 9) {
-                    getLogger().warning("cannot open " + spec.qualifiedName() + " (" + cause.getMessage() + "); retrying every "
-                            + backoff + " ms, the job stalls until Cassandra answers");
-                }
-                sleep(backoff);
-            }
-        }
-        return store;
-    }
-
-    private String describeStatements() {
-        return store == null ? "table " + spec.qualifiedName() + " not opened" : store.describe();
-    }
-
-    private static long backoffMillis(final int attempt) {
-        return Math.min(MAX_BACKOFF_MS, 100L << Math.min(attempt, 6));
-    }
-
-    private void sleep(final long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new JetException("interrupted while opening " + spec.qualifiedName(), e);
-        }
-    }
-
-    private void acquire(final int permits) {
-        try {
-            inFlight.acquire(permits);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new JetException("interrupted while waiting to write to " + spec.qualifiedName(), e);
-        }
-    }
-
-    /** A write failed with an error that retrying cannot fix; the cause is the driver's error. */
-    private static final class PermanentWriteFailure extends RuntimeException {
-        PermanentWriteFailure(final Throwable cause) {
-            super(cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause, false, false);
         }
     }
 }
