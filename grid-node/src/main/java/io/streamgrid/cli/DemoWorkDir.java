@@ -24,14 +24,14 @@ public final class DemoWorkDir {
         return dir;
     }
 
-    /** The demo's job options: its logs under the directory ({@link Demos#jobOptions}). */
+    /** The demo's job options: its logs under {@code <dir>/ingest}, snapshots every 500 ms, 2 processors per member. */
     public JobOptions jobOptions() {
-        return Demos.jobOptions(dir);
+        return JobOptions.of(dir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500).withLocalParallelism(2);
     }
 
     /** Three member processes in the directory, their progress indented under the demo's lines. */
     public LocalCluster startThreeMembers(final PrintWriter out) throws Exception {
-        return Demos.startThreeMembers(dir, out);
+        return LocalCluster.builder().members(3).workDir(dir).progress(line -> out.println("   " + line)).start();
     }
 
     public Path path() {

@@ -1,7 +1,6 @@
 package io.streamgrid.cli;
 
 import io.streamgrid.cluster.LocalCluster;
-import io.streamgrid.jobs.pipeline.JobOptions;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -21,8 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * What the demos share — {@code streamgrid demo} and the demos a {@link CliPlugin} adds (the examples
- * module's): an emptied work directory, three member processes, job options for a demo, appending
- * with a member killed halfway, and waiting for results that never waits silently.
+ * module's): emptying a work directory ({@link DemoWorkDir} is a demo's own), appending with a
+ * member killed halfway, and waiting for results that never waits silently.
  */
 public final class Demos {
     private Demos() {
@@ -37,16 +36,6 @@ public final class Demos {
                 Files.delete(path);
             }
         }
-    }
-
-    /** A keyed-job demo's job options: its logs under {@code workDir}, snapshots every 500 ms, 2 processors per member. */
-    static JobOptions jobOptions(final Path workDir) {
-        return JobOptions.of(workDir.resolve("ingest").toAbsolutePath()).withSnapshotInterval(500).withLocalParallelism(2);
-    }
-
-    /** Starts a keyed-job demo's three member processes in {@code workDir}, their progress indented under the demo's lines. */
-    static LocalCluster startThreeMembers(final Path workDir, final PrintWriter out) throws Exception {
-        return LocalCluster.builder().members(3).workDir(workDir).progress(line -> out.println("   " + line)).start();
     }
 
     /** How long a demo waits for its results to converge before it reports what differs. */

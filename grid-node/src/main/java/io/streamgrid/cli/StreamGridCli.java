@@ -74,12 +74,13 @@ public final class StreamGridCli {
     }
 
     private static void add(final CommandLine parent, final Object command, final CliPlugin plugin) {
-        final String name = new CommandLine(command).getCommandName();
+        final CommandLine sub = new CommandLine(command); // built once: picocli takes a CommandLine as it is
+        final String name = sub.getCommandName();
         if (parent.getSubcommands().containsKey(name)) {
             throw new IllegalStateException("plugin " + plugin.getClass().getName() + " adds '" + name + "' under '"
                     + parent.getCommandName() + "', which is already " + parent.getSubcommands().get(name).getCommand().getClass().getName());
         }
-        parent.addSubcommand(name, command);
+        parent.addSubcommand(name, sub);
     }
 
     /**

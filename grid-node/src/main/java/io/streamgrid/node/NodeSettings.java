@@ -80,13 +80,9 @@ public record NodeSettings(
             throw new ConfigException("network.members is empty: list at least one member, e.g. [127.0.0.1:5701]");
         }
         checkRange(joinWaitSeconds, 0, 300, "network.join-wait-seconds");
-        if (snapshotEntryBytes != 0) {
-            try {
-                SnapshotEntries.parse(Integer.toString(snapshotEntryBytes));
-            } catch (final IllegalArgumentException e) {
-                throw new ConfigException("jobs.snapshot-entry-bytes is " + snapshotEntryBytes + ": give " + SnapshotEntries.MIN_BYTES
-                        + " to " + SnapshotEntries.LIMIT_BYTES + ", or 0 for the default (3/4 of a G1 heap region, at most 6 MiB)");
-            }
+        if (!SnapshotEntries.allowed(snapshotEntryBytes)) {
+            throw new ConfigException("jobs.snapshot-entry-bytes is " + snapshotEntryBytes + ": give " + SnapshotEntries.MIN_BYTES
+                    + " to " + SnapshotEntries.LIMIT_BYTES + ", or 0 for the default (3/4 of a G1 heap region, at most 6 MiB)");
         }
         checkRange(heartbeatTimeoutSeconds, 2, 3600, "network.heartbeat-timeout-seconds");
         checkRange(backupCount, 0, 6, "state-maps.backup-count");

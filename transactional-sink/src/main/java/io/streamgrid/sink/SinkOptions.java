@@ -16,8 +16,9 @@ public record SinkOptions(int maxInFlight, int snapshotEntryBytes, BeforeCommit 
         if (maxInFlight < 1 || maxInFlight > 10_000) {
             throw new IllegalArgumentException("maxInFlight must be 1 to 10000, was " + maxInFlight);
         }
-        if (snapshotEntryBytes != 0) {
-            SnapshotEntries.parse(Integer.toString(snapshotEntryBytes));
+        if (!SnapshotEntries.allowed(snapshotEntryBytes)) {
+            throw new IllegalArgumentException("snapshotEntryBytes must be 0 (the member's setting) or " + SnapshotEntries.MIN_BYTES
+                    + " to " + SnapshotEntries.LIMIT_BYTES + ", was " + snapshotEntryBytes);
         }
         Objects.requireNonNull(beforeCommit, "beforeCommit (BeforeCommit.NONE for nothing)");
     }

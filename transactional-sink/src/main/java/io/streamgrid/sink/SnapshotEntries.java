@@ -61,6 +61,11 @@ public final class SnapshotEntries {
         return parse(member.getConfig().getProperty(PROPERTY));
     }
 
+    /** Whether a member or a sink may be set to {@code bytes}: 0 (the default), or {@value #MIN_BYTES} to {@value #LIMIT_BYTES}. */
+    public static boolean allowed(final int bytes) {
+        return bytes == 0 || bytes >= MIN_BYTES && bytes <= LIMIT_BYTES;
+    }
+
     /** {@code value} as {@link #maxBytes(HazelcastInstance)} reads it; null or "0": the default. */
     public static int parse(final String value) {
         if (value == null || value.isBlank() || value.strip().equals("0")) {
@@ -72,7 +77,7 @@ public final class SnapshotEntries {
         } catch (final NumberFormatException e) {
             throw new IllegalArgumentException(PROPERTY + " is '" + value + "': give a whole number of bytes, or 0 for the default", e);
         }
-        if (bytes < MIN_BYTES || bytes > LIMIT_BYTES) {
+        if (!allowed(bytes)) {
             throw new IllegalArgumentException(PROPERTY + " is " + bytes + ": give " + MIN_BYTES + " to " + LIMIT_BYTES
                     + " bytes, or 0 for the default");
         }

@@ -330,7 +330,8 @@ final class ContinuousSubscription implements Subscription {
         }
     }
 
-    private Delta toDelta(final EventJournalMapEvent<Object, Object> event, final int partition, final long sequence) {
+    /** The delta a journal change makes for this subscription; null when the key was and is outside its predicate. */
+    Delta deltaOf(final EventJournalMapEvent<Object, Object> event, final int partition, final long sequence) {
         return mirror.toDelta(new DeltaMirror.Change(event.getKey(), event.getOldValue(), event.getNewValue(), partition, sequence));
     }
 
@@ -349,7 +350,7 @@ final class ContinuousSubscription implements Subscription {
     boolean feedChange(final int partition, final EventJournalMapEvent<Object, Object> event, final long sequence) {
         final Delta delta;
         try {
-            delta = toDelta(event, partition, sequence);
+            delta = deltaOf(event, partition, sequence);
         } catch (final RuntimeException e) {
             if (feedFailure == null) {
                 feedFailure = e;
@@ -392,10 +393,6 @@ final class ContinuousSubscription implements Subscription {
         return closed;
     }
 
-    /** The delta a journal change makes for this subscription; null when the key was and is outside its predicate. */
-    Delta deltaOf(final EventJournalMapEvent<Object, Object> event, final int partition, final long sequence) {
-        return toDelta(event, partition, sequence);
-    }
 
     /** A chain caught up with the journal after {@code sequence}: back to the shared read. */
     void backToSharedRead(final int partition, final long sequence) {

@@ -106,13 +106,24 @@ public record EventSchema(String name, int version, String keyField, String even
      * @throws IllegalArgumentException when the schema has no such field, or it has another type, naming both
      */
     private int typedIndex(final String fieldName, final FieldType type) {
+        final int index = indexOf(fieldName);
+        final FieldType actual = fields.get(index).type();
+        if (actual != type) {
+            throw new IllegalArgumentException("field " + fieldName + " of schema " + name + " is a " + actual.yamlName() + ", not a "
+                    + type.yamlName());
+        }
+        return index;
+    }
+
+    /**
+     * The position of field {@code fieldName} in {@link #fields()}, which is its index in every
+     * version's layout (versions only append).
+     *
+     * @throws IllegalArgumentException naming the schema's fields when there is none
+     */
+    int indexOf(final String fieldName) {
         for (int i = 0; i < fields.size(); i++) {
-            final Field field = fields.get(i);
-            if (field.name().equals(fieldName)) {
-                if (field.type() != type) {
-                    throw new IllegalArgumentException("field " + fieldName + " of schema " + name + " is a " + field.type().yamlName()
-                            + ", not a " + type.yamlName());
-                }
+            if (fields.get(i).name().equals(fieldName)) {
                 return i;
             }
         }

@@ -113,14 +113,7 @@ public final class SchemaLayout {
      * @throws IllegalArgumentException naming the schema's fields when there is none
      */
     public int indexOf(final String name) {
-        final List<Field> fields = schema.fields();
-        for (int i = 0; i < fields.size(); i++) {
-            if (fields.get(i).name().equals(name)) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("schema " + schema.name() + " has no field '" + name + "'; its fields are "
-                + fields.stream().map(Field::name).toList());
+        return schema.indexOf(name);
     }
 
     public int keyIndex() {
