@@ -63,8 +63,15 @@ public final class LocalCluster implements AutoCloseable {
         return new LocalClusterBuilder();
     }
 
-    /** Starts the configured number of members and waits until the cluster is safe. */
-    LocalCluster startAll() {
+    /** Waits until the members {@link #launchAll} started form a safe cluster. */
+    LocalCluster awaitStarted() {
+        final Duration took = awaitSafe(spec.initialMembers, spec.startTimeout);
+        spec.progress.accept("cluster of " + spec.initialMembers + " members is safe after " + took.toMillis() + " ms");
+        return this;
+    }
+
+    /** Starts the configured number of members and returns at once. */
+    LocalCluster launchAll() {
         final int count = spec.initialMembers;
         final List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -75,8 +82,6 @@ public final class LocalCluster implements AutoCloseable {
         for (final int port : ports) {
             members.add(launch(port, memberList, Map.of()));
         }
-        final Duration took = awaitSafe(count, spec.startTimeout);
-        spec.progress.accept("cluster of " + count + " members is safe after " + took.toMillis() + " ms");
         return this;
     }
 
@@ -90,15 +95,24 @@ public final class LocalCluster implements AutoCloseable {
      * process's environment (a library to preload, a time zone).
      */
     public MemberProcess addMember(final Map<String, String> environment) {
+        final MemberProcess member = launchMember(environment);
+        spec.progress.accept("added " + member + "; waiting for migration");
+        final Duration took = awaitSafe(members.size(), spec.startTimeout);
+        spec.progress.accept("cluster of " + members.size() + " members is safe, " + took.toMillis() + " ms after start of " + member);
+        return member;
+    }
+
+    /**
+     * Starts one more member and returns it at once, before it has joined (what happens while a
+     * member joins: {@link #awaitSafe} waits for the end).
+     */
+    public MemberProcess launchMember(final Map<String, String> environment) {
         final List<Integer> taken = members.stream().map(MemberProcess::port).collect(Collectors.toList());
         final int port = nextPort(taken);
         final String memberList = members.stream().map(MemberProcess::address).collect(Collectors.joining(","))
                 + (members.isEmpty() ? "" : ",") + HOST + ":" + port;
         final MemberProcess member = launch(port, memberList, environment);
         members.add(member);
-        spec.progress.accept("added " + member + "; waiting for migration");
-        final Duration took = awaitSafe(members.size(), spec.startTimeout);
-        spec.progress.accept("cluster of " + members.size() + " members is safe, " + took.toMillis() + " ms after start of " + member);
         return member;
     }
 

@@ -105,9 +105,26 @@ public final class LocalClusterBuilder {
         if (workDir == null) {
             throw new IllegalArgumentException("workDir is required: where member logs and data go");
         }
+        final LocalCluster cluster = launch();
+        try {
+            return cluster.awaitStarted();
+        } catch (final RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts the members and returns at once, before they have formed a cluster or loaded their
+     * persisted state; {@link LocalCluster#awaitSafe} waits for that.
+     */
+    public LocalCluster launch() {
+        if (workDir == null) {
+            throw new IllegalArgumentException("workDir is required: where member logs and data go");
+        }
         final LocalCluster cluster = new LocalCluster(this);
         try {
-            return cluster.startAll();
+            return cluster.launchAll();
         } catch (final RuntimeException e) {
             cluster.close();
             throw e;

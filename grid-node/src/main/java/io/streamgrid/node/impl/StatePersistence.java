@@ -2,9 +2,14 @@ package io.streamgrid.node.impl;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.map.IMap;
 import io.streamgrid.node.PersistenceSettings;
 
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -109,7 +114,7 @@ public final class StatePersistence implements AutoCloseable {
             // takes seconds even when it is empty, and Jet needs them before any job can start or resume.
             for (final String map : HazelcastConfigFactory.JOB_MAPS) {
                 if (!map.contains("*")) {
-                    hazelcast.getMap(map).size();
+                    loadWhole(map);
                 }
             }
         }
@@ -122,10 +127,67 @@ public final class StatePersistence implements AutoCloseable {
             final String map = maps.get(i);
             waitingFor = "Cassandra: loading persisted map " + map + " (" + (i + 1) + " of " + maps.size() + ")";
             final long started = System.nanoTime();
-            // Eager initial load: creating the proxy loads the map and waits for it.
-            final int size = hazelcast.getMap(map).size();
+            final int size = loadWhole(map);
             LOG.info(() -> String.format("state persistence: %s loaded, %d entries (%.1f s)", map, size,
                     (System.nanoTime() - started) / 1e9));
+        }
+    }
+
+    /**
+     * Loads {@code map} and returns its size once every stored entry is in memory. Creating the
+     * proxy starts Hazelcast's load and {@code size()} waits for it; but a partition that moves
+     * while its values are still being read (a member joined or left during the load) arrives at
+     * its new owner counted as loaded without them — the values still in flight on the old owner
+     * are not waited for (CI of stop 56: a member ready with 2 of 3 values). So when membership
+     * changed during a pass, once the partitions have settled the keys missing in memory are loaded
+     * again ({@code loadAll(false)}: present entries are kept), until a pass sees no change.
+     */
+    private int loadWhole(final String mapName) {
+        final AtomicInteger membershipChanges = new AtomicInteger();
+        final UUID listener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(final MembershipEvent event) {
+                membershipChanges.incrementAndGet();
+            }
+
+            @Override
+            public void memberRemoved(final MembershipEvent event) {
+                membershipChanges.incrementAndGet();
+            }
+        });
+        try {
+            final IMap<Object, Object> map = hazelcast.getMap(mapName);
+            int seen = 0;
+            int size = map.size();
+            while (true) {
+                awaitPartitionsSettled();
+                final int changes = membershipChanges.get();
+                if (changes == seen) {
+                    return size;
+                }
+                seen = changes;
+                LOG.info(() -> "state persistence: members joined or left while " + mapName
+                        + " loaded (partitions moved): loading the entries it misses again");
+                map.loadAll(false);
+                size = map.size();
+            }
+        } finally {
+            hazelcast.getCluster().removeMembershipListener(listener);
+        }
+    }
+
+    /** Waits until no partition is migrating and every backup is in sync (a member alone is at once). */
+    private void awaitPartitionsSettled() {
+        while (!hazelcast.getPartitionService().isClusterSafe()) {
+            if (!hazelcast.getLifecycleService().isRunning()) {
+                throw new IllegalStateException("the member is stopping");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (final InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for partitions to settle", stopped);
+            }
         }
     }
 
