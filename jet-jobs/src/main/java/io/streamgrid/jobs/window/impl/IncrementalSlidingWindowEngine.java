@@ -4,13 +4,11 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
-import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,7 +39,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     private final long slide;
     /** Slice start → (key → accumulator); only slices some window may still need. */
     private final TreeMap<Long, Long2ObjectHashMap<A>> slices = new TreeMap<>();
-    private final Long2ObjectHashMap<KeyState<A>> stateByKey = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<SliceKeyState<A>> stateByKey = new Long2ObjectHashMap<>();
     /** A number for every key in {@link #stateByKey}, by which snapshots write a slice's keys. */
     private final KeyNumbers keyNumbers = new KeyNumbers();
     private final SliceCodec<A> sliceCodec;
@@ -55,33 +53,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     private int keysInWindow;
     private long cachedSliceStart = NONE;
     private Long2ObjectHashMap<A> cachedSlice;
-    /**
-     * The snapshot encoding of each sealed slice (one the watermark has passed), kept from the
-     * snapshot that first wrote it (to a {@link CopyableOutput}: the job's; any other output gets
-     * every slice encoded afresh), or encoded when the window moved over it (see
-     * {@link #encodeSealedAfter}). A sealed slice changes only through a late event, which drops its
-     * bytes; so a snapshot encodes only the slices it finds unencoded and copies the rest — the job
-     * pauses for every snapshot, and encoding every slice each time was that pause.
-     */
-    private final Long2ObjectHashMap<byte[]> sealedSliceBytes = new Long2ObjectHashMap<>();
-    /** Slices starting below this may have bytes in {@link #sealedSliceBytes}; {@link #NONE}: none has. */
-    private long sealedBelow = NONE;
-    /**
-     * The watermark at the previous snapshot — or, before the first, the first this engine had since
-     * it was created or restored (a job's first snapshot comes one interval after its start): how
-     * far event time moves between two snapshots.
-     */
-    private long previousSnapshotWatermark = NONE;
-    /**
-     * A slice starting after this is encoded as soon as the window moves over it (it is sealed then),
-     * while its accumulators are still in cache from being combined: the slices expected to be alive
-     * at the next snapshot, judged by how far event time moved between the last two. When a job
-     * replays a backlog, event time outruns the window between two snapshots and every slice a
-     * snapshot holds is new; encoding them there, one cache miss per accumulator, was most of the
-     * snapshot's pause. {@code Long.MAX_VALUE} until the engine's first snapshot, and without snapshots.
-     */
-    private long encodeSealedAfter = Long.MAX_VALUE;
-    private SnapshotOutput sealedEncoder;
+    private final SealedSlices sealed;
 
     public IncrementalSlidingWindowEngine(final WindowDefinition.Sliding window, final WindowPolicy policy,
                                           final WindowAggregation<A> aggregation, final WindowListener<A> listener) {
@@ -94,22 +66,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         this.slide = window.slide();
         this.spareAccumulators = new SpareAccumulators<>(aggregation);
         this.sliceCodec = new SliceCodec<>(aggregation);
-    }
-
-    private static final class KeyState<A> {
-        /** From {@link #keyNumbers}, for as long as the key has state. */
-        final int number;
-        /** The running window's value, null when no slice of the key is in it. */
-        A running;
-        int slicesInWindow;
-        /** Slices holding this key: the key's state goes when none is left (and no sequence). */
-        int retainedSlices;
-        /** Update sequence by window end / slide, for corrections; only with allowed lateness. */
-        Long2LongHashMap sequenceByEndIndex;
-
-        KeyState(final int number) {
-            this.number = number;
-        }
+        this.sealed = new SealedSlices(size, lateness);
     }
 
     @Override
@@ -121,11 +78,9 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             return;
         }
         final Long2ObjectHashMap<A> slice = slice(sliceStart);
-        if (sliceStart < sealedBelow) {
-            sealedSliceBytes.remove(sliceStart); // a late event changed a sealed slice: encode it again
-        }
+        sealed.changed(sliceStart);
         A accumulator = slice.get(key);
-        KeyState<A> state = null;
+        SliceKeyState<A> state = null;
         final boolean inRunningWindow = emittedEnd != NONE && sliceStart < emittedEnd && sliceStart >= emittedEnd - size;
         if (accumulator == null) {
             accumulator = spareAccumulators.take();
@@ -180,10 +135,10 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         return slice;
     }
 
-    private KeyState<A> keyState(final long key) {
-        KeyState<A> state = stateByKey.get(key);
+    private SliceKeyState<A> keyState(final long key) {
+        SliceKeyState<A> state = stateByKey.get(key);
         if (state == null) {
-            state = new KeyState<>(keyNumbers.take(key));
+            state = new SliceKeyState<>(keyNumbers.take(key));
             stateByKey.put(key, state);
         }
         return state;
@@ -202,16 +157,9 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         spareAccumulators.give(value); // the listener holds it only during the call
     }
 
-    private int nextSequence(final KeyState<A> state, final long end) {
-        if (lateness == 0) {
-            return 1; // without lateness a window is emitted once, on time: nothing to count
-        }
-        if (state.sequenceByEndIndex == null) {
-            state.sequenceByEndIndex = new Long2LongHashMap(0);
-        }
-        final int sequence = (int) state.sequenceByEndIndex.get(end / slide) + 1;
-        state.sequenceByEndIndex.put(end / slide, sequence);
-        return sequence;
+    private int nextSequence(final SliceKeyState<A> state, final long end) {
+        // Without lateness a window is emitted once, on time: nothing to count.
+        return lateness == 0 ? 1 : state.nextSequence(end / slide);
     }
 
     @Override
@@ -222,9 +170,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
 
     @Override
     void onWatermark() {
-        if (previousSnapshotWatermark == NONE) {
-            previousSnapshotWatermark = watermark;
-        }
+        sealed.onWatermark(watermark);
         if (slices.isEmpty() && emittedEnd == NONE) {
             return;
         }
@@ -261,7 +207,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             final Long2ObjectHashMap<A>.EntryIterator entries = leaving.entrySet().iterator();
             while (entries.hasNext()) {
                 entries.next();
-                final KeyState<A> state = stateByKey.get(entries.getLongKey());
+                final SliceKeyState<A> state = stateByKey.get(entries.getLongKey());
                 aggregation.deduct(state.running, entries.getValue());
                 if (--state.slicesInWindow == 0) {
                     spareAccumulators.give(state.running);
@@ -272,11 +218,11 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         }
         final Long2ObjectHashMap<A> entering = slices.get(emittedEnd);
         if (entering != null) {
-            final boolean encode = emittedEnd > encodeSealedAfter;
+            final boolean encode = sealed.encodesWhenSealed(emittedEnd);
             final Long2ObjectHashMap<A>.EntryIterator entries = entering.entrySet().iterator();
             while (entries.hasNext()) {
                 entries.next();
-                final KeyState<A> state = stateByKey.get(entries.getLongKey());
+                final SliceKeyState<A> state = stateByKey.get(entries.getLongKey());
                 if (state.running == null) {
                     state.running = spareAccumulators.take();
                 }
@@ -289,7 +235,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 }
             }
             if (encode) {
-                encodeSealed(emittedEnd);
+                sealed.encode(emittedEnd, sliceCodec);
             }
         }
         emittedEnd += slide;
@@ -297,36 +243,14 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             return;
         }
         final long end = emittedEnd;
-        final Long2ObjectHashMap<KeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
+        final Long2ObjectHashMap<SliceKeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
         while (keys.hasNext()) {
             keys.next();
-            final KeyState<A> state = keys.getValue();
+            final SliceKeyState<A> state = keys.getValue();
             if (state.slicesInWindow > 0) {
                 listener.onWindow(keys.getLongKey(), end - size, end, state.running, nextSequence(state, end), false);
             }
         }
-    }
-
-    /**
-     * Keeps the snapshot encoding of the sealed slice starting at {@code start}, whose entries are
-     * gathered in {@link #sliceCodec}, for the next snapshot to copy.
-     */
-    private void encodeSealed(final long start) {
-        if (sealedEncoder == null) {
-            sealedEncoder = new SnapshotOutput();
-        }
-        sealedEncoder.reset();
-        try {
-            sliceCodec.writeTo(sealedEncoder);
-        } catch (final IOException e) {
-            throw new UncheckedIOException("bug: encoding into memory failed", e);
-        }
-        keepSealed(start, sealedEncoder.copy(0, sealedEncoder.length()));
-    }
-
-    private void keepSealed(final long start, final byte[] encoding) {
-        sealedSliceBytes.put(start, encoding);
-        sealedBelow = Math.max(sealedBelow, start + 1);
     }
 
     /**
@@ -338,7 +262,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         Map.Entry<Long, Long2ObjectHashMap<A>> oldest;
         while ((oldest = slices.firstEntry()) != null && oldest.getKey() <= cutoff) {
             slices.pollFirstEntry();
-            sealedSliceBytes.remove(oldest.getKey());
+            sealed.dropped(oldest.getKey());
             if (oldest.getKey() == cachedSliceStart) {
                 cachedSliceStart = NONE;
                 cachedSlice = null;
@@ -346,8 +270,8 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             final Long2ObjectHashMap<A>.KeyIterator keys = oldest.getValue().keySet().iterator();
             while (keys.hasNext()) {
                 final long key = keys.nextLong();
-                final KeyState<A> state = stateByKey.get(key);
-                if (--state.retainedSlices == 0 && isEmpty(state.sequenceByEndIndex)) {
+                final SliceKeyState<A> state = stateByKey.get(key);
+                if (--state.retainedSlices == 0 && state.isEmpty()) {
                     stateByKey.remove(key);
                     keyNumbers.free(state.number);
                 }
@@ -367,28 +291,16 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     /** Forgets the update sequences of windows that can take no more corrections. */
     private void dropExpiredSequences() {
         final long cutoffIndex = Math.floorDiv(watermark - lateness, slide); // ends at or before it are closed
-        final Long2ObjectHashMap<KeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
+        final Long2ObjectHashMap<SliceKeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
         while (keys.hasNext()) {
             keys.next();
-            final KeyState<A> state = keys.getValue();
-            if (state.sequenceByEndIndex == null) {
-                continue;
-            }
-            final Long2LongHashMap.KeyIterator ends = state.sequenceByEndIndex.keySet().iterator();
-            while (ends.hasNext()) {
-                if (ends.nextValue() <= cutoffIndex) {
-                    ends.remove();
-                }
-            }
-            if (state.retainedSlices == 0 && state.sequenceByEndIndex.isEmpty()) {
+            final SliceKeyState<A> state = keys.getValue();
+            state.dropSequencesTo(cutoffIndex);
+            if (state.isEmpty()) {
                 keys.remove();
                 keyNumbers.free(state.number);
             }
         }
-    }
-
-    private static boolean isEmpty(final Long2LongHashMap map) {
-        return map == null || map.isEmpty();
     }
 
     @Override
@@ -403,50 +315,34 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         keyNumbers.writeTo(out);
         out.writeInt(slices.size());
         final CopyableOutput copyable = out instanceof CopyableOutput c ? c : null;
-        // Keep only what the next snapshot will still hold: when event time moves faster than the
-        // window between two snapshots (a job catching up on a backlog), every slice is gone by then
-        // and keeping them would be a copy of the whole state per snapshot for nothing.
-        final long keptFrom = previousSnapshotWatermark == NONE || watermark() == NONE ? Long.MAX_VALUE
-                : watermark() + Math.max(0, watermark() - previousSnapshotWatermark) - size - lateness;
-        if (copyable != null) {
-            previousSnapshotWatermark = watermark();
-            encodeSealedAfter = keptFrom;
-        }
+        final long keptFrom = sealed.beginSnapshot(watermark(), copyable != null);
         for (final Map.Entry<Long, Long2ObjectHashMap<A>> slice : slices.entrySet()) {
             final long start = slice.getKey();
             out.writeLong(start);
-            final byte[] sealed = copyable == null ? null : sealedSliceBytes.get(start);
-            if (sealed != null) {
-                out.write(sealed);
+            final byte[] bytes = copyable == null ? null : sealed.bytesOf(start);
+            if (bytes != null) {
+                out.write(bytes);
                 continue;
             }
             final int from = copyable == null ? 0 : copyable.length();
             writeSlice(out, slice.getValue());
             if (copyable != null && start + slide <= watermark() && start > keptFrom) {
-                keepSealed(start, copyable.copy(from, copyable.length()));
+                sealed.keep(start, copyable.copy(from, copyable.length()));
             }
         }
         int withSequences = 0;
-        for (final KeyState<A> state : stateByKey.values()) {
-            if (!isEmpty(state.sequenceByEndIndex)) {
+        for (final SliceKeyState<A> state : stateByKey.values()) {
+            if (state.hasSequences()) {
                 withSequences++;
             }
         }
         out.writeInt(withSequences);
-        final Long2ObjectHashMap<KeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
+        final Long2ObjectHashMap<SliceKeyState<A>>.EntryIterator keys = stateByKey.entrySet().iterator();
         while (keys.hasNext()) {
             keys.next();
-            final Long2LongHashMap sequences = keys.getValue().sequenceByEndIndex;
-            if (isEmpty(sequences)) {
-                continue;
-            }
-            out.writeLong(keys.getLongKey());
-            out.writeInt(sequences.size());
-            final Long2LongHashMap.EntryIterator entries = sequences.entrySet().iterator();
-            while (entries.hasNext()) {
-                entries.next();
-                out.writeLong(entries.getLongKey());
-                out.writeInt((int) entries.getLongValue());
+            if (keys.getValue().hasSequences()) {
+                out.writeLong(keys.getLongKey());
+                keys.getValue().writeSequences(out);
             }
         }
     }
@@ -464,10 +360,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     void restoreKeys(final DataInput in) throws IOException {
         slices.clear();
         stateByKey.clear();
-        sealedSliceBytes.clear();
-        sealedBelow = NONE;
-        previousSnapshotWatermark = watermark(); // NONE when the snapshot had none: then the first one read
-        encodeSealedAfter = Long.MAX_VALUE;
+        sealed.reset(watermark()); // NONE when the snapshot had none: then the first one read
         keysInWindow = 0;
         cachedSliceStart = NONE;
         cachedSlice = null;
@@ -477,7 +370,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                     + ": a snapshot written by another StreamGrid version (start the job over: job submit --from-checkpoint none)");
         }
         emittedEnd = in.readLong();
-        keyNumbers.readFrom(in, (number, key) -> stateByKey.put(key, new KeyState<>(number)));
+        keyNumbers.readFrom(in, (number, key) -> stateByKey.put(key, new SliceKeyState<>(number)));
         final int sliceCount = in.readInt();
         for (int s = 0; s < sliceCount; s++) {
             final long start = in.readLong();
@@ -485,7 +378,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             final Long2ObjectHashMap<A> slice = new Long2ObjectHashMap<>();
             SliceCodec.read(in, aggregation, (number, accumulator) -> {
                 final long key = keyNumbers.key(number); // fails on a number no key holds: a damaged snapshot
-                final KeyState<A> state = stateByKey.get(key);
+                final SliceKeyState<A> state = stateByKey.get(key);
                 slice.put(key, accumulator);
                 state.retainedSlices++;
                 if (inRunningWindow) {
@@ -502,12 +395,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
         }
         final int withSequences = in.readInt();
         for (int k = 0; k < withSequences; k++) {
-            final KeyState<A> state = keyState(in.readLong());
-            state.sequenceByEndIndex = new Long2LongHashMap(0);
-            final int sequences = in.readInt();
-            for (int s = 0; s < sequences; s++) {
-                state.sequenceByEndIndex.put(in.readLong(), in.readInt());
-            }
+            keyState(in.readLong()).readSequences(in);
         }
     }
 }
