@@ -20,7 +20,7 @@ final class IdleHeartbeats {
      * times and the wall clock — leaving out records more than max-future-ms ahead of the watermark
      * (which may be one bad clock) unless only such records wait, then at the earliest of them, so
      * that it can be decided. {@code wallClockMs} is Long.MIN_VALUE when the partition's event time
-     * does not follow the wall clock (see {@link PartitionTask#clockByWallClock}). Returns the heartbeat's time,
+     * does not follow the wall clock (see {@link WallClockRules#clockNow}). Returns the heartbeat's time,
      * or {@link PartitionTasksP#NO_HEARTBEAT}.
      */
     static long appendIfIdle(final PartitionInput[] inputs, final int partition, final long watermark, final long maxFutureMs,

@@ -85,7 +85,10 @@ final class PartitionInput {
         return leaps;
     }
 
-    void writeEmitted(final DataOutput data) throws IOException {
+    /** Writes what a snapshot keeps of this input: its position, whether it ended, each writer's count of events. */
+    void writeTo(final DataOutput data) throws IOException {
+        data.writeLong(lastIndex);
+        data.writeBoolean(ended);
         data.writeInt(emittedCounts.size());
         final Long2LongHashMap.EntryIterator entries = emittedCounts.entrySet().iterator();
         while (entries.hasNext()) {
@@ -95,7 +98,10 @@ final class PartitionInput {
         }
     }
 
-    void readEmitted(final DataInput data) throws IOException {
+    /** Restores what {@link #writeTo} wrote: reading resumes after the saved position. */
+    void readFrom(final DataInput data) throws IOException {
+        resumeAfter(data.readLong());
+        ended = data.readBoolean();
         emittedCounts.clear();
         final int writers = data.readInt();
         for (int i = 0; i < writers; i++) {
@@ -104,7 +110,7 @@ final class PartitionInput {
     }
 
     /** The next read is after {@code index}, with a fresh reader; the idle clock restarts. */
-    void resumeAfter(final long index) {
+    private void resumeAfter(final long index) {
         lastIndex = index;
         headLength = -1;
         closeReader();

@@ -53,11 +53,7 @@ abstract class PartitionTask {
     private final PartitionInput[] inputs;
     private final long maxFutureMs;
     private long skipBefore = Long.MIN_VALUE;
-    /** The wall clock plus max-future-ms when last read (see {@link #isAheadOfWallClock}). */
-    private long wallClockHorizon = Long.MIN_VALUE;
-    /** The wall clock when records were last handled, and the watermark then (for {@link #clockByWallClock}). */
-    private long handledAtMs;
-    private long watermarkWhenHandled = Long.MIN_VALUE;
+    private final WallClockRules wallClock;
     /** The event being handled (a flyweight over its reader's buffer), of {@link #input}'s schema. */
     SchemaRecord record;
     /** Which of the job's schemas {@link #record} is of (0 for a job reading one). */
@@ -86,6 +82,7 @@ abstract class PartitionTask {
         this.rejectedMap = rejectedMap;
         this.snapshotFormat = snapshotFormat;
         this.maxFutureMs = maxFutureMs;
+        this.wallClock = new WallClockRules(maxFutureMs);
         this.inputs = new PartitionInput[logs.length];
         for (int i = 0; i < logs.length; i++) {
             inputs[i] = new PartitionInput(logs[i], i, partition);
@@ -130,28 +127,15 @@ abstract class PartitionTask {
     final int poll(final int max) {
         final int handled = inputs.length == 1 ? pollOne(inputs[0], max) : pollMerged(max);
         if (handled > 0) {
-            handledAtMs = System.currentTimeMillis();
-            watermarkWhenHandled = watermark();
+            wallClock.handled(watermark());
         }
         afterPoll();
         return handled;
     }
 
-    /**
-     * Where the wall clock puts this partition's event-time clock now, for an idle heartbeat; or
-     * Long.MIN_VALUE when its event time does not follow the wall clock. It follows when its records
-     * were last handled with its newest event (watermark plus {@code allowedDisorderMs}) at most
-     * {@code toleranceMs} behind the wall clock; the clock then is the wall clock less that lag
-     * (a stream read a few seconds behind stays that far behind). A historical stream that pauses
-     * (two loads minutes apart, a cluster restarted) has not moved on in event time, and a restored
-     * partition follows the wall clock again only once it has handled records.
-     */
+    /** Where the wall clock puts this partition's event-time clock now, for an idle heartbeat ({@link WallClockRules#clockNow}). */
     final long clockByWallClock(final long allowedDisorderMs, final long toleranceMs, final long nowMs) {
-        if (watermarkWhenHandled == Long.MIN_VALUE) {
-            return Long.MIN_VALUE;
-        }
-        final long lag = Math.max(0, handledAtMs - (watermarkWhenHandled + allowedDisorderMs));
-        return lag <= toleranceMs ? nowMs - lag : Long.MIN_VALUE;
+        return wallClock.clockNow(allowedDisorderMs, toleranceMs, nowMs);
     }
 
     /** One log: every record in log order (a held one first). */
@@ -263,7 +247,7 @@ abstract class PartitionTask {
         final long time = record.eventTime();
         final long watermark = watermark();
         final boolean skip = time < skipBefore;
-        final boolean aheadOfWallClock = !skip && isAheadOfWallClock(time);
+        final boolean aheadOfWallClock = !skip && wallClock.isAhead(time);
         LeapCheck.Verdict leap = null;
         if (!skip && !aheadOfWallClock && watermark != Long.MIN_VALUE && time - watermark > maxFutureMs) {
             leap = in.leaps().decide(lastIndex, time, maxFutureMs);
@@ -290,22 +274,6 @@ abstract class PartitionTask {
     }
 
     /**
-     * Whether an event time is more than max-future-ms ahead of the wall clock: no real event can
-     * be, so it is rejected even as a partition's first event (which has no watermark to compare
-     * with). The wall clock is read again only when a time passes the last horizon computed. The one
-     * verdict that depends on when it is made: an event rejected so may be taken by a replay run
-     * once the real time has come within max-future-ms of it.
-     */
-    private boolean isAheadOfWallClock(final long time) {
-        if (time <= wallClockHorizon) {
-            return false;
-        }
-        final long now = System.currentTimeMillis();
-        wallClockHorizon = now + maxFutureMs < now ? Long.MAX_VALUE : now + maxFutureMs;
-        return time > wallClockHorizon;
-    }
-
-    /**
      * Appends a heartbeat to a log that holds this task back, so that its event-time clock moves and
      * the task goes on ({@link IdleHeartbeats#appendIfIdle}); returns the heartbeat's time, or
      * {@link PartitionTasksP#NO_HEARTBEAT}.
@@ -328,9 +296,7 @@ abstract class PartitionTask {
             snapshotOutput.writeInt(partition);
             snapshotOutput.writeInt(inputs.length);
             for (final PartitionInput in : inputs) {
-                snapshotOutput.writeLong(in.lastIndex);
-                snapshotOutput.writeBoolean(in.ended);
-                in.writeEmitted(snapshotOutput);
+                in.writeTo(snapshotOutput);
             }
             writeState(snapshotOutput);
         } catch (final IOException e) {
@@ -367,12 +333,10 @@ abstract class PartitionTask {
                         + logs + " logs, the job reads " + inputs.length + ": a job's schemas cannot change across a restore");
             }
             for (final PartitionInput in : inputs) {
-                in.resumeAfter(data.readLong());
-                in.ended = data.readBoolean();
-                in.readEmitted(data);
+                in.readFrom(data);
             }
             readState(data);
-            watermarkWhenHandled = Long.MIN_VALUE; // a restored partition follows the wall clock again only once it reads
+            wallClock.restored();
         } catch (final IOException e) {
             throw new UncheckedIOException("corrupt snapshot of job " + jobName + " partition " + partition, e);
         }

@@ -66,10 +66,8 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private int[] updateOrdinals;
     private int progressOrdinal;
     private boolean progressDue;
-    // The snapshot being saved: the task at the cursor, its state's length once written (-1 before), the next chunk.
-    private int snapshotCursor;
-    private int snapshotLength = -1;
-    private int snapshotChunk;
+    /** Offers the tasks' states to Jet's snapshot; made at init. */
+    private SnapshotOffer snapshotOffer;
     private final SnapshotChunks restoredChunks = new SnapshotChunks();
     private Metric eventsMetric;
     private Metric lateMetric;
@@ -89,15 +87,6 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     private long startedAtMs;
     private int restoredPartitions;
     private long snapshotStartNanos;
-    private long snapshotBytes;
-    /** How chunks go to Jet: serialized already, or as arrays Jet serializes. */
-    private SerializedChunks serializedChunks;
-    /** The array full snapshot chunks are handed to Jet in when Jet serializes them (one humongous array, not one per chunk). */
-    private byte[] fullChunk;
-    /** The largest snapshot entry on this member ({@link SnapshotEntries#maxBytes}), read once at init. */
-    private int chunkBytes;
-    /** The chunk being offered to the snapshot, until Jet takes it. */
-    private Object offeredChunk;
     /** Where this processor's checkpoints read the logs, for the logs' retention. */
     private LogPositions.Recorder positions;
 
@@ -139,8 +128,9 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
     @Override
     protected void init(final Context context) {
         startedAtMs = System.currentTimeMillis();
-        serializedChunks = SerializedChunks.of(context);
-        chunkBytes = SnapshotEntries.maxBytes(context.hazelcastInstance());
+        // The largest snapshot entry on this member, read once.
+        snapshotOffer = new SnapshotOffer(this::tryEmitToSnapshot, SerializedChunks.of(context),
+                SnapshotEntries.maxBytes(context.hazelcastInstance()));
         progressOrdinal = getOutbox().bucketCount() - 1;
         updateOrdinals = new int[progressOrdinal];
         for (int i = 0; i < progressOrdinal; i++) {
@@ -316,9 +306,8 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         if (!drain()) {
             return false;
         }
-        if (snapshotCursor == 0 && snapshotStartNanos == 0) {
+        if (snapshotOffer.idle() && snapshotStartNanos == 0) {
             snapshotStartNanos = System.nanoTime();
-            snapshotBytes = 0;
             // What was emitted before the barrier must be in its log before the snapshot can complete.
             flushOutputs();
             if (positions != null) {
@@ -326,57 +315,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
             }
         }
         // Jet calls again after a refused entry, with the state untouched meanwhile: go on where it stopped.
-        while (snapshotCursor < tasks.size()) {
-            final T task = tasks.get(snapshotCursor);
-            if (snapshotLength < 0) {
-                snapshotLength = task.writeSnapshot();
-                snapshotChunk = 0;
-                snapshotBytes += snapshotLength;
-            }
-            final int count = SnapshotChunks.count(snapshotLength, chunkBytes);
-            while (snapshotChunk < count) {
-                final int from = snapshotChunk * chunkBytes;
-                if (offeredChunk == null) {
-                    offeredChunk = chunk(task, from, Math.min(snapshotLength - from, chunkBytes));
-                }
-                // A refused entry is offered again as the same array (Jet checks it is the same value).
-                if (!tryEmitToSnapshot(BroadcastKey.broadcastKey(SnapshotChunks.key(task.partition(), snapshotChunk, count)), offeredChunk)) {
-                    return false;
-                }
-                offeredChunk = null;
-                snapshotChunk++;
-            }
-            snapshotLength = -1;
-            snapshotCursor++;
-        }
-        snapshotCursor = 0;
-        return true;
-    }
-
-    /** The chunk of {@code length} bytes from {@code from} on of the state {@code task} wrote, as the value to offer. */
-    private Object chunk(final T task, final int from, final int length) {
-        if (!serializedChunks.enabled()) {
-            return task.snapshotBytes(from, chunkArray(length));
-        }
-        final byte[] serialized = new byte[SerializedChunks.HEADER_BYTES + length];
-        SerializedChunks.header(serialized, length);
-        task.snapshotBytes(from, serialized, SerializedChunks.HEADER_BYTES, length);
-        return SerializedChunks.value(serialized);
-    }
-
-    /**
-     * An array for a chunk of {@code length} bytes. A full chunk goes out in one reused array: "keys
-     * and values offered to snapshot are serialized and can be further mutated as soon as this
-     * method returns" (Jet's {@code Outbox}).
-     */
-    private byte[] chunkArray(final int length) {
-        if (length != chunkBytes) {
-            return new byte[length];
-        }
-        if (fullChunk == null) {
-            fullChunk = new byte[chunkBytes];
-        }
-        return fullChunk;
+        return snapshotOffer.offer(tasks);
     }
 
     @Override
@@ -386,7 +325,7 @@ abstract class PartitionTasksP<T extends PartitionTask> extends AbstractProcesso
         }
         if (success && snapshotStartNanos != 0 && snapshotsMetric != null) {
             snapshotsMetric.increment();
-            snapshotBytesMetric.set(snapshotBytes);
+            snapshotBytesMetric.set(snapshotOffer.bytes());
             snapshotMillisMetric.set(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - snapshotStartNanos));
             snapshotDoneMetric.set(System.currentTimeMillis());
         }
