@@ -1,10 +1,6 @@
 package io.streamgrid.client.impl;
 
-import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
@@ -16,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -87,8 +82,8 @@ final class MapFeed {
     private boolean sweeping;
     /** The key-only listener that says which partitions changed. */
     private final FeedDoorbell doorbell;
-    /** The cluster the feed's positions are in (guarded by this); null until the client is connected. */
-    private UUID clusterId;
+    /** Says when a member left and when the client is connected to another cluster. */
+    private final ClusterWatch clusterWatch;
 
     /** One partition's reading. */
     private static final class Part {
@@ -123,46 +118,7 @@ final class MapFeed {
             parts[p] = new Part(p);
         }
         // Doorbell events the member that left had not sent yet are gone: read every partition now.
-        client.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(final MembershipEvent event) {
-            }
-
-            @Override
-            public void memberRemoved(final MembershipEvent event) {
-                ringAll();
-            }
-        });
-        // Reconnected to another cluster (a whole-cluster restart within the reconnect window): its
-        // journals began again, below the positions read so far. Hazelcast fires no event for it
-        // (CLIENT_CHANGED_CLUSTER is for blue-green failover only): the cluster id is compared on
-        // every reconnection and every sweep.
-        this.clusterId = clusterIdOf(client);
-        client.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
-                checkCluster();
-            }
-        });
-    }
-
-    /** The id of the cluster {@code client} is connected to (null while it is not); Hazelcast keeps it internal. */
-    private static UUID clusterIdOf(final HazelcastInstance client) {
-        return client instanceof HazelcastClientProxy proxy ? proxy.client.getClientClusterService().getClusterId() : null;
-    }
-
-    /** If the client is now connected to another cluster than before: {@link #clusterReplaced()}, once. */
-    private void checkCluster() {
-        final UUID now = clusterIdOf(client);
-        final boolean replaced;
-        synchronized (this) {
-            replaced = now != null && clusterId != null && !now.equals(clusterId);
-            if (now != null) {
-                clusterId = now;
-            }
-        }
-        if (replaced) {
-            clusterReplaced();
-        }
+        this.clusterWatch = new ClusterWatch(client, this::ringAll, this::clusterReplaced);
     }
 
     /**
@@ -431,7 +387,7 @@ final class MapFeed {
             }
         }
         try {
-            checkCluster();
+            clusterWatch.check();
             updateDoorbell();
             ringAll();
         } finally {
