@@ -47,20 +47,13 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private final EmittedEvents emitted;
     /** Per schema the job reads, per lookup: the field holding the lookup key. */
     private final KeyTable<S> keys;
-    private final TimerQueue eventTimers = new TimerQueue(false);
-    private final TimerQueue processingTimers = new TimerQueue(true);
+    private final KeyTimers<S> timers = new KeyTimers<>();
     /** With {@link KeyedJob#eventTimeOrder()}: events ahead of the watermark, and a flyweight per schema to deliver them through. */
     private final boolean eventTimeOrder;
     private final HeldEvents held = new HeldEvents();
     private final SchemaRecord[] heldRecords;
     private long maxEventTime = Long.MIN_VALUE;
     private long watermark = Long.MIN_VALUE;
-    private long timerSequence;
-    /**
-     * The earliest event-time timer registered since timers last fired: only such a timer can be
-     * due while the watermark stands still (the others were later than it when it last moved).
-     */
-    private long earliestRegistered = Long.MAX_VALUE;
     private long late;
 
     /** The map a put or remove last wrote, known to be declared. */
@@ -103,7 +96,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     @Override
     void afterPoll() {
-        fire(processingTimers, System.currentTimeMillis());
+        fire(timers.processingTime, System.currentTimeMillis());
     }
 
     @Override
@@ -137,8 +130,8 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             maxEventTime = time;
             advanceWatermark(time - policy.allowedDisorderMs());
         }
-        if (earliestRegistered <= watermark) {
-            fire(eventTimers, watermark); // a timer registered at or before the watermark fires now
+        if (timers.registeredDueAt(watermark)) {
+            fire(timers.eventTime, watermark); // a timer registered at or before the watermark fires now
         }
     }
 
@@ -209,7 +202,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private void advanceWatermark(final long candidate) {
         if (candidate > watermark) {
             watermark = candidate;
-            fire(eventTimers, watermark);
+            fire(timers.eventTime, watermark);
         }
     }
 
@@ -219,9 +212,9 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
      * each before the timers of its time.
      */
     private void fire(final TimerQueue queue, final long upTo) {
-        final boolean eventTime = queue == eventTimers;
+        final boolean eventTime = queue == timers.eventTime;
         if (eventTime) {
-            earliestRegistered = Long.MAX_VALUE;
+            timers.firingEventTime();
         }
         while (true) {
             final boolean timerDue = queue.hasDue(upTo);
@@ -319,41 +312,22 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     @Override
     public void registerTimer(final long time) {
-        register(eventTimers, time);
+        timers.register(timers.eventTime, bound(), time);
     }
 
     @Override
     public void deleteTimer(final long time) {
-        delete(eventTimers, time);
+        timers.delete(timers.eventTime, bound(), time);
     }
 
     @Override
     public void registerProcessingTimer(final long wallClockMs) {
-        register(processingTimers, wallClockMs);
+        timers.register(timers.processingTime, bound(), wallClockMs);
     }
 
     @Override
     public void deleteProcessingTimer(final long wallClockMs) {
-        delete(processingTimers, wallClockMs);
-    }
-
-    /** One timer per key and time: registering it again does nothing. */
-    private void register(final TimerQueue queue, final long time) {
-        final KeyEntry<S> entry = bound();
-        if (queue.slotOf(entry, time) < 0) {
-            queue.add(entry, time, timerSequence++);
-            if (queue == eventTimers) {
-                earliestRegistered = Math.min(earliestRegistered, time);
-            }
-        }
-    }
-
-    private void delete(final TimerQueue queue, final long time) {
-        final KeyEntry<S> entry = bound();
-        final int slot = queue.slotOf(entry, time);
-        if (slot >= 0) {
-            queue.remove(entry, slot);
-        }
+        timers.delete(timers.processingTime, bound(), wallClockMs);
     }
 
     @Override
@@ -408,21 +382,11 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     // ---- snapshot ----
 
-    /** Rebuilds both timer queues from the entries' timers (after a restore). */
-    private void rebuildTimers() {
-        eventTimers.clear();
-        processingTimers.clear();
-        for (final KeyEntry<S> entry : keys.entries()) {
-            eventTimers.restore(entry);
-            processingTimers.restore(entry);
-        }
-    }
-
     @Override
     void writeState(final DataOutput data) throws IOException {
         data.writeLong(maxEventTime);
         data.writeLong(watermark);
-        data.writeLong(timerSequence);
+        data.writeLong(timers.sequence());
         data.writeLong(emitted.count());
         held.write(data);
         keys.write(data);
@@ -432,10 +396,10 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     void readState(final DataInput data) throws IOException {
         maxEventTime = data.readLong();
         watermark = data.readLong();
-        timerSequence = data.readLong();
+        final long timerSequence = data.readLong();
         emitted.restoreCount(data.readLong());
         held.read(data);
         keys.read(data);
-        rebuildTimers();
+        timers.rebuild(keys.entries(), timerSequence);
     }
 }
