@@ -1,7 +1,6 @@
 package io.streamgrid.sink.impl;
 
 import io.streamgrid.sink.TableSpec;
-import org.agrona.BitUtil;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.collections.IntArrayList;
 
@@ -37,12 +36,6 @@ final class EpochWrites {
     private static final int PARTITION_LENGTH_AT = KEY_LENGTH_AT + Integer.BYTES;
     private static final int OTHERS_LENGTH_AT = PARTITION_LENGTH_AT + Integer.BYTES;
     private static final int HEADER = OTHERS_LENGTH_AT + Integer.BYTES;
-    private static final byte NULL = 0;
-    private static final byte TEXT = 1;
-    private static final byte LONG = 2;
-    private static final byte INT = 3;
-    private static final byte DOUBLE = 4;
-    private static final byte BOOLEAN = 5;
     /** Superseded bytes below this are left where they are: compacting costs a pass over the live ones. */
     static final int COMPACT_FROM_BYTES = 1 << 20;
 
@@ -92,7 +85,7 @@ final class EpochWrites {
         int at = start + HEADER;
         int partitionBytes = 0;
         for (int i = 0; i < keyPositions.length; i++) {
-            at += put(at, write.delete() ? values[i] : values[keyPositions[i]]);
+            at += ColumnValues.put(bytes, at, write.delete() ? values[i] : values[keyPositions[i]]);
             if (i == partitionKeyLength - 1) {
                 partitionBytes = at - start - HEADER;
             }
@@ -100,7 +93,7 @@ final class EpochWrites {
         final int keyBytes = at - start - HEADER;
         if (!write.delete()) {
             for (final int position : otherPositions) {
-                at += put(at, values[position]);
+                at += ColumnValues.put(bytes, at, values[position]);
             }
         }
         bytes.putByte(start, (byte) (write.delete() ? DELETE : 0));
@@ -323,14 +316,14 @@ final class EpochWrites {
         final Object[] values = new Object[delete ? keyPositions.length : keyPositions.length + otherPositions.length];
         int at = record + HEADER;
         for (int i = 0; i < keyPositions.length; i++) {
-            final Object value = get(at);
-            at += length(at);
+            final Object value = ColumnValues.get(bytes, at);
+            at += ColumnValues.length(bytes, at);
             values[delete ? i : keyPositions[i]] = value;
         }
         if (!delete) {
             for (final int position : otherPositions) {
-                values[position] = get(at);
-                at += length(at);
+                values[position] = ColumnValues.get(bytes, at);
+                at += ColumnValues.length(bytes, at);
             }
         }
         return new RowWrite(values, delete);
@@ -377,57 +370,5 @@ final class EpochWrites {
             h = (h ^ bytes.getByte(from + i)) * 0x9E3779B97F4A7C15L;
         }
         return (int) (h ^ (h >>> 32));
-    }
-
-    /** Encodes a value at {@code at}; returns its length. */
-    private int put(final int at, final Object value) {
-        if (value == null) {
-            bytes.putByte(at, NULL);
-            return 1;
-        } else if (value instanceof String s) {
-            bytes.putByte(at, TEXT);
-            return 1 + bytes.putStringUtf8(at + 1, s);
-        } else if (value instanceof Long l) {
-            bytes.putByte(at, LONG);
-            bytes.putLong(at + 1, l);
-            return 1 + Long.BYTES;
-        } else if (value instanceof Integer i) {
-            bytes.putByte(at, INT);
-            bytes.putInt(at + 1, i);
-            return 1 + Integer.BYTES;
-        } else if (value instanceof Double d) {
-            bytes.putByte(at, DOUBLE);
-            bytes.putLong(at + 1, Double.doubleToLongBits(d)); // canonical NaN: equal keys, equal bytes
-            return 1 + Long.BYTES;
-        } else if (value instanceof Boolean b) {
-            bytes.putByte(at, BOOLEAN);
-            bytes.putByte(at + 1, (byte) (b ? 1 : 0));
-            return 2;
-        }
-        throw new IllegalArgumentException("bug: unchecked value type " + value.getClass());
-    }
-
-    private Object get(final int at) {
-        final byte tag = bytes.getByte(at);
-        return switch (tag) {
-            case NULL -> null;
-            case TEXT -> bytes.getStringUtf8(at + 1);
-            case LONG -> bytes.getLong(at + 1);
-            case INT -> bytes.getInt(at + 1);
-            case DOUBLE -> Double.longBitsToDouble(bytes.getLong(at + 1));
-            case BOOLEAN -> bytes.getByte(at + 1) != 0;
-            default -> throw new IllegalStateException("corrupt epoch writes: value tag " + tag + " at " + at);
-        };
-    }
-
-    private int length(final int at) {
-        return switch (bytes.getByte(at)) {
-            case NULL -> 1;
-            case TEXT -> 1 + BitUtil.SIZE_OF_INT + bytes.getInt(at + 1);
-            case LONG, DOUBLE -> 1 + Long.BYTES;
-            case INT -> 1 + Integer.BYTES;
-            case BOOLEAN -> 2;
-            default -> throw new IllegalStateException("corrupt epoch writes: value tag " + bytes.getByte(at) + " at " + at);
-        };
     }
 }
