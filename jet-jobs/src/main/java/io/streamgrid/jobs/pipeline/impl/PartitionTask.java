@@ -10,15 +10,11 @@ import io.streamgrid.jobs.pipeline.RejectedRecord;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.window.impl.SnapshotOutput;
 import org.agrona.DirectBuffer;
 
-import java.io.ByteArrayInputStream;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * One partition's work inside a job: the same partition of each schema log the job reads, its read
@@ -48,8 +44,7 @@ abstract class PartitionTask {
     final StateWriter out;
     private final String jobName;
     private final String rejectedMap;
-    private final int snapshotFormat;
-    private final SnapshotOutput snapshotOutput = new SnapshotOutput();
+    private final TaskSnapshot snapshot;
     private final PartitionInput[] inputs;
     private final long maxFutureMs;
     private long skipBefore = Long.MIN_VALUE;
@@ -80,7 +75,7 @@ abstract class PartitionTask {
         this.out = out;
         this.jobName = jobName;
         this.rejectedMap = rejectedMap;
-        this.snapshotFormat = snapshotFormat;
+        this.snapshot = new TaskSnapshot(jobName, partition, snapshotFormat);
         this.maxFutureMs = maxFutureMs;
         this.wallClock = new WallClockRules(maxFutureMs);
         this.inputs = new PartitionInput[logs.length];
@@ -285,61 +280,27 @@ abstract class PartitionTask {
     }
 
     /**
-     * Writes the task's whole state in compact binary form into its reusable buffer — format,
-     * partition, each log's position and end, then the subclass's — and returns its length; read it
-     * out with {@link #snapshotBytes}.
+     * Writes the task's whole state in compact binary form into its reusable buffer ({@link TaskSnapshot})
+     * and returns its length; read it out with {@link #snapshotBytes}.
      */
     final int writeSnapshot() {
-        snapshotOutput.reset();
-        try {
-            snapshotOutput.writeInt(snapshotFormat);
-            snapshotOutput.writeInt(partition);
-            snapshotOutput.writeInt(inputs.length);
-            for (final PartitionInput in : inputs) {
-                in.writeTo(snapshotOutput);
-            }
-            writeState(snapshotOutput);
-        } catch (final IOException e) {
-            throw new UncheckedIOException("writing the state of job " + jobName + " partition " + partition + " failed", e);
-        }
-        return snapshotOutput.length();
+        return snapshot.write(inputs, this);
     }
 
     /** Fills {@code into} with the bytes from {@code from} on of the state {@link #writeSnapshot} wrote last; returns it. */
     final byte[] snapshotBytes(final int from, final byte[] into) {
-        return snapshotOutput.copy(from, into);
+        return snapshot.copy(from, into);
     }
 
     /** Copies {@code length} bytes from {@code from} on of the state {@link #writeSnapshot} wrote last into {@code into} at {@code at}. */
     final void snapshotBytes(final int from, final byte[] into, final int at, final int length) {
-        snapshotOutput.copy(from, into, at, length);
+        snapshot.copy(from, into, at, length);
     }
 
     /** Restores what {@link #writeSnapshot()} wrote; reading resumes after the saved positions. */
-    final void restore(final byte[] snapshot) {
-        try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(snapshot))) {
-            final int format = data.readInt();
-            if (format != snapshotFormat) {
-                throw new IllegalStateException("snapshot of job " + jobName + " partition " + partition + " has format "
-                        + format + ", this build reads " + snapshotFormat);
-            }
-            final int savedPartition = data.readInt();
-            if (savedPartition != partition) {
-                throw new IllegalStateException("bug: snapshot of partition " + savedPartition + " given to partition " + partition);
-            }
-            final int logs = data.readInt();
-            if (logs != inputs.length) {
-                throw new IllegalStateException("snapshot of job " + jobName + " partition " + partition + " holds positions in "
-                        + logs + " logs, the job reads " + inputs.length + ": a job's schemas cannot change across a restore");
-            }
-            for (final PartitionInput in : inputs) {
-                in.readFrom(data);
-            }
-            readState(data);
-            wallClock.restored();
-        } catch (final IOException e) {
-            throw new UncheckedIOException("corrupt snapshot of job " + jobName + " partition " + partition, e);
-        }
+    final void restore(final byte[] state) {
+        snapshot.read(state, inputs, this);
+        wallClock.restored();
     }
 
     /** The buffer holding the record being handled. */
