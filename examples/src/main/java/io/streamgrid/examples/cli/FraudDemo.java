@@ -1,7 +1,7 @@
 package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.ClusterDemo;
 import io.streamgrid.jobs.Jobs;
-import io.streamgrid.cli.DemoWorkDir;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -30,9 +30,6 @@ import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.Replay;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -44,7 +41,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * {@code streamgrid demo fraud}: online learning on the public job API, on three member processes.
@@ -59,7 +55,7 @@ import java.util.concurrent.Callable;
         description = {"Run the online-learning example (fraud scoring with model weights in the grid, SGD from fed-back",
                 "outcomes, model monitoring with a drift alert, a replay through an older version) on 3 members, kill a member",
                 "mid-stream, and check it all against an oracle."})
-public final class FraudDemo implements Callable<Integer> {
+public final class FraudDemo extends ClusterDemo {
     private static final int PARTITIONS = 6;
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
     /** 5-minute windows by the minute; 10 minutes' lateness, since the demo compresses 27 minutes of event time into 15 s. */
@@ -68,16 +64,8 @@ public final class FraudDemo implements Callable<Integer> {
     private static final double RATE = 0.05;
     private static final double L2 = 0.0001;
 
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    DemoWorkDir workDir;
-
     @Override
-    public Integer call() throws Exception {
-        final PrintWriter out = spec.commandLine().getOut();
-        workDir.emptied();
+    protected int run(final PrintWriter out) throws Exception {
         final KeyedJob<?> scoring = new FraudScoringJob().job();
         final KeyedJob<?> training = new ModelTrainingJob(RATE, L2, 500, 200).job();
         final KeyedJob<?> monitoring = new ModelMonitoringJob(MONITORING).job();

@@ -1,7 +1,7 @@
 package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.ClusterDemo;
 import io.streamgrid.jobs.Jobs;
-import io.streamgrid.cli.DemoWorkDir;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -18,15 +18,11 @@ import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pattern.PatternAlert;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -40,11 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
         description = {"Run the machine-health example (patterns across temperature, pressure and vibration per machine)",
                 "on 3 members, print maintenance alerts as they come, kill a member mid-stream, and check the alerts",
                 "against the machines known to fail."})
-public final class MachinesDemo implements Callable<Integer> {
+public final class MachinesDemo extends ClusterDemo {
     private static final int PARTITIONS = 6;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--machines", defaultValue = "300", description = "Machines in the fleet (default: ${DEFAULT-VALUE}).")
     int machines;
@@ -52,13 +45,8 @@ public final class MachinesDemo implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "120", description = "Seconds of readings, one per machine and stream each (default: ${DEFAULT-VALUE}).")
     int seconds;
 
-    @Mixin
-    DemoWorkDir workDir;
-
     @Override
-    public Integer call() throws Exception {
-        final PrintWriter out = spec.commandLine().getOut();
-        workDir.emptied();
+    protected int run(final PrintWriter out) throws Exception {
         final FleetStream fleet = new FleetStream(2026, machines, seconds, machines / 25, machines / 40);
         final KeyedJob<?> job = new MachineHealthJob().job();
         final JobOptions options = workDir.jobOptions();

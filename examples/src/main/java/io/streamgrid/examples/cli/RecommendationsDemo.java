@@ -1,7 +1,7 @@
 package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.ClusterDemo;
 import io.streamgrid.jobs.Jobs;
-import io.streamgrid.cli.DemoWorkDir;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.StreamGridCli;
 import com.hazelcast.core.HazelcastInstance;
@@ -19,10 +19,7 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -30,7 +27,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -45,22 +41,14 @@ import java.util.stream.Collectors;
         description = {"Run the recommendations example (per-user category affinity, history and session; recommendations",
                 "rewritten on every click) on 3 members, follow one user's recommendations as they change, kill a member",
                 "mid-stream, and check every user's recommendations against the oracle."})
-public final class RecommendationsDemo implements Callable<Integer> {
+public final class RecommendationsDemo extends ClusterDemo {
     private static final int PARTITIONS = 6;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--users", defaultValue = "2000", description = "Users clicking (default: ${DEFAULT-VALUE}).")
     int users;
 
-    @Mixin
-    DemoWorkDir workDir;
-
     @Override
-    public Integer call() throws Exception {
-        final PrintWriter out = spec.commandLine().getOut();
-        workDir.emptied();
+    protected int run(final PrintWriter out) throws Exception {
         final ClickStream stream = new ClickStream(2026, users, 5_000, 95);
         final RecommendationsJob recommendations = new RecommendationsJob();
         final KeyedJob<?> job = recommendations.job();

@@ -1,7 +1,7 @@
 package io.streamgrid.examples.cli;
 
+import io.streamgrid.cli.ClusterDemo;
 import io.streamgrid.jobs.Jobs;
-import io.streamgrid.cli.DemoWorkDir;
 import io.streamgrid.cli.Demos;
 import io.streamgrid.cli.JobProgress;
 import io.streamgrid.cli.StreamGridCli;
@@ -24,10 +24,7 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.Collections;
@@ -36,7 +33,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -49,23 +45,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
 @Command(name = "trading", mixinStandardHelpOptions = true,
         description = {"Run the trading example (positions, P&L, exposure limit alerts per account) on 3 members,",
                 "follow one account in a local view, kill a member mid-stream, and check every result against an oracle."})
-public final class TradingDemo implements Callable<Integer> {
+public final class TradingDemo extends ClusterDemo {
     private static final double LIMIT = 400_000;
     private static final int PARTITIONS = 6;
     /** Alerts printed as they come; the rest are counted. */
     private static final int ALERTS_SHOWN = 8;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--trades", defaultValue = "150000", description = "Trades to generate (default: ${DEFAULT-VALUE}).")
     int trades;
 
     @Option(names = "--accounts", defaultValue = "1000", description = "Accounts trading (default: ${DEFAULT-VALUE}).")
     int accounts;
-
-    @Mixin
-    DemoWorkDir workDir;
 
     /**
      * The figures a trading desk asks first: how long a trade takes to reach a position on the screen
@@ -111,9 +101,7 @@ public final class TradingDemo implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws Exception {
-        final PrintWriter out = spec.commandLine().getOut();
-        workDir.emptied();
+    protected int run(final PrintWriter out) throws Exception {
         final TradeStream stream = new TradeStream(2026, trades, accounts);
         final TradeStream.Trade followed = stream.trades().get(0);
         final KeyedJob<?> job = new PositionsJob(LIMIT).job();
