@@ -1,5 +1,6 @@
 package io.streamgrid.cli;
 
+import io.streamgrid.jobs.ingest.KeyPartitions;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.jobs.JobTestSupport;
@@ -10,7 +11,6 @@ import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.LogReader;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.usecase.UserClicks;
@@ -59,7 +59,7 @@ class KafkaIngestTest {
                     .withZipf(1.0).withDisorder(DISORDER, 0.03, 240_000).withHotKeys(0, 60_000); // as the CLI builds it
             final int action = EventType.CLICK.schema().layout().indexOf("action");
             final List<WindowOracle.Event> events = new ArrayList<>();
-            new EventGenerator(spec).generate(record -> events.add(new WindowOracle.Event(SchemaLog.partitionOf(record.keyLong(), 3),
+            new EventGenerator(spec).generate(record -> events.add(new WindowOracle.Event(KeyPartitions.partitionOf(record.keyLong(), 3),
                     record.keyLong(), record.eventTime(), record.sequence(), record.getEnumOrdinal(action))));
             final Map<String, List<Long>> expected = new HashMap<>();
             WindowOracle.sliding(events, SIZE, SLIDE, DISORDER, LATENESS).windows().forEach((id, accepted) -> expected.put(

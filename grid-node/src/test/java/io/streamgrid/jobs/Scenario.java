@@ -1,5 +1,6 @@
 package io.streamgrid.jobs;
 
+import io.streamgrid.jobs.ingest.KeyPartitions;
 import java.util.stream.Collectors;
 import org.awaitility.core.ConditionTimeoutException;
 import io.streamgrid.jobs.usecase.IpWindowCount;
@@ -150,7 +151,7 @@ public final class Scenario {
                                       final long disorder, final long lateness) {
         final List<WindowOracle.Event> events = new ArrayList<>((int) spec.events());
         new EventGenerator(spec).generate(r -> events.add(new WindowOracle.Event(
-                SchemaLog.partitionOf(r.keyLong(), partitions), r.keyLong(), r.eventTime(), r.sequence(), null)));
+                KeyPartitions.partitionOf(r.keyLong(), partitions), r.keyLong(), r.eventTime(), r.sequence(), null)));
         return WindowOracle.sliding(events, size, slide, disorder, lateness);
     }
 
@@ -167,7 +168,7 @@ public final class Scenario {
         final Map<Integer, Long> maxTimestampByPartition = new HashMap<>();
         final Map<Long, TreeMap<Long, Long>> onTimeCountByStartByIp = new HashMap<>();
         new EventGenerator(spec).generate(r -> {
-            final int partition = SchemaLog.partitionOf(r.keyLong(), partitions);
+            final int partition = KeyPartitions.partitionOf(r.keyLong(), partitions);
             final Long max = maxTimestampByPartition.get(partition);
             final long watermark = max == null ? Long.MIN_VALUE : max - disorder;
             final long start = Math.floorDiv(r.eventTime(), size) * size;

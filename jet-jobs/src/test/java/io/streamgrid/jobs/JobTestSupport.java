@@ -1,5 +1,6 @@
 package io.streamgrid.jobs;
 
+import io.streamgrid.jobs.ingest.KeyPartitions;
 import io.streamgrid.sink.SnapshotEntries;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
@@ -10,7 +11,6 @@ import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.LogReader;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowOracle;
 import org.agrona.DirectBuffer;
@@ -64,7 +64,7 @@ public final class JobTestSupport {
         final List<WindowOracle.Event> events = new ArrayList<>();
         new EventGenerator(spec).generate(record -> {
             log.append(record);
-            events.add(new WindowOracle.Event(SchemaLog.partitionOf(record.keyLong(), log.partitions()), record.keyLong(), record.eventTime(),
+            events.add(new WindowOracle.Event(KeyPartitions.partitionOf(record.keyLong(), log.partitions()), record.keyLong(), record.eventTime(),
                     record.sequence(), payload.apply(record)));
         });
         log.appendEndOfStream();

@@ -34,7 +34,7 @@ final class ArrivalModel {
     int keyIndex(final long arrival) {
         if (spec.hotKeyFraction() > 0 && random.nextDouble() < spec.hotKeyFraction()) {
             final long period = arrival / spec.hotKeyPeriodMs();
-            return (int) Math.floorMod(SchemaLog.mix(spec.seed() ^ period), (long) spec.keys());
+            return (int) Math.floorMod(KeyPartitions.mix(spec.seed() ^ period), (long) spec.keys());
         }
         if (zipfCdf == null) {
             return random.nextInt(spec.keys());

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * that does not fit is rejected, naming the field, never half-read. A JSON value starts with
  * {@code '{'}, which no binary record does (their first byte is a kind, 1 to 5).
  *
- * <p>The value must be in its key's partition ({@link SchemaLog#partitionOf(SchemaRecord, int)},
+ * <p>The value must be in its key's partition ({@link KeyPartitions#partitionOf(SchemaRecord, int)},
  * part of the log format): a job reads each partition in order, and a key's events in two
  * partitions would be handled out of order. A value elsewhere is rejected, naming the right one.
  */
@@ -54,7 +54,7 @@ final class JsonValues {
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException("JSON value: " + e.getMessage());
         }
-        final int home = SchemaLog.partitionOf(record, partitions);
+        final int home = KeyPartitions.partitionOf(record, partitions);
         if (home != partition) {
             throw new IllegalArgumentException("JSON value in partition " + partition + ", but its key belongs in partition " + home
                     + " of " + partitions + " (StreamGrid's partitioner: README, 'Publish from other languages')");

@@ -208,7 +208,7 @@ public final class KafkaLog implements EventLog {
     ProducerRecord<byte[], byte[]> producerRecord(final SchemaRecord record) {
         final byte[] value = new byte[record.length()];
         record.buffer().getBytes(record.offset(), value);
-        return new ProducerRecord<>(topic, SchemaLog.partitionOf(record, partitions), null, value);
+        return new ProducerRecord<>(topic, KeyPartitions.partitionOf(record, partitions), null, value);
     }
 
     @Override

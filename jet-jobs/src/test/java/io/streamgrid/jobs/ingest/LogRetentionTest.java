@@ -188,7 +188,7 @@ public class LogRetentionTest {
                 .rollCycle(RollCycles.FAST_DAILY).timeProvider(new SetTimeProvider(java.time.Instant.ofEpochMilli(noon))).build();
              ExcerptAppender appender = queue.createAppender()) {
             for (int written = 0; written < PER_DAY_AND_PARTITION; account++) {
-                if (SchemaLog.partitionOf(account, PARTITIONS) != partition) {
+                if (KeyPartitions.partitionOf(account, PARTITIONS) != partition) {
                     continue;
                 }
                 record.wrapForWrite(buffer, 0).sequence(account).setLong(0, account).setTimestamp(1, noon + written).setLong(2, 1);

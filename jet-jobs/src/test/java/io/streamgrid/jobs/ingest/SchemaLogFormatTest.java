@@ -131,9 +131,9 @@ class SchemaLogFormatTest {
     void when_partitionOfComputed_then_itMatchesThePinnedFormat() {
         // The key-to-partition mapping is part of the on-disk format; these values (fmix64 of the
         // key modulo 8, computed once by hand) must never change.
-        assertThat(SchemaLog.partitionOf(1, 8)).isEqualTo(4);
-        assertThat(SchemaLog.partitionOf(42, 8)).isEqualTo(4);
-        assertThat(SchemaLog.partitionOf(0x0A000001L, 8)).isEqualTo(6);
+        assertThat(KeyPartitions.partitionOf(1, 8)).isEqualTo(4);
+        assertThat(KeyPartitions.partitionOf(42, 8)).isEqualTo(4);
+        assertThat(KeyPartitions.partitionOf(0x0A000001L, 8)).isEqualTo(6);
     }
 
     @Test

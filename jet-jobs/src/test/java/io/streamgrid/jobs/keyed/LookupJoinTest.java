@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.ingest.KeyPartitions;
 import io.streamgrid.jobs.Jobs;
 import com.hazelcast.jet.Job;
 import com.hazelcast.map.IMap;
@@ -184,6 +185,6 @@ class LookupJoinTest extends EmbeddedMemberTest {
     private int partitionOf(final String account) {
         final SchemaRecord record = new SchemaRecord(layout).wrapForWrite(new UnsafeBuffer(new byte[128]), 0);
         record.setString(0, account);
-        return SchemaLog.partitionOf(record, 4);
+        return KeyPartitions.partitionOf(record, 4);
     }
 }

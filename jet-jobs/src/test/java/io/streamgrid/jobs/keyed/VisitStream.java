@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.ingest.KeyPartitions;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -38,7 +39,7 @@ public final class VisitStream {
             long time = 1_700_000_000_000L + i * 5L;
             time -= random.nextDouble() < lateFraction ? random.nextLong(4 * lateness + 1) : random.nextLong(disorder + 1);
             record.wrapForWrite(buffer, 0).setString(user, name);
-            visits.add(new Visit(SchemaLog.partitionOf(record, partitions), name, time, i));
+            visits.add(new Visit(KeyPartitions.partitionOf(record, partitions), name, time, i));
         }
     }
 

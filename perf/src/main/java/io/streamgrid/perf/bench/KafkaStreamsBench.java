@@ -1,5 +1,6 @@
 package io.streamgrid.perf.bench;
 
+import io.streamgrid.jobs.ingest.KeyPartitions;
 import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
@@ -9,7 +10,6 @@ import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.ingest.KafkaLogs;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.kafka.KafkaBroker;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowDefinition;
@@ -208,7 +208,7 @@ public final class KafkaStreamsBench implements Benchmark {
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, LongSerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()))) {
             for (int i = 0; i < keys.length; i++) {
-                send(producer, topic, SchemaLog.partitionOf(keys[i], PARTITIONS), keys[i], timestamps[i],
+                send(producer, topic, KeyPartitions.partitionOf(keys[i], PARTITIONS), keys[i], timestamps[i],
                         records.request(timestamps[i], i, keys[i], 0x0A00_FFFF, 512, 200));
             }
             final long end = timestamps[timestamps.length - 1] + WindowingBench.SIZE_MS + WindowingBench.SLIDE_MS;

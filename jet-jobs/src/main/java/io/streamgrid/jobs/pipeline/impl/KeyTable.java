@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.ingest.KeyPartitions;
 import io.streamgrid.jobs.keyed.StateCodec;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -50,7 +50,7 @@ final class KeyTable<S> {
             return entry;
         }
         final int length = buffer.getShort(at, ORDER) & 0xffff;
-        final long hash = SchemaLog.stringKeyHash(buffer, at + 2, length);
+        final long hash = KeyPartitions.stringKeyHash(buffer, at + 2, length);
         KeyEntry<S> entry = stringKeys.get(buffer, at + 2, length, hash);
         if (entry == null) {
             final byte[] bytes = new byte[length];
@@ -124,7 +124,7 @@ final class KeyTable<S> {
                 final byte[] bytes = new byte[data.readShort() & 0xffff];
                 data.readFully(bytes);
                 entry = new KeyEntry<>(bytes, new String(bytes, StandardCharsets.UTF_8),
-                        SchemaLog.stringKeyHash(new UnsafeBuffer(bytes), 0, bytes.length));
+                        KeyPartitions.stringKeyHash(new UnsafeBuffer(bytes), 0, bytes.length));
                 stringKeys.add(entry);
             } else {
                 entry = new KeyEntry<>(data.readLong());

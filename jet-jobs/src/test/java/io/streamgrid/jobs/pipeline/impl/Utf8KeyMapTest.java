@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.ingest.KeyPartitions;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -94,12 +94,12 @@ class Utf8KeyMapTest {
 
     private static KeyEntry<String> entry(final String key) {
         final byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-        return new KeyEntry<>(bytes, key, SchemaLog.stringKeyHash(new UnsafeBuffer(bytes), 0, bytes.length));
+        return new KeyEntry<>(bytes, key, KeyPartitions.stringKeyHash(new UnsafeBuffer(bytes), 0, bytes.length));
     }
 
     private static KeyEntry<String> lookUp(final Utf8KeyMap<String> map, final String key) {
         final byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-        return lookUp(map, key, SchemaLog.stringKeyHash(new UnsafeBuffer(bytes), 0, bytes.length));
+        return lookUp(map, key, KeyPartitions.stringKeyHash(new UnsafeBuffer(bytes), 0, bytes.length));
     }
 
     /** Looks the key up where it lies in a larger buffer, after other bytes and followed by more. */
