@@ -105,7 +105,7 @@ public final class DurableSnapshotsBench implements Benchmark {
                 final Duration warmUp = context.pick(Duration.ofSeconds(5), Duration.ofSeconds(10));
                 final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(30));
                 for (int s = 0; s < jobs.size(); s++) {
-                    latencies.add(WindowingBench.liveLatency(context, jets.get(s), jobs.get(s), liveRate, warmUp, measured));
+                    latencies.add(LiveWindowLatency.measure(context, jets.get(s), jobs.get(s), liveRate, warmUp, measured));
                 }
                 restart = restartAfterCrash(context, durable, config, jobs.get(1));
                 measurements.add(Measurement.of("StreamGrid durable: a new member launched → the job RUNNING again", "ours", "s",

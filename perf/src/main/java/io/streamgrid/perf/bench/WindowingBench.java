@@ -4,7 +4,6 @@ import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
-import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.event.BuiltInEvents;
@@ -21,8 +20,6 @@ import io.streamgrid.perf.report.GoalCheck;
 import io.streamgrid.perf.report.LatencyProfile;
 import io.streamgrid.perf.report.Measurement;
 import io.streamgrid.perf.report.Ratio;
-import org.HdrHistogram.Histogram;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,7 +64,7 @@ public final class WindowingBench implements Benchmark {
     static final long SENTINEL_KEY = 0xFFFF_FFFFL;
     private static final long BASE_TIME = 1_700_000_000_000L;
     static final long SNAPSHOT_INTERVAL_MS = 1_000;
-    private static final java.util.concurrent.atomic.AtomicInteger JOB_IDS = new java.util.concurrent.atomic.AtomicInteger();
+    static final java.util.concurrent.atomic.AtomicInteger JOB_IDS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final boolean exactlyOnceCost;
 
@@ -173,7 +170,7 @@ public final class WindowingBench implements Benchmark {
             final Duration warmUp = context.pick(Duration.ofSeconds(5), Duration.ofSeconds(10));
             final Duration measured = context.pick(Duration.ofSeconds(10), Duration.ofSeconds(30));
             for (final JobSubject job : jobs) {
-                latencies.add(liveLatency(context, jet, job, liveRate, warmUp, measured));
+                latencies.add(LiveWindowLatency.measure(context, jet, job, liveRate, warmUp, measured));
             }
         }
         context.emptyWorkDir();
@@ -201,57 +198,6 @@ public final class WindowingBench implements Benchmark {
     private static String label(final List<JobSubject> jobs, final int subject) {
         return subject < jobs.size() ? jobs.get(subject).label()
                 : "hand-written loop (Agrona map + ring of slices, 1 thread, in memory)";
-    }
-
-    /**
-     * Runs {@code job} over a live log that a writer fills at {@code rate} events/s, event time on the
-     * wall clock; returns the latency of every window result measured: from the window's end to its
-     * emission. The writer appends each millisecond's events when that millisecond has come (open
-     * loop at millisecond grain); if the job falls behind, the latency shows it.
-     */
-    static LatencyProfile liveLatency(final BenchContext context, final JetService jet, final JobSubject job,
-                                              final double rate, final Duration warmUp, final Duration measured)
-            throws InterruptedException {
-        final Path dir = context.workDir().resolve("live-" + JOB_IDS.incrementAndGet());
-        try (SchemaLog log = SchemaLog.open(requestLog(dir), EventType.REQUEST.schema(), PARTITIONS)) {
-            job.tally().reset();
-            ResultTally.startClock();
-            final Job running = job.submit().apply(dir).apply(jet);
-            try {
-                context.progress(String.format(Locale.ROOT, "latency of %s at %,.0f events/s: %d s warm-up, %d s measured",
-                        job.label(), rate, warmUp.toSeconds(), measured.toSeconds()));
-                final SplittableRandom random = new SplittableRandom(42);
-                final BuiltInEvents record = new BuiltInEvents();
-                final long start = System.nanoTime();
-                final long warmUpEnd = start + warmUp.toNanos();
-                final long end = warmUpEnd + measured.toNanos();
-                long written = 0;
-                long now;
-                while ((now = System.nanoTime()) < end) {
-                    if (!job.tally().recording && now >= warmUpEnd) {
-                        job.tally().latency.reset();
-                        job.tally().recording = true;
-                    }
-                    final long due = (long) ((now - start) / 1e9 * rate);
-                    final long timestamp = ResultTally.eventTimeMillis(now);
-                    for (; written < due; written++) {
-                        log.append(record.request(timestamp, written, 0x0A00_0000 + random.nextInt(KEYS), 0x0A00_FFFF, 512, 200));
-                    }
-                    if (running.getStatus() == JobStatus.FAILED) {
-                        running.join();
-                    }
-                    java.util.concurrent.locks.LockSupport.parkNanos(200_000);
-                }
-                job.tally().recording = false;
-                final Histogram latency = job.tally().latency.getIntervalHistogram();
-                final LatencyProfile profile = LatencyProfile.ofNanos(job.label(), "window end → result", rate, latency, 0);
-                context.progress(String.format(Locale.ROOT, "  %,d results: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms",
-                        profile.count(), profile.p50Us() / 1e3, profile.p99Us() / 1e3, profile.p999Us() / 1e3));
-                return profile;
-            } finally {
-                Drain.cancelAndWait(running);
-            }
-        }
     }
 
     private BenchResult throughputResult(final BenchContext context, final int events, final int runs,
