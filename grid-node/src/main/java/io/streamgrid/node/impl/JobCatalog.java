@@ -37,9 +37,9 @@ public final class JobCatalog {
                 case IpTrafficJob.NAME -> new IpTrafficJob(policy(config, at, WindowDefinition.tumbling(config.wholeNumber(at + "window-ms"))),
                         config.decimal(at + "alert-factor"), config.wholeNumber(at + "alert-floor"), config.integer(at + "baseline-min-windows"),
                         config.wholeNumber(at + "baseline-expiry-ms"));
-                case UserClicksHourlyJob.NAME -> new UserClicksHourlyJob(policy(config, at, sliding(config, at)));
-                case UserSessionsJob.NAME -> new UserSessionsJob(policy(config, at, WindowDefinition.session(config.wholeNumber(at + "gap-ms"))));
-                case MachineHealthJob.NAME -> new MachineHealthJob(policy(config, at, sliding(config, at)));
+                case UserClicksHourlyJob.NAME -> UserClicksHourlyJob.of(policy(config, at, sliding(config, at)));
+                case UserSessionsJob.NAME -> UserSessionsJob.of(policy(config, at, WindowDefinition.session(config.wholeNumber(at + "gap-ms"))));
+                case MachineHealthJob.NAME -> MachineHealthJob.of(policy(config, at, sliding(config, at)));
                 default -> throw new ConfigException("unknown job '" + name + "': choose one of " + String.join(", ", NAMES));
             };
         } catch (final IllegalArgumentException e) {

@@ -34,7 +34,7 @@ public final class KeyPartitions {
     }
 
     /** A 64-bit finalising mix (MurmurHash3's fmix64): nearby keys land in unrelated partitions. Part of the log format. */
-    static long mix(final long value) {
+    public static long mix(final long value) {
         long h = value;
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;

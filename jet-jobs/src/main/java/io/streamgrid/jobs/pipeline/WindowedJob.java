@@ -20,6 +20,13 @@ import java.util.List;
  * @param <A> the window accumulator
  */
 public interface WindowedJob<A> extends JobDefinition {
+    /**
+     * A windowed job over {@code schema} (keyed by a long) in a few lines: windows, time rules, an
+     * aggregation, where results go ({@link WindowedJobBuilder}).
+     */
+    static WindowedJobBuilder builder(final String name, final EventSchema schema) {
+        return new WindowedJobBuilder(name, schema);
+    }
 
     /**
      * The schema of the events this job reads, from its log under the ingest directory

@@ -7,6 +7,7 @@ import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
+import io.streamgrid.jobs.window.Counter;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
@@ -160,7 +161,7 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
         public void onWindow(final long ip, final long start, final long end, final Counter value, final int updateSequence,
                              final boolean afterWatermark, final StateWriter out) {
             final String key = windowKey(ip, start);
-            out.put(job.stateMap(), key, new IpWindowCount(BuiltInEvents.ipToString(ip), start, end, value.value,
+            out.put(job.stateMap(), key, new IpWindowCount(BuiltInEvents.ipToString(ip), start, end, value.value(),
                     updateSequence, afterWatermark));
             if (updateSequence != 1 || afterWatermark) {
                 return;
@@ -171,12 +172,12 @@ public record IpTrafficJob(WindowPolicy policy, double alertFactor, long alertFl
                 baselineByIp.put(ip, baseline);
             }
             baseline.lastWindowStart = start;
-            if (baseline.windows >= job.baselineMinWindows() && value.value >= job.alertFloor()
-                    && value.value > job.alertFactor() * baseline.mean) {
-                out.put(ALERTS_MAP, key, new TrafficAlert(BuiltInEvents.ipToString(ip), start, end, value.value,
+            if (baseline.windows >= job.baselineMinWindows() && value.value() >= job.alertFloor()
+                    && value.value() > job.alertFactor() * baseline.mean) {
+                out.put(ALERTS_MAP, key, new TrafficAlert(BuiltInEvents.ipToString(ip), start, end, value.value(),
                         baseline.mean, baseline.stdDev(), job.alertFactor()));
             }
-            baseline.add(value.value);
+            baseline.add(value.value());
         }
 
         @Override

@@ -1,10 +1,8 @@
 package io.streamgrid.jobs.usecase;
 
 import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.schema.EventSchema;
-import io.streamgrid.jobs.pipeline.ResultHandler;
+import io.streamgrid.jobs.pipeline.WindowResult;
 import io.streamgrid.jobs.pipeline.WindowedJob;
-import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
 
@@ -12,40 +10,25 @@ import io.streamgrid.jobs.window.WindowPolicy;
  * {@code user-clicks-hourly}: per user, clicks (and views and purchases) over the last hour, sliding
  * by one minute, into {@code state.user-clicks-hourly}.
  */
-public record UserClicksHourlyJob(WindowPolicy policy) implements WindowedJob<ClickCounts> {
+public final class UserClicksHourlyJob {
     public static final String NAME = "user-clicks-hourly";
-    private static final long serialVersionUID = 1L;
 
-    public UserClicksHourlyJob {
+    private UserClicksHourlyJob() {
+    }
+
+    /** The job over {@code policy}'s windows, which must slide (the YAML's {@code jobs.user-clicks-hourly}). */
+    public static WindowedJob<ClickCounts> of(final WindowPolicy policy) {
         if (!(policy.window() instanceof WindowDefinition.Sliding)) {
             throw new IllegalArgumentException("user-clicks-hourly needs sliding windows, got " + policy.window());
         }
+        return WindowedJob.builder(NAME, EventType.CLICK.schema()).policy(policy)
+                .aggregate(new ClickCounts.Aggregation())
+                .results(r -> new UserClicks(r.key(), r.start(), r.end(), r.value().clicks, r.value().views, r.value().purchases,
+                        r.updateSequence(), r.late()));
     }
 
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public EventSchema schema() {
-        return EventType.CLICK.schema();
-    }
-
-    @Override
-    public WindowAggregation<ClickCounts> aggregation() {
-        return new ClickCounts.Aggregation();
-    }
-
+    /** The state-map key of a user's window. */
     public static String windowKey(final long userId, final long windowStart) {
-        return WindowKeys.of(userId, windowStart);
-    }
-
-    @Override
-    public ResultHandler<ClickCounts> newResultHandler() {
-        final String map = stateMap();
-        return (user, start, end, counts, sequence, afterWatermark, out) -> out.put(map, windowKey(user, start),
-                new UserClicks(user, start, end, counts.clicks, counts.views, counts.purchases, sequence, afterWatermark));
+        return WindowResult.stateKey(userId, windowStart);
     }
 }

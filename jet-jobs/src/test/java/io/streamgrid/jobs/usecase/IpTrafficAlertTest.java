@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.usecase;
 
+import io.streamgrid.jobs.window.Counter;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.window.WindowDefinition;
@@ -111,8 +112,6 @@ class IpTrafficAlertTest {
     }
 
     private static Counter count(final long value) {
-        final Counter counter = new Counter();
-        counter.value = value;
-        return counter;
+        return Counter.of(value);
     }
 }

@@ -1,7 +1,6 @@
 package io.streamgrid.jobs.window;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.usecase.Counter;
 
 import java.io.DataInput;
 import java.io.DataOutput;

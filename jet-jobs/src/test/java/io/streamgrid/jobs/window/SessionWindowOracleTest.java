@@ -1,5 +1,7 @@
 package io.streamgrid.jobs.window;
 
+import io.streamgrid.jobs.usecase.SessionStats;
+import io.streamgrid.jobs.pipeline.WindowedJob;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
@@ -53,7 +55,7 @@ class SessionWindowOracleTest extends EmbeddedMemberTest {
         assertThat(oracle.lateSequences()).isNotEmpty();
 
         startMember();
-        final UserSessionsJob job = new UserSessionsJob(new WindowPolicy(WindowDefinition.session(gap), disorder, lateness));
+        final WindowedJob<SessionStats> job = UserSessionsJob.of(new WindowPolicy(WindowDefinition.session(gap), disorder, lateness));
         final Job running = Jobs.submit(member.getJet(), job,
                 JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200).withLocalParallelism(2));
 

@@ -1,5 +1,7 @@
 package io.streamgrid.jobs.window;
 
+import io.streamgrid.jobs.usecase.ClickCounts;
+import io.streamgrid.jobs.pipeline.WindowedJob;
 import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.EmbeddedMemberTest;
@@ -56,7 +58,7 @@ class SlidingWindowOracleTest extends EmbeddedMemberTest {
         assertThat(oracle.lateSequences()).isNotEmpty();
 
         startMember();
-        final UserClicksHourlyJob job = new UserClicksHourlyJob(
+        final WindowedJob<ClickCounts> job = UserClicksHourlyJob.of(
                 new WindowPolicy(WindowDefinition.sliding(size, slide), disorder, lateness));
         final Job running = Jobs.submit(member.getJet(), job, JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(200));
 

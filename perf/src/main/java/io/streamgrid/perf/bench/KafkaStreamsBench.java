@@ -1,5 +1,7 @@
 package io.streamgrid.perf.bench;
 
+import io.streamgrid.jobs.window.Counter;
+import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.ingest.KeyPartitions;
 import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
@@ -116,7 +118,7 @@ public final class KafkaStreamsBench implements Benchmark {
             context.progress("producing the same events to topic " + kafka.topic(EventType.REQUEST.schema().name()));
             produce(kafka, keys, timestamps);
             final JetService jet = grid.member().getJet();
-            final SlidingCountJob job = new SlidingCountJob(new WindowPolicy(WindowDefinition.sliding(SIZE_MS, SLIDE_MS), 0, 0),
+            final WindowedJob<Counter> job = SlidingCountJob.of(new WindowPolicy(WindowDefinition.sliding(SIZE_MS, SLIDE_MS), 0, 0),
                     WindowingBench.SENTINEL_KEY);
             final JobOptions options = JobOptions.of(chronicle.dir()).withLocalParallelism(WindowingBench.PARALLELISM);
             final Function<JetService, Job> overKafka = j -> Jobs.submit(j, job, options.withKafka(kafka), null, jobConfig(job.name()));

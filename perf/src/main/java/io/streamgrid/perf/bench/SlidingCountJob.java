@@ -1,44 +1,29 @@
 package io.streamgrid.perf.bench;
 
 import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.WindowedJob;
-import io.streamgrid.jobs.usecase.Counter;
-import io.streamgrid.jobs.window.WindowAggregation;
+import io.streamgrid.jobs.window.Aggregations;
+import io.streamgrid.jobs.window.Counter;
 import io.streamgrid.jobs.window.WindowPolicy;
-
 
 /**
  * The windowing benchmark's job on StreamGrid's engine: sliding-window count of REQUEST events per
  * source IP. Its results go to {@link ResultTally#STREAMGRID} instead of a map, as the plain-Jet
  * pipeline's go to {@link ResultTally#PLAIN_JET}: the benchmark compares windowing, not map writes.
  */
-record SlidingCountJob(WindowPolicy policy, long sentinelKey) implements WindowedJob<Counter> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public String name() {
-        return "bench-sliding-count";
+final class SlidingCountJob {
+    private SlidingCountJob() {
     }
 
-    @Override
-    public EventSchema schema() {
-        return EventType.REQUEST.schema();
-    }
-
-    @Override
-    public WindowAggregation<Counter> aggregation() {
-        return new Counter.Counting();
-    }
-
-    @Override
-    public ResultHandler<Counter> newResultHandler() {
-        final long sentinel = sentinelKey;
-        return (key, start, end, value, updateSequence, afterWatermark, out) -> {
-            if (key != sentinel) {
-                ResultTally.STREAMGRID.onResult(end, value.value());
-            }
-        };
+    /** The job over {@code policy}'s windows; results of {@code sentinelKey} (the events that close the last windows) are not counted. */
+    static WindowedJob<Counter> of(final WindowPolicy policy, final long sentinelKey) {
+        return WindowedJob.builder("bench-sliding-count", EventType.REQUEST.schema()).policy(policy)
+                .aggregate(Aggregations.count())
+                .handledBy(job -> (ResultHandler<Counter>) (key, start, end, value, updateSequence, afterWatermark, out) -> {
+                    if (key != sentinelKey) {
+                        ResultTally.STREAMGRID.onResult(end, value.value());
+                    }
+                });
     }
 }

@@ -1,5 +1,7 @@
 package io.streamgrid.perf.bench;
 
+import io.streamgrid.jobs.window.Counter;
+import io.streamgrid.jobs.pipeline.WindowedJob;
 import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
@@ -327,7 +329,7 @@ public final class WindowingBench implements Benchmark {
     }
 
     static Function<JetService, Job> ours(final Path ingest, final ProcessingGuarantee guarantee) {
-        final SlidingCountJob job = new SlidingCountJob(
+        final WindowedJob<Counter> job = SlidingCountJob.of(
                 new WindowPolicy(WindowDefinition.sliding(SIZE_MS, SLIDE_MS), 0, 0), SENTINEL_KEY);
         return jet -> Jobs.submit(jet, job, JobOptions.of(ingest).withLocalParallelism(PARALLELISM), null,
                 jobConfig(job.name(), guarantee));

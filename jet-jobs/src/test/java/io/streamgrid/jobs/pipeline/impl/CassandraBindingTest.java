@@ -1,5 +1,7 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.usecase.SessionStats;
+import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.usecase.UserSession;
 import io.streamgrid.jobs.usecase.UserSessionsJob;
@@ -19,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A table bound to a job that retracts (session windows) must be told how to delete; otherwise the job is refused. */
 class CassandraBindingTest {
-    private static final UserSessionsJob SESSIONS = new UserSessionsJob(new WindowPolicy(WindowDefinition.session(1_000), 0, 0));
+    private static final WindowedJob<SessionStats> SESSIONS = UserSessionsJob.of(new WindowPolicy(WindowDefinition.session(1_000), 0, 0));
     private static final TableSpec TABLE = new TableSpec("ks", "sessions", List.of(new TableSpec.Column("user_id", CqlType.BIGINT),
             new TableSpec.Column("start", CqlType.BIGINT), new TableSpec.Column("events", CqlType.BIGINT)),
             List.of("user_id"), List.of("start"));

@@ -3,7 +3,7 @@ package io.streamgrid.jobs.window.impl;
 import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.usecase.Counter;
+import io.streamgrid.jobs.window.Counter;
 import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.impl.WindowListener;
 import io.streamgrid.jobs.window.WindowPolicy;

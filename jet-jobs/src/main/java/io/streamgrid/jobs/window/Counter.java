@@ -1,8 +1,6 @@
-package io.streamgrid.jobs.usecase;
+package io.streamgrid.jobs.window;
 
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.jobs.window.VarLongs;
-import io.streamgrid.jobs.window.WindowAggregation;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -12,6 +10,13 @@ import java.io.Serializable;
 /** A mutable count: the accumulator of counting windows. */
 public final class Counter {
     long value;
+
+    /** A count of {@code value}: for feeding a {@code ResultHandler} by hand. */
+    public static Counter of(final long value) {
+        final Counter counter = new Counter();
+        counter.value = value;
+        return counter;
+    }
 
     public long value() {
         return value;
