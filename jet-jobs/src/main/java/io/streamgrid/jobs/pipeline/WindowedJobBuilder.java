@@ -76,8 +76,7 @@ public final class WindowedJobBuilder {
     /** The window and time rules together, as the member's YAML configures a built-in job. */
     public WindowedJobBuilder policy(final WindowPolicy policy) {
         window(policy.window());
-        return time(new TimePolicy(policy.allowedDisorderMs(), policy.allowedLatenessMs(), policy.maxFutureMs(),
-                policy.idleTimeoutMs()));
+        return time(policy.time());
     }
 
     /** How a window's value is built: one of {@link io.streamgrid.jobs.window.Aggregations} or your own. */
@@ -91,9 +90,7 @@ public final class WindowedJobBuilder {
             throw new IllegalArgumentException("windowed job " + name + ": its aggregation " + aggregation.getClass().getName()
                     + " must be Serializable (it travels to the members inside the job)");
         }
-        final WindowPolicy policy = new WindowPolicy(window, time.allowedDisorderMs(), time.allowedLatenessMs(), time.maxFutureMs(),
-                time.idleTimeoutMs());
-        return new Aggregated<>(name, schema, policy, aggregation);
+        return new Aggregated<>(name, schema, new WindowPolicy(window, time), aggregation);
     }
 
     /** Turns a window's result into the value stored for it. */

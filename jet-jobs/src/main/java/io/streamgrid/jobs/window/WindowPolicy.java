@@ -28,25 +28,46 @@ import java.util.Objects;
  *     waits for more data or its end of stream. 0 turns this off.</li>
  * </ul>
  *
- * @param window            which windows
- * @param allowedDisorderMs how far behind the newest event an event may be and still be on time
- * @param allowedLatenessMs how long after emission a window still takes corrections
- * @param maxFutureMs       how far ahead of the watermark an event may be, at least 1
- * @param idleTimeoutMs     wall-clock time without records after which an idle partition's
- *                          watermark moves on; 0: never
+ * @param window which windows
+ * @param time   the time rules every job of StreamGrid follows ({@link TimePolicy}): allowed disorder
+ *               and lateness, how far ahead an event may be, when an idle partition moves on
  */
-public record WindowPolicy(WindowDefinition window, long allowedDisorderMs, long allowedLatenessMs, long maxFutureMs,
-                           long idleTimeoutMs) implements java.io.Serializable {
+public record WindowPolicy(WindowDefinition window, TimePolicy time) implements java.io.Serializable {
     /** One day: generous for any real disorder, yet finite. */
     public static final long DEFAULT_MAX_FUTURE_MS = TimePolicy.DEFAULT_MAX_FUTURE_MS;
 
-    /** Events at most a day ahead of the watermark; idle partitions wait (idle handling off). */
-    public WindowPolicy(final WindowDefinition window, final long allowedDisorderMs, final long allowedLatenessMs) {
-        this(window, allowedDisorderMs, allowedLatenessMs, DEFAULT_MAX_FUTURE_MS, 0);
-    }
-
     public WindowPolicy {
         Objects.requireNonNull(window, "window");
-        new TimePolicy(allowedDisorderMs, allowedLatenessMs, maxFutureMs, idleTimeoutMs); // the same rules, checked once
+        Objects.requireNonNull(time, "time");
+    }
+
+    /** Events at most a day ahead of the watermark; idle partitions wait (idle handling off). */
+    public WindowPolicy(final WindowDefinition window, final long allowedDisorderMs, final long allowedLatenessMs) {
+        this(window, TimePolicy.of(allowedDisorderMs, allowedLatenessMs));
+    }
+
+    public WindowPolicy(final WindowDefinition window, final long allowedDisorderMs, final long allowedLatenessMs,
+                        final long maxFutureMs, final long idleTimeoutMs) {
+        this(window, new TimePolicy(allowedDisorderMs, allowedLatenessMs, maxFutureMs, idleTimeoutMs));
+    }
+
+    /** How far behind the newest event an event may be and still be on time. */
+    public long allowedDisorderMs() {
+        return time.allowedDisorderMs();
+    }
+
+    /** How long after emission a window still takes corrections. */
+    public long allowedLatenessMs() {
+        return time.allowedLatenessMs();
+    }
+
+    /** How far ahead of the watermark an event may be, at least 1. */
+    public long maxFutureMs() {
+        return time.maxFutureMs();
+    }
+
+    /** Wall-clock time without records after which an idle partition's watermark moves on; 0: never. */
+    public long idleTimeoutMs() {
+        return time.idleTimeoutMs();
     }
 }
