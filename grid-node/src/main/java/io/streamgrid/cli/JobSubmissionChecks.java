@@ -7,7 +7,6 @@ import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.SchemaLog;
-import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.JobOptions;
@@ -45,10 +44,8 @@ final class JobSubmissionChecks {
     /** Where the job writes: its state maps and side maps (a replay's: suffixed). */
     static String outputsLine(final JobDefinition job, final Replay replay) {
         final java.util.function.UnaryOperator<String> named = replay == null ? map -> map : replay::mapName;
-        return "writes " + job.stateMaps().stream().map(named).toList() + ", late events in " + named.apply(job.lateMap())
-                + ", rejected records in " + named.apply(job.rejectedMap())
-                + (job instanceof KeyedJob<?> keyed && !keyed.lookups().isEmpty() ? ", unmatched lookups in "
-                + named.apply(keyed.unmatchedMap()) : "");
+        return "writes " + job.stateMaps().stream().map(named).toList() + ", side outputs in "
+                + job.sideMaps().stream().map(named).toList();
     }
 
     /**
@@ -65,11 +62,7 @@ final class JobSubmissionChecks {
                     + ": choose another --into, or cancel it first ('streamgrid job cancel " + existing.getName() + "')");
         }
         final List<String> maps = new ArrayList<>(job.stateMaps());
-        maps.add(job.lateMap());
-        maps.add(job.rejectedMap());
-        if (job instanceof KeyedJob<?> keyed) {
-            maps.add(keyed.unmatchedMap());
-        }
+        maps.addAll(job.sideMaps());
         for (final String map : maps) {
             final String target = replay.mapName(map);
             final int size = client.getMap(target).size();

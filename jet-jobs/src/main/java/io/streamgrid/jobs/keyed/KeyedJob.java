@@ -207,6 +207,12 @@ public final class KeyedJob<S> implements JobDefinition {
         return "unmatched." + name;
     }
 
+    /** Late and rejected events, and — with a lookup that side-outputs a missing key — {@link #unmatchedMap()}. */
+    @Override
+    public List<String> sideMaps() {
+        return lookups.isEmpty() ? List.of(lateMap(), rejectedMap()) : List.of(lateMap(), rejectedMap(), unmatchedMap());
+    }
+
     @Override
     public String lateMap() {
         return "late." + name;

@@ -29,6 +29,11 @@ public interface JobDefinition extends Serializable {
     /** Records that are not valid events, with the reason. */
     String rejectedMap();
 
+    /** Every side map it may write, each with the reason for what it holds: by default {@link #lateMap()} and {@link #rejectedMap()}. */
+    default List<String> sideMaps() {
+        return List.of(lateMap(), rejectedMap());
+    }
+
     /**
      * The Cassandra tables this job writes exactly-once when asked ({@code streamgrid job submit NAME
      * --cassandra}), in the cluster and keyspace of {@code target}; empty, the default, for a job that
