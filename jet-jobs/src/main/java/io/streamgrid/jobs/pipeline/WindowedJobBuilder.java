@@ -24,8 +24,9 @@ import java.util.Objects;
  * of its own) gives a {@link ResultHandler} instead ({@link Aggregated#handledBy}). Every function
  * given here travels to the members inside the job, hence the serializable interfaces.
  *
- * @throws IllegalArgumentException at once, naming what is wrong: a blank name, a schema whose key
- *                                  is not a long (windows take long keys), no window chosen
+ * <p>A mistake fails at once with an {@link IllegalArgumentException} naming it: a blank name, a
+ * schema whose key is not a long (windows take long keys), no window chosen before the aggregation,
+ * an aggregation that is not serializable.
  */
 public final class WindowedJobBuilder {
     private final String name;
