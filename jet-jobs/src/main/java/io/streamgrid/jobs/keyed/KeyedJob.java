@@ -39,17 +39,19 @@ public final class KeyedJob<S> implements JobDefinition {
     private final List<String> reads;
     private final List<EventSchema> emits;
     private final boolean eventTimeOrder;
+    private final long stateTtlMs;
 
     private KeyedJob(final Builder<S> builder) {
         this(builder.name, builder.schemas, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups,
-                builder.reads, builder.emits, builder.eventTimeOrder);
+                builder.reads, builder.emits, builder.eventTimeOrder, builder.stateTtlMs);
     }
 
     private KeyedJob(final String name, final List<EventSchema> schemas, final KeyedFunction<S> function, final StateCodec<S> codec,
                      final TimePolicy policy, final List<String> stateMaps, final List<Lookup> lookups, final List<String> reads,
-                     final List<EventSchema> emits, final boolean eventTimeOrder) {
+                     final List<EventSchema> emits, final boolean eventTimeOrder, final long stateTtlMs) {
         this.name = name;
         this.eventTimeOrder = eventTimeOrder;
+        this.stateTtlMs = stateTtlMs;
         schemas.forEach(schema -> Objects.requireNonNull(schema, "schema of job " + name));
         this.schemas = List.copyOf(schemas);
         this.function = Objects.requireNonNull(function, "function of job " + name);
@@ -138,12 +140,12 @@ public final class KeyedJob<S> implements JobDefinition {
      * benchmark counts its results so). The new function must read and write what the old one did.
      */
     public KeyedJob<S> withFunction(final KeyedFunction<S> other) {
-        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder);
+        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder, stateTtlMs);
     }
 
     /** This job under another name (its side maps follow the name; the maps its function writes do not). */
     public KeyedJob<S> named(final String newName) {
-        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder);
+        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder, stateTtlMs);
     }
 
     /** The (first) schema the job reads. */
@@ -202,6 +204,11 @@ public final class KeyedJob<S> implements JobDefinition {
         return eventTimeOrder;
     }
 
+    /** A key's state time-to-live in event time ({@link Builder#stateTtl}); 0: kept until the function clears it. */
+    public long stateTtlMs() {
+        return stateTtlMs;
+    }
+
     /** Where events whose lookup key was missing go, for lookups with {@link Lookup.OnMissing#SIDE_OUTPUT}. */
     public String unmatchedMap() {
         return "unmatched." + name;
@@ -235,6 +242,7 @@ public final class KeyedJob<S> implements JobDefinition {
         private final List<String> reads = new java.util.ArrayList<>();
         private final List<EventSchema> emits = new java.util.ArrayList<>();
         private boolean eventTimeOrder;
+        private long stateTtlMs;
 
         private Builder(final String name, final EventSchema schema) {
             this.name = name;
@@ -318,6 +326,22 @@ public final class KeyedJob<S> implements JobDefinition {
          */
         public Builder<S> inEventTimeOrder() {
             eventTimeOrder = true;
+            return this;
+        }
+
+        /**
+         * Each key's state expires {@code ms} of event time after it was last written
+         * ({@link KeyedContext#setState}; at the watermark for a processing-time timer): once the
+         * partition's watermark has passed that, the function sees no state for the key at its next
+         * event or timer, and a key left with no state and no timer is dropped from memory. Event time,
+         * so a replay and a restored job expire exactly the same states. Timers are not affected.
+         * Default 0: a state stays until the function clears it.
+         */
+        public Builder<S> stateTtl(final long ms) {
+            if (ms < 0) {
+                throw new IllegalArgumentException("job " + name + ": stateTtl must be >= 0 (0: none), was " + ms);
+            }
+            stateTtlMs = ms;
             return this;
         }
 

@@ -21,6 +21,8 @@ final class KeyEntry<S> {
     final String stringKey;
     final long hash;
     S state;
+    /** The event time {@link #state} was last written at (for a state time-to-live; in snapshots with the state). */
+    long stateWrittenAt = Long.MIN_VALUE;
     long[] timers = NONE;
     int timerCount;
     long[] processingTimers = NONE;

@@ -93,7 +93,7 @@ final class KeyTable<S> {
         return entries;
     }
 
-    /** Every key: count, then per key its bytes, its state (when it has one) and both timer lists. */
+    /** Every key: count, then per key its bytes, its state (when it has one: the time it was written, then the state) and both timer lists. */
     void write(final DataOutput data) throws IOException {
         final List<KeyEntry<S>> entries = entries();
         data.writeInt(entries.size());
@@ -106,6 +106,7 @@ final class KeyTable<S> {
             }
             data.writeBoolean(entry.state != null);
             if (entry.state != null) {
+                data.writeLong(entry.stateWrittenAt);
                 codec.write(entry.state, data);
             }
             writeTimers(data, entry.timers, entry.timerCount);
@@ -131,6 +132,7 @@ final class KeyTable<S> {
                 longKeys.put(entry.longKey, entry);
             }
             if (data.readBoolean()) {
+                entry.stateWrittenAt = data.readLong();
                 entry.state = codec.read(data);
             }
             entry.timerCount = data.readInt();

@@ -32,9 +32,10 @@ import java.io.IOException;
 final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     /**
      * 2: a read position per schema log (jobs reading several schemas); 3: emitted-event counts per
-     * log and writer, the emitter's count; 4: the events held for event-time order.
+     * log and writer, the emitter's count; 4: the events held for event-time order; 5: the time each
+     * key's state was written (state time-to-live).
      */
-    private static final int SNAPSHOT_FORMAT = 4;
+    private static final int SNAPSHOT_FORMAT = 5;
 
     private final KeyedJob<S> job;
     private final KeyedFunction<S> function;
@@ -63,6 +64,9 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     private KeyEntry<S> current;
     private long currentTime;
     private boolean currentLate;
+    /** Whether the bound call is a processing-time timer (its time is the wall clock's). */
+    private boolean currentProcessing;
+    private final StateExpiry expiry;
 
     /**
      * @param logs     the logs of {@link KeyedJob#schemas()}, in order
@@ -90,6 +94,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             heldRecords[s] = new SchemaRecord(job.schemas().get(s).layout());
         }
         this.emitted = new EmittedEvents(job.name(), job.emits(), emitLogs);
+        this.expiry = new StateExpiry(job.stateTtlMs());
     }
 
     // ---- PartitionTask ----
@@ -191,6 +196,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         current = entry;
         currentTime = time;
         currentLate = isLate;
+        expiry.check(entry, watermark);
     }
 
     /** Unbinds the context; drops the key when it holds nothing. */
@@ -203,6 +209,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         if (candidate > watermark) {
             watermark = candidate;
             fire(timers.eventTime, watermark);
+            expiry.sweep(keys, watermark);
         }
     }
 
@@ -229,11 +236,13 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             @SuppressWarnings("unchecked")
             final KeyEntry<S> entry = (KeyEntry<S>) queue.pollEntry();
             bind(entry, time, false);
+            currentProcessing = !eventTime;
             if (eventTime) {
                 function.onTimer(time, this);
             } else {
                 function.onProcessingTimer(time, this);
             }
+            currentProcessing = false;
             release(entry);
         }
     }
@@ -279,6 +288,8 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @Override
     public void setState(final S state) {
         bound().state = state;
+        // Event time of the write: the call's, or for a processing-time timer the watermark.
+        expiry.written(current, currentProcessing ? watermark : currentTime);
     }
 
     @Override
