@@ -186,6 +186,10 @@ final class StateCommands {
 
                     @Override
                     public void onDelta(final Delta delta) {
+                        // Changes come in batches: those after the N-th of --changes N are not printed.
+                        if (changes > 0 && seen[0] >= changes) {
+                            return;
+                        }
                         out.println(line(delta.kind().name(), delta.key(), delta.value()));
                         if (changes > 0 && ++seen[0] >= changes) {
                             done.countDown();

@@ -13,7 +13,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -137,6 +139,36 @@ class StateCommandsTest {
             System.out.print("watch --where \"buckets < 5\" -> exit " + unknownField.code() + ": " + unknownField.err());
             assertThat(unknownField.code()).as(unknownField.err()).isEqualTo(StreamGridCli.EXIT_USAGE);
             assertThat(unknownField.err()).contains("--where", "no field 'buckets'").doesNotContain("--verbose");
+        }
+    }
+
+    /**
+     * {@code watch --changes N} prints N changes, however many arrive together: a delivery thread
+     * handed a batch went on printing after the N-th until the subscription closed (the README
+     * walkthrough's watch of state.alerts printed two alerts of one window end for {@code --changes 1}).
+     */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void when_manyChangesArriveTogether_then_watchPrintsOnlyTheNumberAskedFor() throws Exception {
+        try (OneMemberGrid grid = OneMemberGrid.start(dir)) {
+            final IMap<Object, Object> ticks = grid.client.hazelcast().getMap("state.cli-watch-many");
+            ticks.set(0L, new Tick(0, 1, 1, "first"));
+            final StringWriter out = new StringWriter();
+            final StringWriter err = new StringWriter();
+            final AtomicInteger code = new AtomicInteger(-1);
+            final Thread watch = new Thread(() -> code.set(StreamGridCli.run(new String[]{"watch", "state.cli-watch-many",
+                    "--changes", "2", "--config", grid.config.toString()}, new PrintWriter(out, true), new PrintWriter(err, true))));
+            watch.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> out.toString().contains("-- 1 matching entry"));
+            final Map<Object, Object> many = new HashMap<>();
+            for (long key = 1; key <= 200; key++) {
+                many.put(key, new Tick(key, 1, 1, "together"));
+            }
+            ticks.putAll(many);
+            watch.join(30_000);
+
+            assertThat(code.get()).as(err.toString()).isZero();
+            assertThat(out.toString().lines().filter(line -> line.startsWith("ENTER "))).as(out.toString()).hasSize(2);
         }
     }
 }
