@@ -2,7 +2,7 @@ package io.streamgrid.client.impl;
 
 import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.cluster.MembershipAdapter;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 
@@ -26,11 +26,7 @@ final class ClusterWatch {
     ClusterWatch(final HazelcastInstance client, final Runnable memberLeft, final Runnable replaced) {
         this.client = client;
         this.replaced = replaced;
-        client.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(final MembershipEvent event) {
-            }
-
+        client.getCluster().addMembershipListener(new MembershipAdapter() {
             @Override
             public void memberRemoved(final MembershipEvent event) {
                 memberLeft.run();

@@ -21,11 +21,15 @@ public final class KeyPartitions {
     /** The partition of {@code record}'s key in a log of {@code partitions} partitions. */
     public static int partitionOf(final SchemaRecord record, final int partitions) {
         final SchemaLayout layout = record.layout();
-        final int at = record.offset() + layout.offset(layout.keyIndex());
-        final long hash = layout.field(layout.keyIndex()).type() == FieldType.STRING
-                ? stringKeyHash(record.buffer(), at + 2, record.buffer().getShort(at, ORDER) & 0xffff)
-                : mix(record.buffer().getLong(at, ORDER));
+        final int key = layout.keyIndex();
+        final long hash = layout.field(key).type() == FieldType.STRING ? stringFieldHash(record, key) : mix(record.getLong(key));
         return (int) Math.floorMod(hash, (long) partitions);
+    }
+
+    /** {@link #stringKeyHash} of the string field at {@code index} of {@code record}, read in place (no String made). */
+    public static long stringFieldHash(final SchemaRecord record, final int index) {
+        final int at = record.offset() + record.layout().offset(index);
+        return stringKeyHash(record.buffer(), at + Short.BYTES, record.buffer().getShort(at, ORDER) & 0xffff);
     }
 
     /** The partition of a long key in a log of {@code partitions} partitions. */

@@ -8,7 +8,6 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -246,9 +245,7 @@ public final class Aggregations {
         @Override
         public void accumulate(final DistinctSketch accumulator, final SchemaRecord event) {
             if (isString) {
-                final int at = event.offset() + event.layout().offset(index);
-                final int length = event.buffer().getShort(at, ByteOrder.LITTLE_ENDIAN) & 0xffff;
-                accumulator.add(KeyPartitions.stringKeyHash(event.buffer(), at + Short.BYTES, length));
+                accumulator.add(KeyPartitions.stringFieldHash(event, index));
             } else {
                 accumulator.add(KeyPartitions.mix(event.getLong(index)));
             }
@@ -261,7 +258,7 @@ public final class Aggregations {
 
         @Override
         public boolean reset(final DistinctSketch accumulator) {
-            java.util.Arrays.fill(accumulator.registers, (byte) 0);
+            accumulator.clear();
             return true;
         }
 

@@ -11,13 +11,6 @@ import java.io.Serializable;
 public final class Counter {
     long value;
 
-    /** A count of {@code value}: for feeding a {@code ResultHandler} by hand. */
-    public static Counter of(final long value) {
-        final Counter counter = new Counter();
-        counter.value = value;
-        return counter;
-    }
-
     public long value() {
         return value;
     }

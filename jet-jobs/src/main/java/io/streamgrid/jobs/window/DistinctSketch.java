@@ -3,6 +3,7 @@ package io.streamgrid.jobs.window;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * The accumulator of {@link Aggregations#approxDistinct}: a HyperLogLog sketch (Flajolet et al.,
@@ -26,6 +27,11 @@ public final class DistinctSketch {
         if (rank > registers[register]) {
             registers[register] = rank;
         }
+    }
+
+    /** Back to no value added. */
+    void clear() {
+        Arrays.fill(registers, (byte) 0);
     }
 
     void combine(final DistinctSketch other) {

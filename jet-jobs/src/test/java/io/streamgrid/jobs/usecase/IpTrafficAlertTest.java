@@ -1,5 +1,8 @@
 package io.streamgrid.jobs.usecase;
 
+import io.streamgrid.jobs.window.VarLongs;
+import java.io.UncheckedIOException;
+import java.io.IOException;
 import io.streamgrid.jobs.window.Counter;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
@@ -111,7 +114,14 @@ class IpTrafficAlertTest {
         assertThat(alerts).isEmpty();
     }
 
+    /** A count of {@code value}, made as a restore makes one: through the counting aggregation's codec. */
     private static Counter count(final long value) {
-        return Counter.of(value);
+        try {
+            final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            VarLongs.writeSigned(new DataOutputStream(bytes), value);
+            return new Counter.Counting().read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
