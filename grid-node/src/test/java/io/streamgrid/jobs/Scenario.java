@@ -1,6 +1,6 @@
 package io.streamgrid.jobs;
 
-import io.streamgrid.jobs.ingest.KeyPartitions;
+import io.streamgrid.jobs.schema.KeyPartitions;
 import java.util.stream.Collectors;
 import org.awaitility.core.ConditionTimeoutException;
 import io.streamgrid.jobs.usecase.IpWindowCount;

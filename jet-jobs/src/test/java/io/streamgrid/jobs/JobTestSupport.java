@@ -1,6 +1,6 @@
 package io.streamgrid.jobs;
 
-import io.streamgrid.jobs.ingest.KeyPartitions;
+import io.streamgrid.jobs.schema.KeyPartitions;
 import io.streamgrid.sink.SnapshotEntries;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;

@@ -2,6 +2,7 @@ package io.streamgrid.node.impl;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.streamgrid.client.impl.publish.KafkaRoute;
 import io.streamgrid.client.impl.publish.MemberPublishing;
 import io.streamgrid.client.impl.publish.PublishBatch;
 import io.streamgrid.client.impl.publish.PublisherLedger;
@@ -12,6 +13,7 @@ import io.streamgrid.jobs.ingest.LogPublisher;
 import io.streamgrid.jobs.ingest.LogReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.PublishedSequence;
 import io.streamgrid.node.NodeSettings;
 
 import java.nio.file.Path;
@@ -66,9 +68,10 @@ public final class PublishService implements MemberPublishing, AutoCloseable {
         final String self = member.getCluster().getLocalMember().getUuid().toString();
         final PublisherLedger current = verified(log, key, publisherId, ledger, self);
         try {
-            final LogPublisher.Outcome outcome = log.append(current.slot(), current.lastSequence(), current.tails(), sequences,
-                    new EventTexts(events, ends));
-            final PublisherLedger next = new PublisherLedger(current.slot(), outcome.lastSequence(), outcome.tails(), self);
+            final LogPublisher.Outcome outcome = log.append(current.slot(), current.lastSequence(), current.highs(), current.tails(),
+                    sequences, new EventTexts(events, ends));
+            final PublisherLedger next = new PublisherLedger(current.slot(), outcome.lastSequence(), outcome.tails(), self,
+                    current.highs());
             wroteLast.put(key, outcome.lastSequence());
             return new BatchResult(next, outcome.statuses(), outcome.reasons());
         } catch (final RuntimeException e) {
@@ -77,31 +80,43 @@ public final class PublishService implements MemberPublishing, AutoCloseable {
         }
     }
 
+    @Override
+    public KafkaRoute kafkaRoute(final String schema, final String publisherId, final PublisherLedger ledger) {
+        if (!settings.ingestOnKafka()) {
+            return null;
+        }
+        wroteLast.remove(PublishBatch.key(schema, publisherId)); // the publisher appends without this member from now on
+        final EventLog log = log(schema).log();
+        return new KafkaRoute(settings.ingestKafka().bootstrapServers(), settings.ingestKafka().topic(schema), log.partitions(), log.schema(),
+                ledger);
+    }
+
     /** {@code ledger}, or what the log says when this member cannot be sure the ledger saw the publisher's last batch. */
     private PublisherLedger verified(final LogPublisher log, final String key, final String publisherId, final PublisherLedger ledger,
                                      final String self) {
         if (ledger == null) {
             final EventLog.PublisherSlot slot = claimSlot(log, publisherId);
             final long[] tails = log.tails();
-            long durable = 0;
+            long[] highs = new long[tails.length];
             if (!slot.isNew()) {
                 final long[] start = new long[tails.length];
                 Arrays.fill(start, LogReader.START);
-                durable = log.scan(slot.slot(), start);
-                LOG.info("publisher " + key + " has no ledger (the cluster restarted?): its highest sequence in " + log.log().name()
-                        + " is " + durable);
+                highs = log.scan(slot.slot(), start);
+                LOG.info("publisher " + key + " has no ledger (the cluster restarted?): its highest sequences in " + log.log().name()
+                        + " are " + Arrays.toString(highs) + " by partition");
             }
-            return new PublisherLedger(slot.slot(), durable, tails, self);
+            return new PublisherLedger(slot.slot(), PublishedSequence.settled(0, highs), tails, self, highs);
         }
         if (self.equals(ledger.writer()) && Long.valueOf(ledger.lastSequence()).equals(wroteLast.get(key))) {
             return ledger;
         }
-        final long found = log.scan(ledger.slot(), ledger.tails());
-        if (found > ledger.lastSequence()) {
-            LOG.info("publisher " + key + ": the log holds sequences up to " + found + ", its ledger said " + ledger.lastSequence()
-                    + " (a member died before backing it up): those are not appended again");
+        final long[] highs = log.scan(ledger.slot(), ledger.tails());
+        final long settled = PublishedSequence.settled(ledger.lastSequence(), highs);
+        if (Arrays.stream(highs).anyMatch(high -> high > ledger.lastSequence())) {
+            LOG.info("publisher " + key + ": the log holds sequences up to " + Arrays.toString(highs) + " by partition, its ledger said "
+                    + ledger.lastSequence() + " (written before the last batch was known durable): those are not appended again");
         }
-        return new PublisherLedger(ledger.slot(), Math.max(found, ledger.lastSequence()), ledger.tails(), self);
+        return new PublisherLedger(ledger.slot(), settled, ledger.tails(), self, highs);
     }
 
     private EventLog.PublisherSlot claimSlot(final LogPublisher log, final String publisherId) {

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.schema.KeyPartitions;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.schema.PublishedSequence;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaRecord;
 

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.schema.json.FlatJson;
 import io.streamgrid.jobs.event.BuiltInEvents;
 import io.streamgrid.jobs.event.ClickAction;
 import io.streamgrid.jobs.event.SensorKind;

@@ -1,5 +1,10 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.schema.KeyPartitions;
+import io.streamgrid.jobs.schema.PublishedSequence;
+import io.streamgrid.jobs.schema.json.FlatJson;
+import io.streamgrid.jobs.schema.json.PublishedJson;
+import io.streamgrid.jobs.schema.json.RecordEncoder;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.DirectBuffer;
@@ -44,12 +49,12 @@ public final class LogPublisher implements AutoCloseable {
 
     private final EventLog log;
     private final PublishedJson plain;
-    private final SchemaLoader loader;
+    private final RecordEncoder full;
 
     public LogPublisher(final EventLog log) {
         this.log = log;
         this.plain = new PublishedJson(log.schema());
-        this.loader = new SchemaLoader(log.schema());
+        this.full = new RecordEncoder(log.schema());
     }
 
     public EventLog log() {
@@ -66,13 +71,14 @@ public final class LogPublisher implements AutoCloseable {
     }
 
     /**
-     * The highest sequence of {@code slot}'s records after {@code tails} (per partition), or 0
-     * when there is none: read from the log up to its end now.
+     * Per partition, the highest sequence of {@code slot}'s records after {@code tails[p]}, or 0
+     * when there is none: read from the log up to its end now. With the ledger's settled sequence,
+     * {@link PublishedSequence#settled} and {@link PublishedSequence#inLog} say what is in the log.
      *
      * @throws IllegalStateException when the log does not deliver the records it says it holds within a minute
      */
-    public synchronized long scan(final int slot, final long[] tails) {
-        long highest = 0;
+    public synchronized long[] scan(final int slot, final long[] tails) {
+        final long[] highest = new long[tails.length];
         for (int p = 0; p < tails.length; p++) {
             final long end = log.lastIndexNow(p);
             if (end <= tails[p]) {
@@ -95,7 +101,7 @@ public final class LogPublisher implements AutoCloseable {
                             && buffer.getByte(1) == SchemaLayout.MARKER) {
                         final long sequence = buffer.getLong(4, ByteOrder.LITTLE_ENDIAN);
                         if (PublishedSequence.slot(sequence) == slot) {
-                            highest = Math.max(highest, PublishedSequence.sequence(sequence));
+                            highest[p] = Math.max(highest[p], PublishedSequence.sequence(sequence));
                         }
                     }
                 }
@@ -105,16 +111,17 @@ public final class LogPublisher implements AutoCloseable {
     }
 
     /**
-     * Appends {@code events} — numbered {@code sequences}, increasing — except those at
-     * or below {@code durable} (in the log already: reported {@link #DUPLICATE}, or
-     * {@link #REJECTED} again if invalid) and the invalid ones; then flushes the log, so that
-     * appended means durable.
+     * Appends {@code events} — numbered {@code sequences}, increasing — except those already in the
+     * log ({@link PublishedSequence#inLog}: at or below {@code settled}, or at or below
+     * {@code highs[p]} of their partition; reported {@link #DUPLICATE}, or {@link #REJECTED} again if
+     * invalid) and the invalid ones; then flushes the log, so that appended means durable.
      *
+     * @param highs per partition the publisher's highest sequence found there by the last {@link #scan} (zeros when none)
      * @throws IllegalStateException when the log cannot take them (nothing of the batch is then
      *                               known to be in it or not: the caller must {@link #scan} before
      *                               appending for this publisher again)
      */
-    public synchronized Outcome append(final int slot, final long durable, final long[] tails, final long[] sequences,
+    public synchronized Outcome append(final int slot, final long settled, final long[] highs, final long[] tails, final long[] sequences,
                                        final EventTexts events) {
         if (sequences.length != events.count()) {
             throw new IllegalArgumentException(sequences.length + " sequences for " + events.count() + " events");
@@ -131,14 +138,14 @@ public final class LogPublisher implements AutoCloseable {
             SchemaRecord record = plain.encode(events.utf8(), events.start(i), events.end(i), published);
             if (record == null) { // not in the plain form: the full way, which also names what is wrong
                 try {
-                    record = loader.encodePublished(FlatJson.parse(events.text(i)), published);
+                    record = full.encodePublished(FlatJson.parse(events.text(i)), published);
                 } catch (final IllegalArgumentException e) {
                     statuses[i] = REJECTED;
                     reasons[i] = e.getMessage();
                     continue;
                 }
             }
-            if (sequence <= durable) {
+            if (PublishedSequence.inLog(sequence, settled, highs[KeyPartitions.partitionOf(record, highs.length)])) {
                 statuses[i] = DUPLICATE;
                 continue;
             }
@@ -146,7 +153,7 @@ public final class LogPublisher implements AutoCloseable {
             statuses[i] = APPENDED;
         }
         log.flush();
-        return new Outcome(statuses, reasons, Math.max(durable, sequences.length == 0 ? 0 : sequences[sequences.length - 1]), nextTails);
+        return new Outcome(statuses, reasons, Math.max(settled, sequences.length == 0 ? 0 : sequences[sequences.length - 1]), nextTails);
     }
 
     @Override

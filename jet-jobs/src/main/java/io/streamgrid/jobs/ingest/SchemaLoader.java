@@ -4,6 +4,8 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.Field;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.schema.json.FlatJson;
+import io.streamgrid.jobs.schema.json.RecordEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -47,20 +49,13 @@ public final class SchemaLoader {
     }
 
     private static final String SEQUENCE = "seq";
-    private static final java.util.regex.Pattern WHOLE = java.util.regex.Pattern.compile("-?\\d{1,18}");
 
     private final EventSchema schema;
-    private final SchemaLayout layout;
-    private final UnsafeBuffer buffer;
-    private final SchemaRecord record;
-    private final boolean sequenceIsAField;
+    private final RecordEncoder encoder;
 
     public SchemaLoader(final EventSchema schema) {
         this.schema = schema;
-        this.layout = schema.layout();
-        this.buffer = new UnsafeBuffer(new byte[layout.length()]);
-        this.record = new SchemaRecord(layout);
-        this.sequenceIsAField = schema.fields().stream().anyMatch(f -> f.name().equals(SEQUENCE));
+        this.encoder = new RecordEncoder(schema);
     }
 
     /**
@@ -89,15 +84,13 @@ public final class SchemaLoader {
             return LineLoad.load(input, rejectedFile, progress, null, ledger, (line, lineNumber) -> {
                 final Map<String, Object> values = AccessLogLine.parse(line);
                 values.keySet().retainAll(kept); // the log's other parts (ident, protocol, ...) are not the schema's
-                encode(values, lineNumber);
-                ledger.append(log, record);
+                ledger.append(log, encoder.encode(values, lineNumber));
             });
         }
         final List<String> header = new ArrayList<>();
         return LineLoad.load(input, rejectedFile, progress, format == Format.CSV ? first -> header.addAll(checkHeader(first, input)) : null,
                 ledger, (line, lineNumber) -> {
-                    encode(header.isEmpty() ? FlatJson.parse(line) : csvValues(header, line), lineNumber);
-                    ledger.append(log, record);
+                    ledger.append(log, encoder.encode(header.isEmpty() ? FlatJson.parse(line) : csvValues(header, line), lineNumber));
                 });
     }
 
@@ -144,155 +137,14 @@ public final class SchemaLoader {
     }
 
     /**
-     * Encodes one published event, {@code values} by field name as {@link FlatJson} parses them,
-     * into the record this loader reuses, its sequence {@code sequence} and its kind
-     * {@link SchemaLayout#KIND_PUBLISHED}. Valid until the next call.
-     *
-     * @throws IllegalArgumentException naming the field: missing without a default, unknown, of the
-     *                                  wrong type, out of range, too long; or a {@code seq} value
-     *                                  (the publisher numbers its events)
-     */
-    public SchemaRecord encodePublished(final Map<String, Object> values, final long sequence) {
-        if (!sequenceIsAField && values.containsKey(SEQUENCE)) {
-            throw new IllegalArgumentException("'seq' is not a field of schema " + schema.name()
-                    + ": a published event is numbered by its publisher; leave it out");
-        }
-        encode(values, sequence);
-        buffer.putByte(0, SchemaLayout.KIND_PUBLISHED);
-        return record;
-    }
-
-    /**
      * Encodes one event given as a JSON value in a log ({@link KafkaLog}: a record of another
      * language's Kafka client), {@code values} as {@link FlatJson} parses them, into the record this
      * loader reuses; {@code sequence} unless the value carries {@code seq}. Valid until the next call.
      *
-     * @throws IllegalArgumentException naming the field, as {@link #encodePublished}
+     * @throws IllegalArgumentException naming the field, as {@link RecordEncoder#encodePublished}
      */
     public SchemaRecord encodeEvent(final Map<String, Object> values, final long sequence) {
-        encode(values, sequence);
-        return record;
-    }
-
-    private void encode(final Map<String, Object> values, final long lineNumber) {
-        record.wrapForWrite(buffer, 0);
-        int used = 0;
-        for (int i = 0; i < layout.fieldCount(); i++) {
-            final Field field = layout.field(i);
-            Object value = values.get(field.name());
-            if (value == null) {
-                if (field.defaultValue() == null) {
-                    throw new IllegalArgumentException("missing field '" + field.name() + "'");
-                }
-                value = field.defaultValue();
-            } else {
-                used++;
-            }
-            set(i, field, value);
-        }
-        long sequence = lineNumber;
-        if (!sequenceIsAField && values.get(SEQUENCE) != null) {
-            sequence = whole(SEQUENCE, values.get(SEQUENCE));
-            used++;
-        }
-        record.sequence(sequence);
-        if (used != values.size()) {
-            for (final String name : values.keySet()) {
-                if (!name.equals(SEQUENCE) && schema.fields().stream().noneMatch(f -> f.name().equals(name))) {
-                    throw new IllegalArgumentException("unknown field '" + name + "' (schema " + schema.name() + " has "
-                            + schema.fields().stream().map(Field::name).toList() + ")");
-                }
-            }
-        }
-    }
-
-    private void set(final int index, final Field field, final Object value) {
-        final String name = field.name();
-        switch (field.type()) {
-            case INT -> {
-                final long whole = whole(name, value);
-                if (whole < Integer.MIN_VALUE || whole > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("'" + name + "' is " + whole + ", outside the int range");
-                }
-                record.setInt(index, (int) whole);
-            }
-            case LONG -> record.setLong(index, whole(name, value));
-            case DOUBLE -> record.setDouble(index, decimal(name, value));
-            case BOOLEAN -> record.setBoolean(index, bool(name, value));
-            case TIMESTAMP -> record.setTimestamp(index, timestamp(name, value));
-            case ENUM -> record.setEnum(index, text(name, value));
-            case STRING -> record.setString(index, text(name, value));
-            default -> throw new IllegalStateException("bug: no loader for " + field.type());
-        }
-    }
-
-    private static long whole(final String name, final Object value) {
-        if (value instanceof Long l) {
-            return l;
-        }
-        if (value instanceof String s) {
-            try {
-                return Long.parseLong(s.trim());
-            } catch (final NumberFormatException e) {
-                // reported below
-            }
-        }
-        throw new IllegalArgumentException("'" + name + "' must be a whole number, found " + value);
-    }
-
-    private static double decimal(final String name, final Object value) {
-        double number = Double.NaN;
-        if (value instanceof Number n) {
-            number = n.doubleValue();
-        } else if (value instanceof String s) {
-            try {
-                number = Double.parseDouble(s.trim());
-            } catch (final NumberFormatException e) {
-                // reported below
-            }
-        }
-        if (!Double.isFinite(number)) {
-            throw new IllegalArgumentException("'" + name + "' must be a finite number, found " + value);
-        }
-        return number;
-    }
-
-    private static boolean bool(final String name, final Object value) {
-        if (value instanceof Boolean b) {
-            return b;
-        }
-        if ("true".equals(value) || "false".equals(value)) {
-            return Boolean.parseBoolean((String) value);
-        }
-        throw new IllegalArgumentException("'" + name + "' must be true or false, found " + value);
-    }
-
-    private static long timestamp(final String name, final Object value) {
-        final long millis;
-        if (value instanceof Long l) {
-            millis = l;
-        } else if (value instanceof String s && WHOLE.matcher(s.trim()).matches()) {
-            millis = Long.parseLong(s.trim());
-        } else if (value instanceof String s) {
-            try {
-                millis = Instant.parse(s.trim()).toEpochMilli();
-            } catch (final DateTimeParseException e) {
-                throw new IllegalArgumentException("'" + name + "' must be epoch milliseconds or an ISO-8601 instant, found " + s);
-            }
-        } else {
-            throw new IllegalArgumentException("'" + name + "' must be epoch milliseconds or an ISO-8601 instant, found " + value);
-        }
-        if (millis < 0) {
-            throw new IllegalArgumentException("'" + name + "' is negative: " + millis);
-        }
-        return millis;
-    }
-
-    private static String text(final String name, final Object value) {
-        if (!(value instanceof String s)) {
-            throw new IllegalArgumentException("'" + name + "' must be a string, found " + value);
-        }
-        return s;
+        return encoder.encode(values, sequence);
     }
 
     /** Splits one CSV line: comma-separated, double quotes around fields holding commas or quotes, "" for a quote. */

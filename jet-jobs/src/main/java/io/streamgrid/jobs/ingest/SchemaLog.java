@@ -1,5 +1,7 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.schema.KeyPartitions;
+import io.streamgrid.jobs.schema.PublishedSequence;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.IncompatibleSchemaException;
 import io.streamgrid.jobs.schema.SchemaLayout;

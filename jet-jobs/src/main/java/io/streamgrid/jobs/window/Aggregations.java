@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.window;
 
-import io.streamgrid.jobs.ingest.KeyPartitions;
+import io.streamgrid.jobs.schema.KeyPartitions;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.schema.TypedField;
 

@@ -1,5 +1,9 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.schema.KeyPartitions;
+import io.streamgrid.jobs.schema.PublishedSequence;
+import io.streamgrid.jobs.schema.json.FlatJson;
+import io.streamgrid.jobs.schema.json.RecordEncoder;
 import io.streamgrid.jobs.schema.EventSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@link LogPublisher} on a real Chronicle log: each sequence at most once, bad events rejected whole. */
 class LogPublisherTest {
+    /** No highest sequences known per partition (4 partitions). */
+    private static final long[] NONE = new long[4];
     private static final EventSchema TRADE = EventSchema.builder("trade").stringKey("account", 8).eventTime("ts")
             .float64("price").build();
 
@@ -26,14 +32,15 @@ class LogPublisherTest {
         try (LogPublisher publisher = new LogPublisher(SchemaLog.open(dir.resolve("trade"), TRADE, 4))) {
             final int slot = publisher.log().publisherSlot("gateway").slot();
             final long[] before = publisher.tails();
-            final LogPublisher.Outcome first = publisher.append(slot, 0, before, sequences(1, 500), events(1, 500));
+            final LogPublisher.Outcome first = publisher.append(slot, 0, NONE, before, sequences(1, 500), events(1, 500));
             assertThat(first.lastSequence()).isEqualTo(500);
             // The ledger the next member sees is the one before the batch: it must ask the log.
-            final long found = publisher.scan(slot, before);
-            assertThat(found).isEqualTo(500);
-            final LogPublisher.Outcome retried = publisher.append(slot, found, before, sequences(1, 500), events(1, 500));
+            final long[] found = publisher.scan(slot, before);
+            assertThat(Arrays.stream(found).max().orElseThrow()).isEqualTo(500);
+            final LogPublisher.Outcome retried = publisher.append(slot, PublishedSequence.settled(0, found), found, before,
+                    sequences(1, 500), events(1, 500));
             assertThat(retried.statuses()).containsOnly(LogPublisher.DUPLICATE);
-            publisher.append(slot, retried.lastSequence(), retried.tails(), sequences(501, 700), events(501, 700));
+            publisher.append(slot, retried.lastSequence(), found, retried.tails(), sequences(501, 700), events(501, 700));
 
             final Map<Long, Integer> counts = PublishedRecords.counts(publisher.log(), slot);
             final long duplicated = counts.values().stream().filter(c -> c > 1).count();
@@ -42,8 +49,34 @@ class LogPublisherTest {
             assertThat(lost).isZero();
             assertThat(duplicated).isZero();
             // A scan from the last batch's tails finds it, from the first ledger's the highest overall.
-            assertThat(publisher.scan(slot, retried.tails())).isEqualTo(700);
-            assertThat(publisher.scan(slot + 1, before)).isZero();
+            assertThat(Arrays.stream(publisher.scan(slot, retried.tails())).max().orElseThrow()).isEqualTo(700);
+            assertThat(publisher.scan(slot + 1, before)).containsOnly(0L);
+        }
+    }
+
+    /**
+     * A writer that dies mid-batch over Kafka leaves each partition with a prefix of its records, not
+     * the log with a prefix of the batch: the highest sequence found is not where the publisher's
+     * events end. Here the batch reached partition 0 only.
+     */
+    @Test
+    void when_aBatchReachedOnlyOnePartition_then_itsRetryAppendsTheOthersAndNothingTwice() {
+        try (LogPublisher publisher = new LogPublisher(SchemaLog.open(dir.resolve("trade"), TRADE, 4))) {
+            final int slot = publisher.log().publisherSlot("gateway").slot();
+            final long[] before = publisher.tails();
+            final long[] inPartition0 = Arrays.stream(sequences(1, 500)).filter(s -> partitionOf(s, 4) == 0).toArray();
+            publisher.append(slot, 0, NONE, before, inPartition0, events(inPartition0));
+            final long[] found = publisher.scan(slot, before);
+            assertThat(found[0]).isEqualTo(inPartition0[inPartition0.length - 1]);
+            assertThat(PublishedSequence.settled(0, found)).as("the other partitions hold none of it").isZero();
+
+            publisher.append(slot, PublishedSequence.settled(0, found), found, before, sequences(1, 500), events(1, 500));
+            final Map<Long, Integer> counts = PublishedRecords.counts(publisher.log(), slot);
+            final long duplicated = counts.values().stream().filter(c -> c > 1).count();
+            final long lost = 500 - counts.size();
+            System.out.println("500 expected, " + counts.size() + " found, " + lost + " lost, " + duplicated + " duplicated");
+            assertThat(lost).isZero();
+            assertThat(duplicated).isZero();
         }
     }
 
@@ -60,7 +93,8 @@ class LogPublisherTest {
                     "{\"account\":\"A1\",\"ts\":1767225600000,\"price\":1.5,\"seq\":3}",
                     "not json",
                     "{\"account\":\"A2\",\"ts\":\"2026-01-01T00:00:01Z\",\"price\":2}"};
-            final LogPublisher.Outcome outcome = publisher.append(slot, 0, publisher.tails(), sequences(1, events.length), EventTexts.of(events));
+            final LogPublisher.Outcome outcome = publisher.append(slot, 0, new long[2], publisher.tails(), sequences(1, events.length),
+                    EventTexts.of(events));
             assertThat(outcome.statuses()).containsExactly(LogPublisher.APPENDED, LogPublisher.REJECTED, LogPublisher.REJECTED,
                     LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.REJECTED, LogPublisher.APPENDED);
             assertThat(outcome.reasons()[1]).contains("missing field 'ts'");
@@ -71,7 +105,7 @@ class LogPublisherTest {
             assertThat(outcome.reasons()[6]).isNotBlank();
             assertThat(PublishedRecords.counts(publisher.log(), slot)).containsOnlyKeys(1L, 8L);
             // A retry of the same batch: the valid ones are duplicates, the invalid ones rejected again, nothing appended.
-            final LogPublisher.Outcome retried = publisher.append(slot, outcome.lastSequence(), outcome.tails(),
+            final LogPublisher.Outcome retried = publisher.append(slot, outcome.lastSequence(), new long[2], outcome.tails(),
                     sequences(1, events.length), EventTexts.of(events));
             assertThat(retried.statuses()[0]).isEqualTo(LogPublisher.DUPLICATE);
             assertThat(retried.statuses()[1]).isEqualTo(LogPublisher.REJECTED);
@@ -110,7 +144,7 @@ class LogPublisherTest {
                 final LogPublisher.Outcome previous = outcome;
                 final long from = previous.lastSequence() + 1;
                 outcome = (batch % 2 == 0 ? first : second).submit(() -> publisher.append(slot, previous.lastSequence(),
-                        previous.tails(), sequences(from, from + 99), events(from, from + 99))).get(1, TimeUnit.MINUTES);
+                        new long[2], previous.tails(), sequences(from, from + 99), events(from, from + 99))).get(1, TimeUnit.MINUTES);
                 assertThat(outcome.statuses()).containsOnly(LogPublisher.APPENDED);
             }
             assertThat(PublishedRecords.counts(publisher.log(), slot)).hasSize(400).doesNotContainValue(2);
@@ -127,9 +161,18 @@ class LogPublisherTest {
     }
 
     private static EventTexts events(final long first, final long last) {
-        final String[] events = new String[(int) (last - first + 1)];
-        Arrays.setAll(events, i -> "{\"account\":\"A" + ((first + i) % 37) + "\",\"ts\":" + (1_767_225_600_000L + first + i)
-                + ",\"price\":" + (first + i) / 10.0 + "}");
-        return EventTexts.of(events);
+        return events(sequences(first, last));
+    }
+
+    private static EventTexts events(final long[] sequences) {
+        return EventTexts.of(Arrays.stream(sequences).mapToObj(LogPublisherTest::event).toArray(String[]::new));
+    }
+
+    private static String event(final long sequence) {
+        return "{\"account\":\"A" + (sequence % 37) + "\",\"ts\":" + (1_767_225_600_000L + sequence) + ",\"price\":" + sequence / 10.0 + "}";
+    }
+
+    private static int partitionOf(final long sequence, final int partitions) {
+        return KeyPartitions.partitionOf(new RecordEncoder(TRADE).encode(FlatJson.parse(event(sequence)), sequence), partitions);
     }
 }

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.schema.KeyPartitions;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.ingest;
 
+import io.streamgrid.jobs.schema.PublishedSequence;
 import io.streamgrid.jobs.event.EventType;
 import io.streamgrid.jobs.schema.SchemaLayout;
 

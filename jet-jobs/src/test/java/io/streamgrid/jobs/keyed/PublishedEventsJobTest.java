@@ -37,11 +37,11 @@ class PublishedEventsJobTest extends EmbeddedMemberTest {
             final int other = publisher.log().publisherSlot("other").slot();
             final long[] tails = publisher.tails();
             final long[] first = range(1, 3_000);
-            publisher.append(slot, 0, tails, first, events(first, totals, true));
-            publisher.append(slot, 0, tails, first, events(first, totals, false)); // as if the ledger had missed the batch
-            publisher.append(other, 0, tails, first, events(first, totals, true)); // another publisher's sequences are its own
+            publisher.append(slot, 0, new long[4], tails, first, events(first, totals, true));
+            publisher.append(slot, 0, new long[4], tails, first, events(first, totals, false)); // as if the ledger had missed the batch
+            publisher.append(other, 0, new long[4], tails, first, events(first, totals, true)); // another publisher's sequences are its own
             final long[] second = range(3_001, 6_000);
-            publisher.append(slot, 3_000, tails, second, events(second, totals, true));
+            publisher.append(slot, 3_000, new long[4], tails, second, events(second, totals, true));
             final Map<Long, String> expected = new HashMap<>();
             for (int account = 0; account < ACCOUNTS; account++) {
                 expected.put((long) account, totals[account][0] + "/" + totals[account][1]);

@@ -2,7 +2,7 @@ package io.streamgrid.perf.bench;
 
 import io.streamgrid.jobs.window.Counter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
-import io.streamgrid.jobs.ingest.KeyPartitions;
+import io.streamgrid.jobs.schema.KeyPartitions;
 import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;

@@ -14,17 +14,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 
 /**
- * A {@link Publisher} over the Hazelcast client: events queue here, one sender thread sends them in
+ * A {@link Publisher} through the members, over the Hazelcast client: events queue here, one sender thread sends them in
  * batches ({@link PublishBatch} on the publisher's ledger entry), one request at a time so the
  * log receives them in order, and retries a request that failed (a member died, a timeout) with
  * the same sequences until {@link PublisherOptions#deliveryTimeout()} has passed since its
- * oldest event was published.
+ * oldest event was published. {@link #open} returns a {@link KafkaPublisher} instead when the
+ * members' log is Kafka and the options do not ask for the members' path.
  */
 public final class DefaultPublisher implements Publisher {
     private static final Logger LOG = Logger.getLogger(DefaultPublisher.class.getName());
@@ -37,11 +37,9 @@ public final class DefaultPublisher implements Publisher {
     private final IMap<String, PublisherLedger> ledgers;
     private final String key;
     private final long durableSequence;
-    private final Semaphore inFlight;
+    private final PublishQueue places;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Thread sender;
-    /** The last sequence published by this instance, 0 before the first. */
-    private long lastPublished;
     private boolean closed;
 
     /** An event waiting to be sent: its JSON text in UTF-8, encoded on the application's thread. */
@@ -56,19 +54,20 @@ public final class DefaultPublisher implements Publisher {
         this.ledgers = client.getMap(MemberPublishing.LEDGERS);
         this.key = PublishBatch.key(schema, id);
         this.durableSequence = durableSequence;
-        this.inFlight = new Semaphore(options.maxInFlight());
+        this.places = new PublishQueue(id, options, durableSequence);
         this.sender = new Thread(this::sendLoop, "streamgrid-publisher-" + id);
         sender.setDaemon(true);
     }
 
     /**
      * Opens publisher {@code id} of {@code schema}: the members check the schema and find how far
-     * the publisher's events reached the log.
+     * the publisher's events reached the log; over Kafka (unless {@link PublisherOptions#throughMembers()})
+     * they give the route by which the returned publisher produces itself.
      *
      * @throws IllegalArgumentException naming the schemas when the members know no such schema
      * @throws IllegalStateException    when the members or the log do not answer within the delivery timeout
      */
-    public static DefaultPublisher open(final HazelcastInstance client, final String schema, final String id,
+    public static Publisher open(final HazelcastInstance client, final String schema, final String id,
                                         final PublisherOptions options) {
         if (schema == null || schema.isBlank() || id == null || id.isBlank()) {
             throw new IllegalArgumentException("a publisher needs a schema name and an id, was schema '" + schema + "', id '" + id + "'");
@@ -76,7 +75,7 @@ public final class DefaultPublisher implements Publisher {
         final IMap<String, PublisherLedger> ledgers = client.getMap(MemberPublishing.LEDGERS);
         final PublishBatch.Reply reply;
         try {
-            reply = ledgers.submitToKey(PublishBatch.key(schema, id), new PublishBatch(schema, id, new long[0], new byte[0], new int[0]))
+            reply = ledgers.submitToKey(PublishBatch.key(schema, id), PublishBatch.open(schema, id, !options.throughMembers()))
                     .toCompletableFuture().get(options.deliveryTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (final ExecutionException e) {
             if (e.getCause() instanceof IllegalArgumentException invalid) {
@@ -89,6 +88,9 @@ public final class DefaultPublisher implements Publisher {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while opening publisher " + id, e);
+        }
+        if (reply.route() != null) {
+            return KafkaPublisher.open(ledgers, schema, id, options, reply.durableSequence(), reply.route());
         }
         final DefaultPublisher publisher = new DefaultPublisher(client, schema, id, options, reply.durableSequence());
         publisher.sender.start();
@@ -125,32 +127,19 @@ public final class DefaultPublisher implements Publisher {
 
     private CompletableFuture<PublishResult> enqueue(final long sequence, final Event event) {
         final byte[] utf8 = event.toJson().getBytes(StandardCharsets.UTF_8);
-        if (options.failWhenFull()) {
-            if (!inFlight.tryAcquire()) {
-                throw new PublishException(PublishException.Reason.FULL, -1, options.maxInFlight()
-                        + " events are in flight (PublisherOptions.maxInFlight): not sent", null);
-            }
-        } else {
-            try {
-                inFlight.acquire();
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new PublishException(PublishException.Reason.CLOSED, -1, "interrupted while waiting to publish", e);
-            }
-        }
+        places.acquire();
         final CompletableFuture<PublishResult> future = new CompletableFuture<>();
         synchronized (queue) {
-            if (closed) {
-                inFlight.release();
-                throw new PublishException(PublishException.Reason.CLOSED, -1, "publisher " + id + " is closed", null);
+            final long assigned;
+            try {
+                if (closed) {
+                    throw places.closed();
+                }
+                assigned = places.assign(sequence);
+            } catch (final RuntimeException e) {
+                places.release(1);
+                throw e;
             }
-            final long assigned = sequence < 0 ? Math.max(lastPublished, durableSequence) + 1 : sequence;
-            if (assigned <= lastPublished) {
-                inFlight.release();
-                throw new IllegalArgumentException("sequence " + sequence + " is not above " + lastPublished
-                        + ", the last one published here: sequences of a publisher increase");
-            }
-            lastPublished = assigned;
             queue.add(new Pending(assigned, utf8, future, System.nanoTime()));
             queue.notifyAll();
         }
@@ -177,7 +166,7 @@ public final class DefaultPublisher implements Publisher {
                 }
             }
             send(batch);
-            inFlight.release(batch.size());
+            places.release(batch.size());
             batch.clear();
         }
     }
@@ -248,26 +237,16 @@ public final class DefaultPublisher implements Publisher {
             switch (reply.statuses()[i]) {
                 case MemberPublishing.APPENDED -> pending.future().complete(new PublishResult(pending.sequence(), false));
                 case MemberPublishing.DUPLICATE -> pending.future().complete(new PublishResult(pending.sequence(), true));
-                default -> pending.future().completeExceptionally(new PublishException(PublishException.Reason.REJECTED,
-                        pending.sequence(), "event " + pending.sequence() + " of schema " + schema + " rejected: " + reply.reasons()[i]
-                        + " (event: " + abbreviated(new String(pending.utf8(), StandardCharsets.UTF_8)) + ")", null));
+                default -> pending.future().completeExceptionally(PublishQueue.rejected(schema, pending.sequence(),
+                        reply.reasons()[i], pending.utf8()));
             }
         }
     }
 
-    private static String abbreviated(final String json) {
-        return json.length() <= 200 ? json : json.substring(0, 200) + "...";
-    }
-
-    /** Every event holds a permit until its request has completed it: all permits back means nothing in flight. */
+    /** Every event holds a place until its request has completed it: all places free means nothing in flight. */
     @Override
     public void flush() {
-        try {
-            inFlight.acquire(options.maxInFlight());
-            inFlight.release(options.maxInFlight());
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        places.awaitEmpty();
     }
 
     @Override

@@ -29,6 +29,14 @@ public interface MemberPublishing {
      */
     BatchResult publish(String schema, String publisherId, PublisherLedger ledger, long[] sequences, byte[] events, int[] ends);
 
+    /**
+     * Where publisher {@code publisherId} of {@code schema} produces its events itself when the log
+     * is Kafka — with {@code ledger}, the one an open just wrote — or null when the log is Chronicle
+     * (only the members of its host can append). From then on the log, not this member's memory,
+     * says how far the publisher got: the next batch or open through a member reads it first.
+     */
+    KafkaRoute kafkaRoute(String schema, String publisherId, PublisherLedger ledger);
+
     /** The publisher's new ledger; per event its status and, when rejected, the reason. */
     record BatchResult(PublisherLedger ledger, byte[] statuses, String[] reasons) {
     }

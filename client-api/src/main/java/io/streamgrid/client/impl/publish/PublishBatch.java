@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * A batch of one publisher's events, run on the member that owns the publisher's ledger entry —
  * off the partition thread ({@link Offloadable}: the log may block), the entry locked meanwhile so
- * the publisher's batches run one at a time. An empty batch opens the publisher. The backups get
+ * the publisher's batches run one at a time. An empty batch opens the publisher (and, when asked
+ * and the log is Kafka, replies with the {@link KafkaRoute} the publisher then produces by itself). The backups get
  * the new ledger only ({@link SetLedger}), never the events again. The events travel as one UTF-8
  * array of JSON texts ({@link DataSerializable}: Java serialization of a string per event cost the
  * member's partition thread more than the client's whole batch, perf/NOTES.md).
@@ -28,6 +29,7 @@ public final class PublishBatch implements EntryProcessor<String, PublisherLedge
     private long[] sequences;
     private byte[] events;
     private int[] ends;
+    private boolean routeWanted;
     private transient HazelcastInstance member;
     private transient PublisherLedger written;
 
@@ -50,6 +52,13 @@ public final class PublishBatch implements EntryProcessor<String, PublisherLedge
         this.ends = ends;
     }
 
+    /** Opens publisher {@code publisherId}; the reply carries its Kafka route when {@code routeWanted} and the log is Kafka. */
+    public static PublishBatch open(final String schema, final String publisherId, final boolean routeWanted) {
+        final PublishBatch open = new PublishBatch(schema, publisherId, new long[0], new byte[0], new int[0]);
+        open.routeWanted = routeWanted;
+        return open;
+    }
+
     @Override
     public void writeData(final ObjectDataOutput out) throws IOException {
         out.writeString(schema);
@@ -57,6 +66,7 @@ public final class PublishBatch implements EntryProcessor<String, PublisherLedge
         out.writeLongArray(sequences);
         out.writeByteArray(events);
         out.writeIntArray(ends);
+        out.writeBoolean(routeWanted);
     }
 
     @Override
@@ -66,6 +76,7 @@ public final class PublishBatch implements EntryProcessor<String, PublisherLedge
         sequences = in.readLongArray();
         events = in.readByteArray();
         ends = in.readIntArray();
+        routeWanted = in.readBoolean();
     }
 
     /** The ledger entry's key of a publisher. */
@@ -75,11 +86,12 @@ public final class PublishBatch implements EntryProcessor<String, PublisherLedge
 
     @Override
     public Reply process(final Map.Entry<String, PublisherLedger> entry) {
-        final MemberPublishing.BatchResult result = MemberPublishing.of(member)
-                .publish(schema, publisherId, entry.getValue(), sequences, events, ends);
+        final MemberPublishing publishing = MemberPublishing.of(member);
+        final MemberPublishing.BatchResult result = publishing.publish(schema, publisherId, entry.getValue(), sequences, events, ends);
         written = result.ledger();
         entry.setValue(written);
-        return new Reply(result.statuses(), result.reasons(), written.lastSequence());
+        final KafkaRoute route = routeWanted ? publishing.kafkaRoute(schema, publisherId, written) : null;
+        return new Reply(result.statuses(), result.reasons(), written.lastSequence(), route);
     }
 
     @Override
@@ -97,8 +109,11 @@ public final class PublishBatch implements EntryProcessor<String, PublisherLedge
         this.member = hazelcastInstance;
     }
 
-    /** Per event its status ({@link MemberPublishing#APPENDED} ...) and reason; the highest sequence now in the log. */
-    public record Reply(byte[] statuses, String[] reasons, long durableSequence) implements Serializable {
+    /**
+     * Per event its status ({@link MemberPublishing#APPENDED} ...) and reason; the highest sequence
+     * now in the log; for an open that asked, the route to produce by, null when the log is not Kafka.
+     */
+    public record Reply(byte[] statuses, String[] reasons, long durableSequence, KafkaRoute route) implements Serializable {
     }
 
     /** On a backup: the ledger the primary wrote. */

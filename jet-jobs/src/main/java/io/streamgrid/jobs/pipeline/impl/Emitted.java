@@ -8,8 +8,8 @@ import io.streamgrid.jobs.schema.SchemaLayout;
  * in the low 48.
  */
 final class Emitted {
-    /** Writers from {@link io.streamgrid.jobs.ingest.PublishedSequence#FIRST_SLOT} up are publishers. */
-    static final int MAX_WRITERS = io.streamgrid.jobs.ingest.PublishedSequence.FIRST_SLOT;
+    /** Writers from {@link io.streamgrid.jobs.schema.PublishedSequence#FIRST_SLOT} up are publishers. */
+    static final int MAX_WRITERS = io.streamgrid.jobs.schema.PublishedSequence.FIRST_SLOT;
     static final long MAX_COUNT = (1L << 48) - 1;
 
     private Emitted() {

@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.ingest.KeyPartitions;
+import io.streamgrid.jobs.schema.KeyPartitions;
 import io.streamgrid.jobs.keyed.StateCodec;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;

@@ -1,6 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
-import io.streamgrid.jobs.ingest.KeyPartitions;
+import io.streamgrid.jobs.schema.KeyPartitions;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
-package io.streamgrid.jobs.ingest;
+package io.streamgrid.jobs.schema.json;
 
+import io.streamgrid.jobs.schema.PublishedSequence;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.Field;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -14,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link PublishedJson}, the fast way, against the full way ({@link FlatJson} then
- * {@link SchemaLoader#encodePublished}) over many events, plain and mutated: whatever the fast way
+ * {@link RecordEncoder#encodePublished}) over many events, plain and mutated: whatever the fast way
  * encodes must be byte for byte what the full way encodes, and it must decline every event the
  * full way rejects.
  */
@@ -116,14 +117,14 @@ class PublishedJsonTest {
     /** Runs both ways over events and checks they agree; counts what happened. */
     private static final class Comparison {
         private final PublishedJson fastWay;
-        private final SchemaLoader fullWay;
+        private final RecordEncoder fullWay;
         private int total;
         private int fast;
         private int rejected;
 
         Comparison(final EventSchema schema) {
             this.fastWay = new PublishedJson(schema);
-            this.fullWay = new SchemaLoader(schema);
+            this.fullWay = new RecordEncoder(schema);
         }
 
         void check(final String event) {

@@ -1,4 +1,4 @@
-package io.streamgrid.jobs.ingest;
+package io.streamgrid.jobs.schema.json;
 
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.Field;
@@ -10,9 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The fast way of {@link LogPublisher}: encodes a published event, UTF-8 JSON, straight from its
+ * The fast way of publishing: encodes a published event, UTF-8 JSON, straight from its
  * bytes into a schema record — no field map, no boxed values, no strings, which is what
- * {@link FlatJson} and {@link SchemaLoader} spend most of a member's publishing time on
+ * {@link FlatJson} and {@link RecordEncoder} spend most of a publisher's time on
  * (perf/NOTES.md, 2026-12-05).
  *
  * <p>It takes only the plain form an application's {@code Event} builder writes: every field of the
@@ -20,9 +20,9 @@ import java.util.Arrays;
  * number for a double field). Anything else it declines ({@link #encode} returns null) and the
  * event goes the full way, so that errors and unusual forms have one implementation: an event this
  * class encodes is encoded byte for byte as the full way would, and one the full way rejects is
- * always declined here (PublishedJsonTest). Not thread-safe: one per {@link LogPublisher}.
+ * always declined here (PublishedJsonTest). Not thread-safe: one per log appender or publisher.
  */
-final class PublishedJson {
+public final class PublishedJson {
     private static final int MAX_WHOLE_DIGITS = 18;
     private static final byte[] TRUE = ascii("true");
     private static final byte[] FALSE = ascii("false");
@@ -38,7 +38,7 @@ final class PublishedJson {
     /** The end of the last number or string read: a second result beside the value the reader returns. */
     private int end;
 
-    PublishedJson(final EventSchema schema) {
+    public PublishedJson(final EventSchema schema) {
         this.layout = schema.layout();
         final int fields = layout.fieldCount();
         this.names = new byte[fields][];
@@ -59,7 +59,7 @@ final class PublishedJson {
      * The event in {@code json[from, to)} as a {@link SchemaLayout#KIND_PUBLISHED} record numbered
      * {@code sequence} (valid until the next call), or null when it is not in the plain form.
      */
-    SchemaRecord encode(final byte[] json, final int from, final int to, final long sequence) {
+    public SchemaRecord encode(final byte[] json, final int from, final int to, final long sequence) {
         Arrays.fill(present, false);
         record.wrapForWrite(buffer, 0);
         int pos = skipSpace(json, from, to);
@@ -213,7 +213,7 @@ final class PublishedJson {
         return negative ? -value : value;
     }
 
-    /** Any number at {@code pos}, as {@link FlatJson} then {@link SchemaLoader} read it for a double field; {@link #end} as {@link #whole}. */
+    /** Any number at {@code pos}, as {@link FlatJson} then {@link RecordEncoder} read it for a double field; {@link #end} as {@link #whole}. */
     private double number(final byte[] json, final int pos, final int to) {
         final long whole = whole(json, pos, to);
         if (end >= 0) {

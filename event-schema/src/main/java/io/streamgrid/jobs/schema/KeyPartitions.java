@@ -1,4 +1,4 @@
-package io.streamgrid.jobs.ingest;
+package io.streamgrid.jobs.schema;
 
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.schema.SchemaLayout;

@@ -1,4 +1,4 @@
-package io.streamgrid.jobs.ingest;
+package io.streamgrid.jobs.schema.json;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,7 +7,7 @@ import java.util.Map;
  * Parses one flat JSON object — string, number, true/false/null values, no nesting — which is all
  * an event line needs. Errors name the position and what was expected.
  */
-final class FlatJson {
+public final class FlatJson {
     private final String text;
     private int pos;
 
@@ -16,7 +16,7 @@ final class FlatJson {
     }
 
     /** Field name to value: String, Double/Long, Boolean or null. */
-    static Map<String, Object> parse(final String text) {
+    public static Map<String, Object> parse(final String text) {
         return new FlatJson(text).object();
     }
 
