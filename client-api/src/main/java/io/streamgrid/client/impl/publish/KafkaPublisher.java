@@ -65,6 +65,7 @@ final class KafkaPublisher implements Publisher {
     /** Guarded by {@code this}, with the sequence numbering and the send: the log receives events in sequence order. */
     private final PublishedJson plain;
     private final RecordEncoder full;
+    private final EventFields fields = new EventFields();
     /** Per partition, the publisher's highest sequence the open found there: at or below it, an event is in the log. */
     private final long[] highs;
     private boolean closed;
@@ -167,7 +168,6 @@ final class KafkaPublisher implements Publisher {
     }
 
     private CompletableFuture<PublishResult> publish(final Event event, final long requested) {
-        final byte[] utf8 = event.toJson().getBytes(StandardCharsets.UTF_8);
         places.acquire();
         final Pending entry;
         synchronized (this) {
@@ -183,22 +183,19 @@ final class KafkaPublisher implements Publisher {
             synchronized (pending) {
                 pending.add(entry);
             }
-            send(entry, utf8);
+            send(entry, event);
         }
         return entry.future;
     }
 
     /** Validates, encodes and sends {@code entry}'s event, or settles it at once (rejected, duplicate, not sent). */
-    private void send(final Pending entry, final byte[] utf8) {
-        final long published = PublishedSequence.of(route.ledger().slot(), entry.sequence);
-        SchemaRecord record = plain.encode(utf8, 0, utf8.length, published);
-        if (record == null) { // not in the plain form: the full way, which also names what is wrong
-            try {
-                record = full.encodePublished(FlatJson.parse(new String(utf8, StandardCharsets.UTF_8)), published);
-            } catch (final IllegalArgumentException e) {
-                settle(entry, PublishQueue.rejected(schema, entry.sequence, e.getMessage(), utf8));
-                return;
-            }
+    private void send(final Pending entry, final Event event) {
+        final SchemaRecord record;
+        try {
+            record = encode(event, PublishedSequence.of(route.ledger().slot(), entry.sequence));
+        } catch (final IllegalArgumentException e) {
+            settle(entry, PublishQueue.rejected(schema, entry.sequence, e.getMessage(), event.toJson().getBytes(StandardCharsets.UTF_8)));
+            return;
         }
         final int partition = KeyPartitions.partitionOf(record, route.partitions());
         if (PublishedSequence.inLog(entry.sequence, durableSequence, highs[partition])) {
@@ -220,6 +217,20 @@ final class KafkaPublisher implements Publisher {
         } catch (final RuntimeException e) { // the producer refused it at once: closed, or no metadata within the timeout
             settle(entry, notAcknowledged(entry.sequence, e));
         }
+    }
+
+    /**
+     * {@code event} as a published record, as a member would encode it: fields as set, straight;
+     * JSON text in the plain form from its bytes, any other parsed in full (which names what is wrong).
+     */
+    private SchemaRecord encode(final Event event, final long published) {
+        if (!event.isJsonText()) {
+            fields.event = event;
+            return full.encodePublished(fields, published);
+        }
+        final byte[] utf8 = event.toJson().getBytes(StandardCharsets.UTF_8);
+        final SchemaRecord record = plain.encode(utf8, 0, utf8.length, published);
+        return record != null ? record : full.encodePublished(FlatJson.parse(event.toJson()), published);
     }
 
     private PublishException notAcknowledged(final long sequence, final Exception cause) {
@@ -302,6 +313,26 @@ final class KafkaPublisher implements Publisher {
             } catch (final Exception e) {
                 LOG.info("publisher " + id + ": its ledger was not updated at close (" + e + "); the next open reads more of the log");
             }
+        }
+    }
+
+    /** An {@link Event}'s fields as the encoder reads them, without copying. */
+    private static final class EventFields implements RecordEncoder.Fields {
+        Event event;
+
+        @Override
+        public int count() {
+            return event.fieldCount();
+        }
+
+        @Override
+        public String name(final int index) {
+            return event.fieldName(index);
+        }
+
+        @Override
+        public Object value(final int index) {
+            return event.fieldValue(index);
         }
     }
 

@@ -8,6 +8,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -30,6 +32,20 @@ public final class RecordEncoder {
     private final UnsafeBuffer buffer;
     private final SchemaRecord record;
     private final boolean sequenceIsAField;
+    /** Field name to its index in the layout, for {@link #encodePublished(Fields, long)}. */
+    private final Map<String, Integer> fieldIndex = new HashMap<>();
+    /** Per layout field, which of the given fields holds its value (-1: none); reused. */
+    private final int[] chosen;
+
+    /** An event's fields as an application set them, in order, read without copying. */
+    public interface Fields {
+        int count();
+
+        String name(int index);
+
+        /** A {@link Long}, {@link Double}, {@link Boolean} or {@link String}, as {@link FlatJson} parses values. */
+        Object value(int index);
+    }
 
     public RecordEncoder(final EventSchema schema) {
         this.schema = schema;
@@ -37,6 +53,58 @@ public final class RecordEncoder {
         this.buffer = new UnsafeBuffer(new byte[layout.length()]);
         this.record = new SchemaRecord(layout);
         this.sequenceIsAField = schema.fields().stream().anyMatch(f -> f.name().equals(SEQUENCE));
+        for (int i = 0; i < layout.fieldCount(); i++) {
+            fieldIndex.put(layout.field(i).name(), i);
+        }
+        this.chosen = new int[layout.fieldCount()];
+    }
+
+    /**
+     * As {@link #encodePublished(Map, long)}, from fields as set (no map, no parsing), with the same
+     * checks in the same order and the same reasons; a name given twice is refused as JSON text
+     * naming a field twice is.
+     *
+     * @throws IllegalArgumentException naming the field
+     */
+    public SchemaRecord encodePublished(final Fields fields, final long sequence) {
+        Arrays.fill(chosen, -1);
+        String unknown = null;
+        boolean numbered = false;
+        for (int j = 0; j < fields.count(); j++) {
+            final String name = fields.name(j);
+            final Integer index = fieldIndex.get(name);
+            if (index != null) {
+                if (chosen[index] >= 0) {
+                    throw new IllegalArgumentException("duplicate field '" + name + "'");
+                }
+                chosen[index] = j;
+            } else if (name.equals(SEQUENCE)) {
+                numbered = true;
+            } else if (unknown == null) {
+                unknown = name;
+            }
+        }
+        if (numbered) {
+            throw sequenceGiven();
+        }
+        record.wrapForWrite(buffer, 0);
+        for (int i = 0; i < layout.fieldCount(); i++) {
+            final Field field = layout.field(i);
+            Object value = chosen[i] < 0 ? null : fields.value(chosen[i]);
+            if (value == null) {
+                if (field.defaultValue() == null) {
+                    throw new IllegalArgumentException("missing field '" + field.name() + "'");
+                }
+                value = field.defaultValue();
+            }
+            set(i, field, value);
+        }
+        if (unknown != null) {
+            throw unknownField(unknown);
+        }
+        record.sequence(sequence);
+        buffer.putByte(0, SchemaLayout.KIND_PUBLISHED);
+        return record;
     }
 
     /**
@@ -50,8 +118,7 @@ public final class RecordEncoder {
      */
     public SchemaRecord encodePublished(final Map<String, Object> values, final long sequence) {
         if (!sequenceIsAField && values.containsKey(SEQUENCE)) {
-            throw new IllegalArgumentException("'seq' is not a field of schema " + schema.name()
-                    + ": a published event is numbered by its publisher; leave it out");
+            throw sequenceGiven();
         }
         encode(values, sequence);
         buffer.putByte(0, SchemaLayout.KIND_PUBLISHED);
@@ -91,12 +158,21 @@ public final class RecordEncoder {
         if (used != values.size()) {
             for (final String name : values.keySet()) {
                 if (!name.equals(SEQUENCE) && schema.fields().stream().noneMatch(f -> f.name().equals(name))) {
-                    throw new IllegalArgumentException("unknown field '" + name + "' (schema " + schema.name() + " has "
-                            + schema.fields().stream().map(Field::name).toList() + ")");
+                    throw unknownField(name);
                 }
             }
         }
         return record;
+    }
+
+    private IllegalArgumentException sequenceGiven() {
+        return new IllegalArgumentException("'seq' is not a field of schema " + schema.name()
+                + ": a published event is numbered by its publisher; leave it out");
+    }
+
+    private IllegalArgumentException unknownField(final String name) {
+        return new IllegalArgumentException("unknown field '" + name + "' (schema " + schema.name() + " has "
+                + schema.fields().stream().map(Field::name).toList() + ")");
     }
 
     private void set(final int index, final Field field, final Object value) {
@@ -122,6 +198,9 @@ public final class RecordEncoder {
     private static long whole(final String name, final Object value) {
         if (value instanceof Long l) {
             return l;
+        }
+        if (value instanceof Integer i) { // an int field's default
+            return i;
         }
         if (value instanceof String s) {
             try {
