@@ -22,13 +22,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -45,8 +46,9 @@ import java.util.logging.Logger;
  * reported to the publisher's ledger at most once a second and at close ({@link AdvanceLedger}), which
  * only shortens the next open's read of the log.
  *
- * <p>Acknowledgements complete in sequence order, on the producer's I/O thread: a future's
- * dependents must not block (as for any Kafka callback), nor wait for this publisher.
+ * <p>Acknowledgements complete in sequence order, on the producer's I/O thread (or the publishing
+ * thread, for an event settled at once): a future's dependents must not block (as for any Kafka
+ * callback), nor wait for this publisher.
  */
 final class KafkaPublisher implements Publisher {
     private static final Logger LOG = Logger.getLogger(KafkaPublisher.class.getName());
@@ -70,14 +72,25 @@ final class KafkaPublisher implements Publisher {
     private final long[] highs;
     private boolean closed;
     /**
-     * The earliest event not acknowledged (set under the lock of {@code pending}); from then on
-     * nothing is sent and the ledger is not advanced past it: a later event of its partition
-     * reaching the log would make a re-publication of it look like a duplicate.
+     * The earliest event not acknowledged; from then on nothing is sent and the ledger is not
+     * advanced past it: a later event of its partition reaching the log would make a
+     * re-publication of it look like a duplicate.
      */
-    private volatile PublishException firstFailure;
+    private final AtomicReference<PublishException> firstFailure = new AtomicReference<>();
 
-    /** Events not completed yet, in sequence order; guarded by itself, with the fields below. */
-    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /**
+     * Events not completed yet, in sequence order, linked through {@link Pending#next}: appended at
+     * {@code tail} under this publisher's lock, taken after {@code head} (a completed sentinel) by
+     * one drainer at a time.
+     */
+    private Pending head = new Pending();
+    private Pending tail = head;
+    /** Drain requests: the thread that raises it from 0 drains until none is left (so completions keep their order). */
+    private final AtomicInteger drainRequests = new AtomicInteger();
+    /** Places given back in bulk: a blocked publisher woken per event would cost a context switch per event. */
+    private final int releaseEvery;
+    // Owned by the drainer:
+    private int unreleased;
     private long acknowledgedUpTo;
     private final long[] acknowledgedTails;
     private long ledgerWrittenNanos = System.nanoTime();
@@ -101,6 +114,7 @@ final class KafkaPublisher implements Publisher {
         this.acknowledgedUpTo = route.ledger().lastSequence();
         this.acknowledgedTails = route.ledger().tails();
         this.ledgerReported = acknowledgedUpTo;
+        this.releaseEvery = Math.max(1, options.maxInFlight() / 8);
     }
 
     /**
@@ -180,9 +194,8 @@ final class KafkaPublisher implements Publisher {
                 places.release(1);
                 throw e;
             }
-            synchronized (pending) {
-                pending.add(entry);
-            }
+            tail.next = entry;
+            tail = entry;
             send(entry, event);
         }
         return entry.future;
@@ -203,7 +216,7 @@ final class KafkaPublisher implements Publisher {
             settle(entry, null);
             return;
         }
-        final PublishException stopped = firstFailure;
+        final PublishException stopped = firstFailure.get();
         if (stopped != null) {
             settle(entry, new PublishException(PublishException.Reason.NOT_ACKNOWLEDGED, entry.sequence, "event " + entry.sequence
                     + " of publisher " + id + " was not sent: event " + stopped.sequence() + " was not acknowledged before it, and a"
@@ -241,19 +254,25 @@ final class KafkaPublisher implements Publisher {
 
     /** Marks {@code entry} done ({@code error} null: in the log) and completes every done event at the head, in order. */
     private void settle(final Pending entry, final PublishException error) {
-        int completed = 0;
-        synchronized (pending) {
-            entry.error = error;
-            entry.done = true;
-            final PublishException failed = firstFailure;
-            if (error != null && error.reason() == PublishException.Reason.NOT_ACKNOWLEDGED
-                    && (failed == null || entry.sequence < failed.sequence())) {
-                firstFailure = error;
-            }
+        entry.error = error;
+        if (error != null && error.reason() == PublishException.Reason.NOT_ACKNOWLEDGED) {
+            firstFailure.accumulateAndGet(error, (earlier, next) -> earlier == null || next.sequence() < earlier.sequence() ? next : earlier);
+        }
+        entry.done = true;
+        drain();
+    }
+
+    private void drain() {
+        if (drainRequests.getAndIncrement() != 0) {
+            return; // the draining thread sees this entry: it drains until no request is left
+        }
+        int requests = 1;
+        do {
+            final PublishException failed = firstFailure.get();
             Pending head;
-            while ((head = pending.peek()) != null && head.done) {
-                pending.poll();
-                if (head.error == null && !head.duplicate && (firstFailure == null || head.sequence < firstFailure.sequence())) {
+            while ((head = this.head.next) != null && head.done) {
+                this.head = head;
+                if (head.error == null && !head.duplicate && (failed == null || head.sequence < failed.sequence())) {
                     acknowledgedUpTo = Math.max(acknowledgedUpTo, head.sequence);
                     acknowledgedTails[head.partition] = Math.max(acknowledgedTails[head.partition], head.offset);
                 }
@@ -262,13 +281,17 @@ final class KafkaPublisher implements Publisher {
                 } else {
                     head.future.complete(new PublishResult(head.sequence, head.duplicate));
                 }
-                completed++;
+                unreleased++;
             }
-            if (completed > 0 && acknowledgedUpTo > ledgerReported && System.nanoTime() - ledgerWrittenNanos > LEDGER_EVERY_NANOS) {
+            if (unreleased >= releaseEvery || unreleased > 0 && this.head.next == null) {
+                places.release(unreleased);
+                unreleased = 0;
+            }
+            if (acknowledgedUpTo > ledgerReported && System.nanoTime() - ledgerWrittenNanos > LEDGER_EVERY_NANOS) {
                 reportLedger();
             }
-        }
-        places.release(completed);
+            requests = drainRequests.addAndGet(-requests);
+        } while (requests != 0);
     }
 
     /** Sends the ledger of what is acknowledged so far, without waiting (a lost report only lengthens the next open's read). */
@@ -303,10 +326,7 @@ final class KafkaPublisher implements Publisher {
         }
         flush();
         producer.close(Duration.ofSeconds(10));
-        final CompletableFuture<Void> report;
-        synchronized (pending) {
-            report = acknowledgedUpTo > ledgerReported ? reportLedger() : null;
-        }
+        final CompletableFuture<Void> report = acknowledgedUpTo > ledgerReported ? reportLedger() : null; // all drained: flush saw every place back
         if (report != null) {
             try {
                 report.get(5, TimeUnit.SECONDS);
@@ -339,8 +359,11 @@ final class KafkaPublisher implements Publisher {
     /** One event on its way: the producer's callback for it, then its outcome until it is completed in order. */
     private final class Pending implements Callback {
         final long sequence;
-        final CompletableFuture<PublishResult> future = new CompletableFuture<>();
-        boolean done;
+        final CompletableFuture<PublishResult> future;
+        /** The next event published, once there is one. */
+        volatile Pending next;
+        /** Written last, after the outcome: a drainer that reads it true sees the rest. */
+        volatile boolean done;
         boolean duplicate;
         PublishException error;
         int partition;
@@ -348,6 +371,14 @@ final class KafkaPublisher implements Publisher {
 
         Pending(final long sequence) {
             this.sequence = sequence;
+            this.future = new CompletableFuture<>();
+        }
+
+        /** The head of an empty queue: completed, never delivered. */
+        private Pending() {
+            this.sequence = 0;
+            this.future = null;
+            this.done = true;
         }
 
         @Override

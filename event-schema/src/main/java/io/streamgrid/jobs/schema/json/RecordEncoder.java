@@ -36,6 +36,13 @@ public final class RecordEncoder {
     private final Map<String, Integer> fieldIndex = new HashMap<>();
     /** Per layout field, which of the given fields holds its value (-1: none); reused. */
     private final int[] chosen;
+    /**
+     * Per position of a given field, the name last seen there (by identity) and its layout index:
+     * an application sets the same fields in the same order with the same string constants, so
+     * most lookups are one reference comparison.
+     */
+    private String[] seenNames = new String[0];
+    private int[] seenIndexes = new int[0];
 
     /** An event's fields as an application set them, in order, read without copying. */
     public interface Fields {
@@ -70,10 +77,22 @@ public final class RecordEncoder {
         Arrays.fill(chosen, -1);
         String unknown = null;
         boolean numbered = false;
-        for (int j = 0; j < fields.count(); j++) {
+        final int count = fields.count();
+        if (count > seenNames.length) {
+            seenNames = Arrays.copyOf(seenNames, count);
+            seenIndexes = Arrays.copyOf(seenIndexes, count);
+        }
+        for (int j = 0; j < count; j++) {
             final String name = fields.name(j);
-            final Integer index = fieldIndex.get(name);
-            if (index != null) {
+            final int index;
+            if (name == seenNames[j]) {
+                index = seenIndexes[j];
+            } else {
+                index = fieldIndex.getOrDefault(name, -1);
+                seenNames[j] = name;
+                seenIndexes[j] = index;
+            }
+            if (index >= 0) {
                 if (chosen[index] >= 0) {
                     throw new IllegalArgumentException("duplicate field '" + name + "'");
                 }
