@@ -42,12 +42,7 @@ class LogPublisherTest {
             assertThat(retried.statuses()).containsOnly(LogPublisher.DUPLICATE);
             publisher.append(slot, retried.lastSequence(), found, retried.tails(), sequences(501, 700), events(501, 700));
 
-            final Map<Long, Integer> counts = PublishedRecords.counts(publisher.log(), slot);
-            final long duplicated = counts.values().stream().filter(c -> c > 1).count();
-            final long lost = 700 - counts.size();
-            System.out.println("700 expected, " + counts.size() + " found, " + lost + " lost, " + duplicated + " duplicated");
-            assertThat(lost).isZero();
-            assertThat(duplicated).isZero();
+            assertEachOnce(publisher, slot, 700);
             // A scan from the last batch's tails finds it, from the first ledger's the highest overall.
             assertThat(Arrays.stream(publisher.scan(slot, retried.tails())).max().orElseThrow()).isEqualTo(700);
             assertThat(publisher.scan(slot + 1, before)).containsOnly(0L);
@@ -71,12 +66,7 @@ class LogPublisherTest {
             assertThat(PublishedSequence.settled(0, found)).as("the other partitions hold none of it").isZero();
 
             publisher.append(slot, PublishedSequence.settled(0, found), found, before, sequences(1, 500), events(1, 500));
-            final Map<Long, Integer> counts = PublishedRecords.counts(publisher.log(), slot);
-            final long duplicated = counts.values().stream().filter(c -> c > 1).count();
-            final long lost = 500 - counts.size();
-            System.out.println("500 expected, " + counts.size() + " found, " + lost + " lost, " + duplicated + " duplicated");
-            assertThat(lost).isZero();
-            assertThat(duplicated).isZero();
+            assertEachOnce(publisher, slot, 500);
         }
     }
 
@@ -152,6 +142,17 @@ class LogPublisherTest {
             first.shutdownNow();
             second.shutdownNow();
         }
+    }
+
+    /** Sequences 1..{@code expected} of {@code slot} are each in the log once (the oracle: the sequences published). */
+    private static void assertEachOnce(final LogPublisher publisher, final int slot, final long expected) {
+        final Map<Long, Integer> counts = PublishedRecords.counts(publisher.log(), slot);
+        final long duplicated = counts.values().stream().filter(c -> c > 1).count();
+        final long lost = java.util.stream.LongStream.rangeClosed(1, expected).filter(s -> !counts.containsKey(s)).count();
+        System.out.println(expected + " expected, " + counts.size() + " found, " + lost + " lost, " + duplicated + " duplicated");
+        assertThat(lost).isZero();
+        assertThat(duplicated).isZero();
+        assertThat(counts).hasSize((int) expected);
     }
 
     private static long[] sequences(final long first, final long last) {

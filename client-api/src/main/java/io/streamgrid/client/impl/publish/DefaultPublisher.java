@@ -26,18 +26,14 @@ import java.util.logging.Logger;
  * oldest event was published. {@link #open} returns a {@link KafkaPublisher} instead when the
  * members' log is Kafka and the options do not ask for the members' path.
  */
-public final class DefaultPublisher implements Publisher {
+public final class DefaultPublisher extends NumberedPublisher {
     private static final Logger LOG = Logger.getLogger(DefaultPublisher.class.getName());
     /** Pause between two attempts of a request that failed. */
     private static final long RETRY_PAUSE_MS = 200;
 
-    private final String schema;
-    private final String id;
     private final PublisherOptions options;
     private final IMap<String, PublisherLedger> ledgers;
     private final String key;
-    private final long durableSequence;
-    private final PublishQueue places;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Thread sender;
     private boolean closed;
@@ -48,13 +44,10 @@ public final class DefaultPublisher implements Publisher {
 
     private DefaultPublisher(final HazelcastInstance client, final String schema, final String id, final PublisherOptions options,
                              final long durableSequence) {
-        this.schema = schema;
-        this.id = id;
+        super(schema, id, options, durableSequence);
         this.options = options;
         this.ledgers = client.getMap(MemberPublishing.LEDGERS);
         this.key = PublishBatch.key(schema, id);
-        this.durableSequence = durableSequence;
-        this.places = new PublishQueue(id, options, durableSequence);
         this.sender = new Thread(this::sendLoop, "streamgrid-publisher-" + id);
         sender.setDaemon(true);
     }
@@ -98,34 +91,7 @@ public final class DefaultPublisher implements Publisher {
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public String schema() {
-        return schema;
-    }
-
-    @Override
-    public long durableSequence() {
-        return durableSequence;
-    }
-
-    @Override
-    public CompletableFuture<PublishResult> publish(final Event event) {
-        return enqueue(-1, event);
-    }
-
-    @Override
-    public CompletableFuture<PublishResult> publish(final long sequence, final Event event) {
-        if (sequence < 1) {
-            throw new IllegalArgumentException("sequence " + sequence + ": sequences start at 1");
-        }
-        return enqueue(sequence, event);
-    }
-
-    private CompletableFuture<PublishResult> enqueue(final long sequence, final Event event) {
+    CompletableFuture<PublishResult> publish(final Event event, final long sequence) {
         final byte[] utf8 = event.toJson().getBytes(StandardCharsets.UTF_8);
         places.acquire();
         final CompletableFuture<PublishResult> future = new CompletableFuture<>();

@@ -50,19 +50,15 @@ import java.util.logging.Logger;
  * thread, for an event settled at once): a future's dependents must not block (as for any Kafka
  * callback), nor wait for this publisher.
  */
-final class KafkaPublisher implements Publisher {
+final class KafkaPublisher extends NumberedPublisher {
     private static final Logger LOG = Logger.getLogger(KafkaPublisher.class.getName());
     private static final long LEDGER_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int LINGER_MS = 5;
 
     private final IMap<String, PublisherLedger> ledgers;
-    private final String schema;
-    private final String id;
     private final String key;
     private final String writer;
-    private final long durableSequence;
     private final KafkaRoute route;
-    private final PublishQueue places;
     private final KafkaProducer<byte[], byte[]> producer;
     /** Guarded by {@code this}, with the sequence numbering and the send: the log receives events in sequence order. */
     private final PublishedJson plain;
@@ -99,14 +95,11 @@ final class KafkaPublisher implements Publisher {
     private KafkaPublisher(final IMap<String, PublisherLedger> ledgers, final String schema, final String id,
                            final PublisherOptions options, final long durableSequence, final KafkaRoute route,
                            final KafkaProducer<byte[], byte[]> producer) {
+        super(schema, id, options, durableSequence);
         this.ledgers = ledgers;
-        this.schema = schema;
-        this.id = id;
         this.key = PublishBatch.key(schema, id);
         this.writer = "publisher " + id + " " + UUID.randomUUID();
-        this.durableSequence = durableSequence;
         this.route = route;
-        this.places = new PublishQueue(id, options, durableSequence);
         this.producer = producer;
         this.plain = new PublishedJson(route.schema());
         this.full = new RecordEncoder(route.schema());
@@ -154,34 +147,7 @@ final class KafkaPublisher implements Publisher {
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public String schema() {
-        return schema;
-    }
-
-    @Override
-    public long durableSequence() {
-        return durableSequence;
-    }
-
-    @Override
-    public CompletableFuture<PublishResult> publish(final Event event) {
-        return publish(event, -1);
-    }
-
-    @Override
-    public CompletableFuture<PublishResult> publish(final long sequence, final Event event) {
-        if (sequence < 1) {
-            throw new IllegalArgumentException("sequence " + sequence + ": sequences start at 1");
-        }
-        return publish(event, sequence);
-    }
-
-    private CompletableFuture<PublishResult> publish(final Event event, final long requested) {
+    CompletableFuture<PublishResult> publish(final Event event, final long requested) {
         places.acquire();
         final Pending entry;
         synchronized (this) {
