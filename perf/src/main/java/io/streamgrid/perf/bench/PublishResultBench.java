@@ -97,7 +97,7 @@ public final class PublishResultBench implements Benchmark {
                         + "up to 2,000, 20,000 in flight) at %,d events/s, open loop, %d s warm-up then %d s measured, and "
                         + "subscribes to %s (every-change delivery). The job (keyed by user, EXACTLY_ONCE, 1 s snapshots) "
                         + "puts each event under its own key, so every event is one entry reaching the subscriber. Kafka: "
-                        + "one development broker on this machine (Kafka 4.4, KRaft), the member appending with acks=all.",
+                        + "one development broker on this machine (Kafka 4.4, KRaft), the application producing to its topic itself (idempotent, acks=all; decision record 0009).",
                 PARTITIONS, USERS, rate, warmUp.toSeconds(), measured.toSeconds(), MAP), context.pick("quick", "full"),
                 Instant.now().toString(), Environment.current(), List.of(), latencies,
                 List.of(Ratio.of("over Kafka / over Chronicle, p50", latencies.get(1).p50Us(), latencies.get(0).p50Us(),
