@@ -7,7 +7,8 @@ import java.io.Serializable;
 
 /**
  * Writes a key's state to a Jet snapshot and reads it back. Called only when a snapshot is taken
- * or restored, never per event. The format is yours; keep it readable by the next version of your
+ * or restored, never per event. Most states need no codec of their own: {@link #derived} makes one
+ * from the type. A hand-written one's format is yours; keep it readable by the next version of your
  * job (a leading version number is a good habit), since a job restarted after an upgrade restores
  * the old snapshot.
  *
@@ -17,6 +18,20 @@ public interface StateCodec<S> extends Serializable {
     void write(S state, DataOutput out) throws IOException;
 
     S read(DataInput in) throws IOException;
+
+    /**
+     * The codec of {@code type}, derived from its declaration: a record, or a class with a
+     * no-argument constructor (any visibility), of primitives, strings, enums, arrays, lists, sets,
+     * maps and nested such types. Versioned: a later version of the type may append fields, and
+     * states written before read back with the new fields at their defaults. Write a codec of your
+     * own for a special layout or the last bit of snapshot speed (see {@code perf/RESULTS.md},
+     * {@code state-codecs}).
+     *
+     * @throws IllegalArgumentException naming the field whose type cannot be derived
+     */
+    static <S> StateCodec<S> derived(final Class<S> type) {
+        return new DerivedStateCodec<>(type);
+    }
 
     /** State that is a {@code long[]} of a fixed length: counters, sums, times. */
     static StateCodec<long[]> longs(final int length) {
