@@ -13,6 +13,7 @@ import io.streamgrid.perf.bench.PatternBench;
 import io.streamgrid.perf.bench.LookupJoinBench;
 import io.streamgrid.perf.bench.MigrationBench;
 import io.streamgrid.perf.bench.PointReadsBench;
+import io.streamgrid.perf.bench.StateCodecsBench;
 import io.streamgrid.perf.bench.PublishBench;
 import io.streamgrid.perf.bench.PublishResultBench;
 import io.streamgrid.perf.bench.RecommendationLatencyBench;
@@ -32,6 +33,6 @@ final class Benchmarks {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
                 new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new StateReloadBench(), new DurableSnapshotsBench(), new KeyedBench(),
                 new PatternBench(), new LookupJoinBench(), new EnrichmentBench(),
-                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new PublishBench(), new KafkaStreamsBench(), new PublishResultBench());
+                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new StateCodecsBench(), new PublishBench(), new KafkaStreamsBench(), new PublishResultBench());
     }
 }

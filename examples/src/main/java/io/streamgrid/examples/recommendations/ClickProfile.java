@@ -1,15 +1,9 @@
 package io.streamgrid.examples.recommendations;
 
-import io.streamgrid.jobs.keyed.StateCodec;
-
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
-
 /**
  * A user's profile, the job's keyed state: affinity per category (decayed in event time: it halves
  * every half-life), the last items seen (a ring), and the current session. Mutated in place, one
- * user at a time.
+ * user at a time; its snapshot codec is derived from these fields.
  */
 public final class ClickProfile {
     final double[] affinity;
@@ -25,6 +19,11 @@ public final class ClickProfile {
     ClickProfile(final int categories, final int history) {
         affinity = new double[categories];
         recent = new long[history];
+    }
+
+    /** For its derived snapshot codec ({@code StateCodec.derived}), which then sets every field. */
+    private ClickProfile() {
+        this(0, 0);
     }
 
     /**
@@ -66,44 +65,5 @@ public final class ClickProfile {
             }
         }
         return top;
-    }
-
-    /** Snapshot form: the arrays' lengths come from the job, so only their contents are written. */
-    static StateCodec<ClickProfile> codec(final int categories, final int history) {
-        return new StateCodec<>() {
-            @Override
-            public void write(final ClickProfile p, final DataOutput out) throws IOException {
-                for (final double a : p.affinity) {
-                    out.writeDouble(a);
-                }
-                for (final long item : p.recent) {
-                    out.writeLong(item);
-                }
-                out.writeInt(p.recentCount);
-                out.writeInt(p.recentNext);
-                out.writeLong(p.sessionStart);
-                out.writeInt(p.sessionViews);
-                out.writeLong(p.lastEvent);
-                out.writeLong(p.clicks);
-            }
-
-            @Override
-            public ClickProfile read(final DataInput in) throws IOException {
-                final ClickProfile p = new ClickProfile(categories, history);
-                for (int c = 0; c < categories; c++) {
-                    p.affinity[c] = in.readDouble();
-                }
-                for (int i = 0; i < history; i++) {
-                    p.recent[i] = in.readLong();
-                }
-                p.recentCount = in.readInt();
-                p.recentNext = in.readInt();
-                p.sessionStart = in.readLong();
-                p.sessionViews = in.readInt();
-                p.lastEvent = in.readLong();
-                p.clicks = in.readLong();
-                return p;
-            }
-        };
     }
 }

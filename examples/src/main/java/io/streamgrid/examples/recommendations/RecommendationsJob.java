@@ -5,6 +5,7 @@ import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.Lookup;
+import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.EventSchema;
@@ -81,7 +82,7 @@ public final class RecommendationsJob implements StreamGridJob {
     @Override
     public KeyedJob<?> job() {
         return KeyedJob.<ClickProfile>builder(NAME, CLICK).function(new Recommend(recommender()))
-                .state(ClickProfile.codec(CATEGORIES, history)).lookup(NEIGHBOURS, "item", Lookup.OnMissing.NULL)
+                .state(StateCodec.derived(ClickProfile.class)).lookup(NEIGHBOURS, "item", Lookup.OnMissing.NULL)
                 .time(TimePolicy.of(5_000, 60_000)).writes(RECOMMENDATIONS).build();
     }
 

@@ -10,7 +10,6 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -231,14 +230,26 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
     private static ValueCodec recordPlan(final Class<?> raw, final String path) {
         final RecordComponent[] components = raw.getRecordComponents();
         checkFieldCount(components.length, path);
-        final Method[] accessors = new Method[components.length];
+        // A record's fields are read directly (a primitive without boxing), as a class's are; it is made by its canonical constructor.
+        final Field[] fields = new Field[components.length];
         final ValueCodec[] values = new ValueCodec[components.length];
         final Class<?>[] types = new Class<?>[components.length];
         for (int i = 0; i < components.length; i++) {
-            accessors[i] = components[i].getAccessor();
-            accessors[i].setAccessible(true);
+            try {
+                fields[i] = raw.getDeclaredField(components[i].getName());
+            } catch (final NoSuchFieldException e) {
+                throw new IllegalStateException(path + ": record " + raw.getName() + " has no field for " + components[i].getName(), e);
+            }
+            fields[i].setAccessible(true);
             types[i] = components[i].getType();
-            values[i] = plan(components[i].getGenericType(), path + "." + components[i].getName());
+            values[i] = types[i].isPrimitive() ? PrimitiveCodecs.field(fields[i]) : plan(components[i].getGenericType(),
+                    path + "." + components[i].getName());
+        }
+        final boolean[] primitive = new boolean[components.length];
+        final ValueCodec[] boxed = new ValueCodec[components.length]; // a primitive read boxed, as the constructor takes it
+        for (int i = 0; i < components.length; i++) {
+            primitive[i] = types[i].isPrimitive();
+            boxed[i] = primitive[i] ? PrimitiveCodecs.primitive(types[i]) : values[i];
         }
         final Constructor<?> canonical;
         try {
@@ -252,7 +263,7 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
             public void write(final Object value, final DataOutput out) throws IOException {
                 out.writeByte(values.length);
                 for (int i = 0; i < values.length; i++) {
-                    values[i].write(invoke(accessors[i], value, path), out);
+                    values[i].write(primitive[i] ? value : get(fields[i], value), out);
                 }
             }
 
@@ -261,7 +272,7 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
                 final int written = writtenFields(in, values.length, raw, path);
                 final Object[] arguments = new Object[values.length];
                 for (int i = 0; i < values.length; i++) {
-                    arguments[i] = i < written ? values[i].read(in) : PrimitiveCodecs.defaultOf(types[i]);
+                    arguments[i] = i < written ? boxed[i].read(in) : PrimitiveCodecs.defaultOf(types[i]);
                 }
                 try {
                     return canonical.newInstance(arguments);
@@ -299,12 +310,16 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
             values[i] = field.getType().isPrimitive() ? PrimitiveCodecs.field(field) : plan(field.getGenericType(), path + "." + field.getName());
         }
         final Field[] declared = fields.toArray(Field[]::new);
+        final boolean[] primitive = new boolean[declared.length];
+        for (int i = 0; i < declared.length; i++) {
+            primitive[i] = declared[i].getType().isPrimitive();
+        }
         return new ValueCodec() {
             @Override
             public void write(final Object value, final DataOutput out) throws IOException {
                 out.writeByte(values.length);
                 for (int i = 0; i < values.length; i++) {
-                    values[i].write(declared[i].getType().isPrimitive() ? value : get(declared[i], value), out);
+                    values[i].write(primitive[i] ? value : get(declared[i], value), out);
                 }
             }
 
@@ -313,7 +328,7 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
                 final int written = writtenFields(in, values.length, raw, path);
                 final Object object = instantiate(constructor, path);
                 for (int i = 0; i < written; i++) {
-                    if (declared[i].getType().isPrimitive()) {
+                    if (primitive[i]) {
                         ((PrimitiveCodecs.PrimitiveField) values[i]).readInto(object, in);
                     } else {
                         set(declared[i], object, values[i].read(in));
@@ -368,14 +383,6 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
                     + " fields; this version has " + known + " (fields may only be appended)");
         }
         return written;
-    }
-
-    private static Object invoke(final Method accessor, final Object owner, final String path) throws IOException {
-        try {
-            return accessor.invoke(owner);
-        } catch (final IllegalAccessException | InvocationTargetException e) {
-            throw new IOException(path + ": cannot read " + accessor.getName() + ": " + e, e);
-        }
     }
 
     private static Object get(final Field field, final Object owner) throws IOException {
