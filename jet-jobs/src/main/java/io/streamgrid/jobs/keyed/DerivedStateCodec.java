@@ -176,6 +176,10 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
         if (!(generic instanceof ParameterizedType parameterized)) {
             throw new IllegalArgumentException(path + ": a " + raw.getSimpleName() + " without its element types cannot be derived");
         }
+        if (!raw.getName().startsWith("java.util.") || raw.getTypeParameters().length != (Map.class.isAssignableFrom(raw) ? 2 : 1)) {
+            throw new IllegalArgumentException(path + ": a " + raw.getName() + " cannot be derived; declare it List, Set or Map"
+                    + " (or a java.util implementation of one), or write a StateCodec");
+        }
         final Type[] arguments = parameterized.getActualTypeArguments();
         final boolean map = Map.class.isAssignableFrom(raw);
         final ValueCodec first = plan(arguments[0], path + (map ? ".key" : "[]"));

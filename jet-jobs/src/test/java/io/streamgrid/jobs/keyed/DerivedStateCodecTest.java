@@ -113,8 +113,17 @@ class DerivedStateCodecTest {
                 .hasMessageContaining("Holder.payload").hasMessageContaining("java.lang.Object");
         assertThatThrownBy(() -> StateCodec.derived(Raw.class)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Raw.items");
+        assertThatThrownBy(() -> StateCodec.derived(OwnMap.class)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("OwnMap.counts").hasMessageContaining("declare it List, Set or Map");
         assertThatThrownBy(() -> StateCodec.derived(NoDefaultConstructor.class)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no no-argument constructor");
+    }
+
+    /** A map type of its own, with other type parameters than Map's. */
+    static final class LongKeyed<V> extends java.util.HashMap<Long, V> {
+    }
+
+    record OwnMap(LongKeyed<double[]> counts) {
     }
 
     static final class NoDefaultConstructor {
