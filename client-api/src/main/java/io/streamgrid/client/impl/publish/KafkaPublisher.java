@@ -131,17 +131,19 @@ final class KafkaPublisher extends NumberedPublisher {
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         final KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        final List<PartitionInfo> partitions;
         try {
-            final List<PartitionInfo> partitions = producer.partitionsFor(route.topic());
-            if (partitions.size() != route.partitions()) {
-                throw new IllegalStateException("topic " + route.topic() + " has " + partitions.size() + " partitions, the members read "
-                        + route.partitions());
-            }
+            partitions = producer.partitionsFor(route.topic());
         } catch (final RuntimeException e) {
             producer.close(Duration.ZERO);
             throw new IllegalStateException("publisher " + id + " of schema " + schema + " cannot reach Kafka " + route.bootstrapServers()
                     + " (topic " + route.topic() + ") within " + timeoutMs + " ms: " + e + ". An application that reaches the members but"
                     + " not the brokers publishes through the members: PublisherOptions.sentThroughMembers()", e);
+        }
+        if (partitions.size() != route.partitions()) {
+            producer.close(Duration.ZERO);
+            throw new IllegalStateException("topic " + route.topic() + " has " + partitions.size() + " partitions, the members read "
+                    + route.partitions() + ": the topic was changed outside StreamGrid");
         }
         return new KafkaPublisher(ledgers, schema, id, options, durableSequence, route, producer);
     }
