@@ -39,19 +39,23 @@ public final class KeyedJob<S> implements JobDefinition {
     private final List<String> reads;
     private final List<EventSchema> emits;
     private final boolean eventTimeOrder;
-    private final long stateTtlMs;
+    private final Ttl stateTtl;
+
+    /** A state time-to-live: {@code ms} (0: none) of event time, or of the wall clock. */
+    private record Ttl(long ms, boolean processingTime) implements java.io.Serializable {
+    }
 
     private KeyedJob(final Builder<S> builder) {
         this(builder.name, builder.schemas, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups,
-                builder.reads, builder.emits, builder.eventTimeOrder, builder.stateTtlMs);
+                builder.reads, builder.emits, builder.eventTimeOrder, builder.stateTtl);
     }
 
     private KeyedJob(final String name, final List<EventSchema> schemas, final KeyedFunction<S> function, final StateCodec<S> codec,
                      final TimePolicy policy, final List<String> stateMaps, final List<Lookup> lookups, final List<String> reads,
-                     final List<EventSchema> emits, final boolean eventTimeOrder, final long stateTtlMs) {
+                     final List<EventSchema> emits, final boolean eventTimeOrder, final Ttl stateTtl) {
         this.name = name;
         this.eventTimeOrder = eventTimeOrder;
-        this.stateTtlMs = stateTtlMs;
+        this.stateTtl = stateTtl;
         schemas.forEach(schema -> Objects.requireNonNull(schema, "schema of job " + name));
         this.schemas = List.copyOf(schemas);
         this.function = Objects.requireNonNull(function, "function of job " + name);
@@ -140,12 +144,12 @@ public final class KeyedJob<S> implements JobDefinition {
      * benchmark counts its results so). The new function must read and write what the old one did.
      */
     public KeyedJob<S> withFunction(final KeyedFunction<S> other) {
-        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder, stateTtlMs);
+        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder, stateTtl);
     }
 
     /** This job under another name (its side maps follow the name; the maps its function writes do not). */
     public KeyedJob<S> named(final String newName) {
-        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder, stateTtlMs);
+        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder, stateTtl);
     }
 
     /** The (first) schema the job reads. */
@@ -204,9 +208,17 @@ public final class KeyedJob<S> implements JobDefinition {
         return eventTimeOrder;
     }
 
-    /** A key's state time-to-live in event time ({@link Builder#stateTtl}); 0: kept until the function clears it. */
+    /**
+     * A key's state time-to-live ({@link Builder#stateTtl}, {@link Builder#stateTtlInProcessingTime}); 0: kept until the
+     * function clears it.
+     */
     public long stateTtlMs() {
-        return stateTtlMs;
+        return stateTtl.ms();
+    }
+
+    /** Whether {@link #stateTtlMs()} is wall-clock time ({@link Builder#stateTtlInProcessingTime}) rather than event time. */
+    public boolean stateTtlInProcessingTime() {
+        return stateTtl.processingTime();
     }
 
     /** Where events whose lookup key was missing go, for lookups with {@link Lookup.OnMissing#SIDE_OUTPUT}. */
@@ -242,7 +254,7 @@ public final class KeyedJob<S> implements JobDefinition {
         private final List<String> reads = new java.util.ArrayList<>();
         private final List<EventSchema> emits = new java.util.ArrayList<>();
         private boolean eventTimeOrder;
-        private long stateTtlMs;
+        private Ttl stateTtl = new Ttl(0, false);
 
         private Builder(final String name, final EventSchema schema) {
             this.name = name;
@@ -335,14 +347,31 @@ public final class KeyedJob<S> implements JobDefinition {
          * partition's watermark has passed that, the function sees no state for the key at its next
          * event or timer, and a key left with no state and no timer is dropped from memory. Event time,
          * so a replay and a restored job expire exactly the same states. Timers are not affected.
-         * Default 0: a state stays until the function clears it.
+         * Default 0: a state stays until the function clears it. Replaces a TTL set before.
          */
         public Builder<S> stateTtl(final long ms) {
+            stateTtl = new Ttl(checkedTtl(ms), false);
+            return this;
+        }
+
+        /**
+         * Each key's state expires {@code ms} of wall-clock time after it was last written: the
+         * function sees no state for the key at its next event or timer once the member's clock has
+         * passed that, and a sweep every {@code ms} drops keys left with nothing. The write times
+         * are in the job's snapshots, so a restored job counts the time it was down. Not
+         * deterministic: a replay expires different states — {@link #stateTtl} is the replayable
+         * one. Replaces a TTL set before.
+         */
+        public Builder<S> stateTtlInProcessingTime(final long ms) {
+            stateTtl = new Ttl(checkedTtl(ms), true);
+            return this;
+        }
+
+        private long checkedTtl(final long ms) {
             if (ms < 0) {
                 throw new IllegalArgumentException("job " + name + ": stateTtl must be >= 0 (0: none), was " + ms);
             }
-            stateTtlMs = ms;
-            return this;
+            return ms;
         }
 
         /** @throws IllegalArgumentException or NullPointerException naming what is missing or wrong */

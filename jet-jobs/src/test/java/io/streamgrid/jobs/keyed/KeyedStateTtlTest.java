@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A keyed job's state time-to-live ({@code KeyedJob.Builder.stateTtl}) against a brute-force oracle:
+ * A keyed job's state time-to-live ({@code KeyedJob.Builder.stateTtl}) against a brute-force oracle
+ * (and, in the second test, {@code stateTtlInProcessingTime} by the wall clock):
  * a count per key that starts again at 1 when the key's state expired — 10 s of event time after it
  * was last written, by the partition's watermark when the key's next event comes. 6,000 events of 30
  * keys, 0–3 s apart, in 4 partitions; the job restarts from its snapshot twice mid-stream, so the
@@ -81,6 +82,46 @@ class KeyedStateTtlTest extends EmbeddedMemberTest {
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, Long>getMap(MAP)), Duration.ofMinutes(2), running);
             System.out.println(expected.size() + " events expected, " + member.getMap(MAP).size() + " found with the oracle's counts; "
                     + expected.values().stream().filter(count -> count == 1).count() + " began a key's count");
+            running.cancel();
+        }
+    }
+
+    /**
+     * A TTL in processing time: states expire by the wall clock, not by event time (the events jump an
+     * hour apart, so an event-time TTL would expire every state), and a restart keeps each state's
+     * write time — a count written just before the restart goes on after it.
+     */
+    @Test
+    void when_keysGoQuietLongerThanAWallClockTtl_then_theirCountsStartAgainThroughARestart() throws Exception {
+        final long ttlMs = 10_000; // the restart and the third round must fit well inside it, also on a loaded machine
+        final KeyedJob<long[]> job = KeyedJob.<long[]>builder("ttl-wall-clock", TICK).function(new CountsSinceExpiry())
+                .state(StateCodec.longs(1)).writes(MAP).stateTtlInProcessingTime(ttlMs).build();
+        final JobOptions options = JobOptions.of(dir).withSnapshotInterval(100).withLocalParallelism(2);
+        startMember();
+        final Map<Long, Long> expected = new HashMap<>();
+        final long[] sequence = {0};
+        final long[] time = {1_767_225_600_000L};
+        try (SchemaLog log = SchemaLog.open(Jobs.logDirectory(job, options), TICK, PARTITIONS)) {
+            final Job running = Jobs.submit(member.getJet(), job, options);
+            final java.util.function.BiConsumer<Integer, Long> round = (keys, count) -> {
+                final List<Tick> ticks = new ArrayList<>();
+                for (int key = 0; key < keys; key++) {
+                    ticks.add(new Tick(key, time[0] += 3_600_000, sequence[0]));
+                    expected.put(sequence[0]++, count);
+                }
+                append(log, ticks);
+                JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, Long>getMap(MAP)), Duration.ofMinutes(1), running);
+            };
+            round.accept(10, 1L);
+            round.accept(10, 2L);
+            await().atMost(Duration.ofMinutes(1)).until(() -> running.getStatus() == JobStatus.RUNNING);
+            Thread.sleep(300); // a snapshot after the second round
+            running.restart();
+            round.accept(5, 3L); // within the TTL of the second round, after the restart: the write times came back
+            Thread.sleep(ttlMs + 1_000);
+            round.accept(10, 1L); // quiet longer than the TTL: every count starts again
+            round.accept(10, 2L);
+            System.out.println(expected.size() + " events, each with the count a wall-clock TTL of " + ttlMs + " ms gives");
             running.cancel();
         }
     }

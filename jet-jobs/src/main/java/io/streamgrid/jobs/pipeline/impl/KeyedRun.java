@@ -94,14 +94,16 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
             heldRecords[s] = new SchemaRecord(job.schemas().get(s).layout());
         }
         this.emitted = new EmittedEvents(job.name(), job.emits(), emitLogs);
-        this.expiry = new StateExpiry(job.stateTtlMs());
+        this.expiry = new StateExpiry(job.stateTtlMs(), job.stateTtlInProcessingTime());
     }
 
     // ---- PartitionTask ----
 
     @Override
     void afterPoll() {
-        fire(timers.processingTime, System.currentTimeMillis());
+        final long now = System.currentTimeMillis();
+        fire(timers.processingTime, now);
+        expiry.onWallClock(keys, now);
     }
 
     @Override
@@ -209,7 +211,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         if (candidate > watermark) {
             watermark = candidate;
             fire(timers.eventTime, watermark);
-            expiry.sweep(keys, watermark);
+            expiry.onWatermark(keys, watermark);
         }
     }
 
