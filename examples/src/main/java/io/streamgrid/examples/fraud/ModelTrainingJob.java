@@ -8,10 +8,6 @@ import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaRecord;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
-
 /**
  * Online learning on the public job API: keyed by model over the feedback log the scoring job
  * emits ({@link Payments#FEEDBACK}), every OUTCOME updates the model's logistic-regression weights
@@ -55,7 +51,7 @@ public final class ModelTrainingJob implements StreamGridJob {
         // Writers (the scoring job's partitions) append to the one feedback partition of a model at
         // their own pace, so event times there are out of order; no label may be set aside as late.
         return KeyedJob.<Model>builder(NAME, Payments.FEEDBACK).function(new Learn(learningRate, l2, publishEvery, keepVersions))
-                .state(new ModelCodec()).time(TimePolicy.of(0, 10 * 365L * 86_400_000))
+                .state(StateCodec.derived(Model.class)).time(TimePolicy.of(0, 10 * 365L * 86_400_000))
                 .writes(Payments.MODELS, Payments.MODEL_VERSIONS, Payments.TRAINING).build();
     }
 
@@ -68,6 +64,11 @@ public final class ModelTrainingJob implements StreamGridJob {
 
         Model(final double[] weights) {
             this.weights = weights;
+        }
+
+        /** For its derived snapshot codec, which then sets every field. */
+        private Model() {
+            this(new double[0]);
         }
     }
 
@@ -115,38 +116,6 @@ public final class ModelTrainingJob implements StreamGridJob {
             }
             // A copy: the value is serialized when the state writer's batch goes out, after later labels.
             context.put(Payments.TRAINING, name, new TrainingStatus(name, model.labels, model.version, model.weights.clone()));
-        }
-    }
-
-    static final class ModelCodec implements StateCodec<Model> {
-        private static final int FORMAT = 1;
-
-        @Override
-        public void write(final Model model, final DataOutput out) throws IOException {
-            out.writeByte(FORMAT);
-            out.writeInt(model.weights.length);
-            for (final double w : model.weights) {
-                out.writeDouble(w);
-            }
-            out.writeLong(model.labels);
-            out.writeLong(model.version);
-            out.writeInt(model.sincePublished);
-        }
-
-        @Override
-        public Model read(final DataInput in) throws IOException {
-            final int format = in.readByte();
-            if (format != FORMAT) {
-                throw new IOException("model state of format " + format + ", this build reads " + FORMAT);
-            }
-            final Model model = new Model(new double[in.readInt()]);
-            for (int i = 0; i < model.weights.length; i++) {
-                model.weights[i] = in.readDouble();
-            }
-            model.labels = in.readLong();
-            model.version = in.readLong();
-            model.sincePublished = in.readInt();
-            return model;
         }
     }
 }
