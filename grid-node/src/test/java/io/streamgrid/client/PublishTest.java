@@ -10,6 +10,7 @@ import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.KafkaLogs;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.kafka.KafkaBroker;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -53,6 +54,8 @@ class PublishTest {
     }
 
     /** Over Kafka the publisher produces itself (decision record 0009): the member kills touch only its opens and ledger. */
+    @Tag("soak") // 50 s; the default run's 30 minutes: KafkaPublisherTest (members and the broker killed under a publisher) and
+    // LogPublisherTest (a batch that reached one partition, retried) cover it in part, MultiHostPublishTest (soak) across hosts
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_membersTheBrokerAndThePublisherAreKilledMidStream_then_theKafkaTopicHoldsEveryEventOnce(final TestInfo test)
