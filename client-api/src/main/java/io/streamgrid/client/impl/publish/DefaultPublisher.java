@@ -83,7 +83,7 @@ public final class DefaultPublisher extends NumberedPublisher {
             throw new IllegalStateException("interrupted while opening publisher " + id, e);
         }
         if (reply.route() != null) {
-            return KafkaPublisher.open(ledgers, schema, id, options, reply.durableSequence(), reply.route());
+            return KafkaPublisher.open(ledgers, schema, id, options, reply.route());
         }
         final DefaultPublisher publisher = new DefaultPublisher(client, schema, id, options, reply.durableSequence());
         publisher.sender.start();

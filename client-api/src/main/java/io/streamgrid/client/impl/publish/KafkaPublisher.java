@@ -93,9 +93,8 @@ final class KafkaPublisher extends NumberedPublisher {
     private long ledgerReported;
 
     private KafkaPublisher(final IMap<String, PublisherLedger> ledgers, final String schema, final String id,
-                           final PublisherOptions options, final long durableSequence, final KafkaRoute route,
-                           final KafkaProducer<byte[], byte[]> producer) {
-        super(schema, id, options, durableSequence);
+                           final PublisherOptions options, final KafkaRoute route, final KafkaProducer<byte[], byte[]> producer) {
+        super(schema, id, options, route.ledger().lastSequence()); // the open's ledger: the durable sequence
         this.ledgers = ledgers;
         this.key = PublishBatch.key(schema, id);
         this.writer = "publisher " + id + " " + UUID.randomUUID();
@@ -117,7 +116,7 @@ final class KafkaPublisher extends NumberedPublisher {
      * @throws IllegalStateException naming the brokers when they do not answer within the delivery timeout
      */
     static KafkaPublisher open(final IMap<String, PublisherLedger> ledgers, final String schema, final String id,
-                               final PublisherOptions options, final long durableSequence, final KafkaRoute route) {
+                               final PublisherOptions options, final KafkaRoute route) {
         final long timeoutMs = options.deliveryTimeout().toMillis();
         final Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, route.bootstrapServers());
@@ -145,7 +144,7 @@ final class KafkaPublisher extends NumberedPublisher {
             throw new IllegalStateException("topic " + route.topic() + " has " + partitions.size() + " partitions, the members read "
                     + route.partitions() + ": the topic was changed outside StreamGrid");
         }
-        return new KafkaPublisher(ledgers, schema, id, options, durableSequence, route, producer);
+        return new KafkaPublisher(ledgers, schema, id, options, route, producer);
     }
 
     @Override
