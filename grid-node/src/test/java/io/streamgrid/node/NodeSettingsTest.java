@@ -159,6 +159,24 @@ class NodeSettingsTest {
                 .noneMatch(listener -> listener.getImplementation() instanceof com.hazelcast.partition.MigrationListener);
     }
 
+    /**
+     * The join wait bounds both Hazelcast waits of a starting member: the one before it accepts joins
+     * and the one it asks the listed members for a master (Hazelcast's own default, 5 s, made every
+     * cluster start of two simultaneously started members wait 5 s before either became master).
+     */
+    @Test
+    void when_joinWaitSetOrNot_then_theMasterSearchWaitsNoLonger() throws IOException {
+        final NodeSettings defaults = NodeSettings.load(Optional.empty(), NodeSettings.Overrides.none());
+        final com.hazelcast.config.Config config = io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(defaults);
+        assertThat(config.getProperty("hazelcast.wait.seconds.before.join")).isEqualTo("2");
+        assertThat(config.getNetworkConfig().getJoin().getTcpIpConfig().getConnectionTimeoutSeconds()).isEqualTo(2);
+
+        final NodeSettings none = NodeSettings.load(Optional.of(write("network:\n  join-wait-seconds: 0\n")),
+                NodeSettings.Overrides.none());
+        assertThat(io.streamgrid.node.impl.HazelcastConfigFactory.memberConfig(none).getNetworkConfig().getJoin()
+                .getTcpIpConfig().getConnectionTimeoutSeconds()).as("at least a second to hear from the others").isEqualTo(1);
+    }
+
     /** One partition moves at a time unless the file says otherwise, and Hazelcast is told so. */
     @Test
     void when_maxParallelMigrationsSetOrNot_then_hazelcastGetsItAndZeroIsRefused() throws IOException {

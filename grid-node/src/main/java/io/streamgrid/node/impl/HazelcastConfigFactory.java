@@ -141,7 +141,9 @@ public final class HazelcastConfigFactory {
         final JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true);
+        // A starting member asks the listed members for a master this long before it claims the
+        // role itself: the same wait as above (Hazelcast's default, 5 s, was most of a start).
+        join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(Math.max(1, settings.joinWaitSeconds()));
         for (final MemberAddress member : settings.members()) {
             join.getTcpIpConfig().addMember(member.toString());
         }
