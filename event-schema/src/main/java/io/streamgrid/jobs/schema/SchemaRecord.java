@@ -335,6 +335,42 @@ public final class SchemaRecord {
     }
 
     /**
+     * Writes field {@code fromIndex} of {@code from} (its default when {@code from} is an earlier
+     * version without it) into this record's field {@code index}: a re-keyed or projected copy of an
+     * event without going through Java values (strings are copied as their UTF-8 bytes).
+     *
+     * @throws IllegalArgumentException when the two fields differ in type, or a string is longer than
+     *                                  this field's maximum, naming the field
+     */
+    public SchemaRecord copyField(final int index, final SchemaRecord from, final int fromIndex) {
+        final FieldType type = from.layout.type(fromIndex);
+        return switch (type) {
+            case INT -> setInt(index, from.getInt(fromIndex));
+            case LONG -> setLong(index, from.getLong(fromIndex));
+            case DOUBLE -> setDouble(index, from.getDouble(fromIndex));
+            case BOOLEAN -> setBoolean(index, from.getBoolean(fromIndex));
+            case TIMESTAMP -> setTimestamp(index, from.getTimestamp(fromIndex));
+            case ENUM -> setEnum(index, from.getEnum(fromIndex));
+            case STRING -> {
+                if (!from.has(fromIndex)) {
+                    yield setString(index, from.getString(fromIndex));
+                }
+                final int source = from.offset + from.layout.offset(fromIndex);
+                final int bytes = from.buffer.getShort(source, ORDER) & 0xffff;
+                final Field field = layout.field(index);
+                final int at = at(index, FieldType.STRING);
+                if (bytes > field.maxLength()) {
+                    throw new IllegalArgumentException("field " + field.name() + " is " + bytes + " bytes long in UTF-8, at most "
+                            + field.maxLength() + " allowed");
+                }
+                mutable.putShort(at, (short) bytes, ORDER);
+                mutable.putBytes(at + 2, from.buffer, source + 2, bytes);
+                yield this;
+            }
+        };
+    }
+
+    /**
      * Why this record cannot be read, or null when it is sound: kind, marker, version, length, and
      * every present field's value (enum ordinals, string lengths, finite doubles, timestamps).
      */

@@ -1,0 +1,136 @@
+package io.streamgrid.jobs.join;
+
+import io.streamgrid.jobs.keyed.KeyedContext;
+import io.streamgrid.jobs.keyed.KeyedFunction;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaLayout;
+import io.streamgrid.jobs.schema.SchemaRecord;
+
+/**
+ * A symmetric join as a keyed function: each arriving event meets the kept events of the other side
+ * of its key — every pair the rule matches goes to the user's function at once, in the order its
+ * partners arrived — and is then kept itself, with a timer at its expiry, for partners yet to come.
+ * A pair is made when the later of its two events arrives, so each pair is made once; the events
+ * kept are the key's state, in the job's snapshots, so a restored job makes the same pairs again
+ * from the same events and no others.
+ */
+final class PairJoinFunction implements KeyedFunction<JoinBuffers>, JoinContext {
+    private final EventSchema left;
+    private final EventSchema right;
+    private final JoinRule rule;
+    private final long latenessMs;
+    private final JoinFunction onPair;
+    /** Made on the member at the first event (the function travels there serialized). */
+    private transient SchemaRecord keptLeft;
+    private transient SchemaRecord keptRight;
+    /** The layout the left side's events came in last: one comparison per event instead of a name's. */
+    private transient SchemaLayout leftLayout;
+    private transient KeyedContext<JoinBuffers> bound;
+
+    PairJoinFunction(final EventSchema left, final EventSchema right, final JoinRule rule, final long latenessMs,
+                     final JoinFunction onPair) {
+        this.left = left;
+        this.right = right;
+        this.rule = rule;
+        this.latenessMs = latenessMs;
+        this.onPair = onPair;
+    }
+
+    @Override
+    public void onEvent(final SchemaRecord event, final KeyedContext<JoinBuffers> context) {
+        final boolean isLeft = isLeft(event);
+        final long time = event.eventTime();
+        JoinBuffers buffers = context.state();
+        bound = context;
+        try {
+            if (buffers != null) {
+                final JoinSide partners = isLeft ? buffers.right : buffers.left;
+                final SchemaRecord partner = isLeft ? keptRight : keptLeft;
+                for (int i = 0; i < partners.count(); i++) {
+                    final long partnerTime = partners.time(i);
+                    if (isLeft ? rule.matches(time, partnerTime) : rule.matches(partnerTime, time)) {
+                        partner.wrap(partners.buffer(), partners.offset(i), partners.length(i));
+                        if (isLeft) {
+                            onPair.onPair(event, partner, this);
+                        } else {
+                            onPair.onPair(partner, event, this);
+                        }
+                    }
+                }
+            }
+        } finally {
+            bound = null;
+        }
+        final long expiry = rule.expiry(isLeft, time, latenessMs);
+        if (expiry <= context.watermark()) {
+            return; // no partner can come any more: a late event meets those kept, and is not kept
+        }
+        if (buffers == null) {
+            buffers = new JoinBuffers();
+            context.setState(buffers);
+        }
+        (isLeft ? buffers.left : buffers.right).add(event.buffer(), event.offset(), event.length(), time, expiry);
+        context.registerTimer(expiry);
+    }
+
+    @Override
+    public void onTimer(final long time, final KeyedContext<JoinBuffers> context) {
+        final JoinBuffers buffers = context.state();
+        if (buffers == null) {
+            return;
+        }
+        buffers.left.expire(time);
+        buffers.right.expire(time);
+        if (buffers.isEmpty()) {
+            context.clearState();
+        }
+    }
+
+    private boolean isLeft(final SchemaRecord event) {
+        if (keptLeft == null) {
+            keptLeft = new SchemaRecord(left.layout());
+            keptRight = new SchemaRecord(right.layout());
+        }
+        final SchemaLayout layout = event.layout();
+        if (layout == leftLayout) {
+            return true;
+        }
+        if (layout.schema().name().equals(left.name())) {
+            leftLayout = layout;
+            return true;
+        }
+        return false;
+    }
+
+    // ---- JoinContext: the bound keyed context, during a pair's call ----
+
+    @Override
+    public long longKey() {
+        return bound.longKey();
+    }
+
+    @Override
+    public String stringKey() {
+        return bound.stringKey();
+    }
+
+    @Override
+    public void put(final String map, final Object key, final Object value) {
+        bound.put(map, key, value);
+    }
+
+    @Override
+    public void remove(final String map, final Object key) {
+        bound.remove(map, key);
+    }
+
+    @Override
+    public SchemaRecord newEvent(final EventSchema schema) {
+        return bound.newEvent(schema);
+    }
+
+    @Override
+    public void emit(final SchemaRecord event) {
+        bound.emit(event);
+    }
+}
