@@ -25,6 +25,8 @@ public final class TradeStream {
 
     private static final String[] SYMBOLS = {"ACME", "GLOBEX", "INITECH", "UMBRELLA", "HOOLI", "STARK", "WAYNE", "TYRELL",
             "CYBERDYNE", "SOYLENT", "MASSIVE", "VANDELAY"};
+    /** The stream's first event time: trade i is at {@code START + 3i}, up to 500 ms earlier. */
+    public static final long START = 1_767_254_400_000L;
     private final List<Trade> trades = new ArrayList<>();
 
     public TradeStream(final long seed, final int count, final int accounts) {
@@ -36,7 +38,7 @@ public final class TradeStream {
         for (int i = 0; i < count; i++) {
             final int s = random.nextInt(4) == 0 ? random.nextInt(3) : random.nextInt(SYMBOLS.length);
             prices[s] = Math.max(1, Math.round((prices[s] * (1 + (random.nextDouble() - 0.5) / 100)) * 100) / 100.0);
-            trades.add(new Trade(String.format("ACC-%05d", random.nextInt(accounts)), 1_767_254_400_000L + i * 3L
+            trades.add(new Trade(String.format("ACC-%05d", random.nextInt(accounts)), START + i * 3L
                     - random.nextInt(500), SYMBOLS[s], prices[s], 1 + random.nextInt(500), random.nextBoolean(), i));
         }
     }

@@ -1,0 +1,83 @@
+package io.streamgrid.examples.trading;
+
+import io.streamgrid.jobs.join.StreamJoin;
+import io.streamgrid.jobs.keyed.KeyedContext;
+import io.streamgrid.jobs.keyed.KeyedFunction;
+import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.StateCodec;
+import io.streamgrid.jobs.keyed.TimePolicy;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.jobs.schema.TypedField.DoubleField;
+import io.streamgrid.jobs.schema.TypedField.EnumField;
+import io.streamgrid.jobs.schema.TypedField.LongField;
+
+import java.util.List;
+
+/**
+ * Execution quality per symbol: every trade against every quote of the second before it — trades
+ * are keyed by account and quotes by symbol, so the trades are first re-keyed by symbol through a
+ * log, then joined with the quotes (an interval join), and the pairs' slippage summed per symbol.
+ * Three jobs, each exactly-once, so the sums are too; submit them in this order.
+ */
+public final class ExecutionQualityJobs {
+    /** Quotes from this long before a trade up to its time pair with it. */
+    public static final long QUOTE_WINDOW_MS = 1_000;
+    /**
+     * How far the re-keyed trades may come out of event-time order: the re-key's partitions catching
+     * up after a restart at different speeds. Costs only memory (a minute of kept quotes and trades
+     * per symbol); pairs are made as soon as both events are in.
+     */
+    public static final long DISORDER_MS = 60_000;
+
+    private ExecutionQualityJobs() {
+    }
+
+    /** The three jobs: re-key the trades by symbol, join them with the quotes, sum per symbol. */
+    public static List<KeyedJob<?>> jobs() {
+        final KeyedJob<?> rekey = StreamJoin.rekey("trades-by-symbol", Trades.TRADE, Quotes.TRADE_BY_SYMBOL);
+        final KeyedJob<?> join = StreamJoin.interval("trade-quotes", Quotes.TRADE_BY_SYMBOL, Quotes.QUOTE, -QUOTE_WINDOW_MS, 0)
+                // an idle timeout above a restart of the re-key: the join waits for its log rather than moving past it
+                .time(TimePolicy.of(DISORDER_MS, 0).withIdleTimeout(DISORDER_MS))
+                .onPair(ExecutionQualityJobs::slippage)
+                .emits(Quotes.TRADE_QUOTE)
+                .build();
+        final KeyedJob<?> totals = KeyedJob.<long[]>builder("execution-quality", Quotes.TRADE_QUOTE)
+                .function(new Totals())
+                .state(StateCodec.longs(2))
+                // every pair counts, however late it comes: nothing is late to a sum
+                .time(TimePolicy.of(0, PositionsJob.LATENESS_MS))
+                .writes(Quotes.EXECUTION_QUALITY)
+                .build();
+        return List.of(rekey, join, totals);
+    }
+
+    private static final DoubleField PRICE = Quotes.TRADE_BY_SYMBOL.doubleField("price");
+    private static final LongField QUANTITY = Quotes.TRADE_BY_SYMBOL.longField("quantity");
+    private static final EnumField SIDE = Quotes.TRADE_BY_SYMBOL.enumField("side");
+    private static final DoubleField BID = Quotes.QUOTE.doubleField("bid");
+    private static final DoubleField ASK = Quotes.QUOTE.doubleField("ask");
+    private static final int TRADE_SYMBOL = Quotes.TRADE_BY_SYMBOL.layout().indexOf("symbol");
+    private static final int TRADE_TIME = Quotes.TRADE_BY_SYMBOL.layout().indexOf("ts");
+
+    private static void slippage(final SchemaRecord trade, final SchemaRecord quote, final io.streamgrid.jobs.join.JoinContext context) {
+        final SchemaRecord pair = context.newEvent(Quotes.TRADE_QUOTE);
+        pair.copyField(0, trade, TRADE_SYMBOL).copyField(1, trade, TRADE_TIME).setLong(2, Quotes.slippageCents(trade.get(PRICE),
+                trade.get(QUANTITY), trade.ordinal(SIDE) == 0, quote.get(BID), quote.get(ASK)));
+        context.emit(pair);
+    }
+
+    /** Per symbol: pairs and summed slippage. */
+    static final class Totals implements KeyedFunction<long[]> {
+        @Override
+        public void onEvent(final SchemaRecord pair, final KeyedContext<long[]> context) {
+            long[] totals = context.state();
+            if (totals == null) {
+                totals = new long[2];
+                context.setState(totals);
+            }
+            totals[0]++;
+            totals[1] += pair.getLong(2);
+            context.put(Quotes.EXECUTION_QUALITY, context.stringKey(), new ExecutionQuality(context.stringKey(), totals[0], totals[1]));
+        }
+    }
+}
