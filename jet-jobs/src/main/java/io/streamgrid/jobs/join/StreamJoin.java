@@ -6,8 +6,6 @@ import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.Field;
 
-import java.io.DataInput;
-import java.io.DataOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -96,7 +94,7 @@ public final class StreamJoin {
         }
         return KeyedJob.<Void>builder(name, from)
                 .function(new RekeyFunction(from, to))
-                .state(new NoState())
+                .state(StateCodec.none())
                 .time(FORWARD_ALL)
                 .emits(to)
                 .build();
@@ -166,18 +164,6 @@ public final class StreamJoin {
                     .writes(writes)
                     .emits(emits.toArray(new EventSchema[0]))
                     .build();
-        }
-    }
-
-    /** A re-key keeps nothing per key. */
-    private static final class NoState implements StateCodec<Void> {
-        @Override
-        public void write(final Void state, final DataOutput out) {
-        }
-
-        @Override
-        public Void read(final DataInput in) {
-            return null;
         }
     }
 }

@@ -304,6 +304,16 @@ public final class KeyedJob<S> implements JobDefinition {
         }
 
         /**
+         * Enriches every event from dimension map {@code map} by its field {@code keyField}, with
+         * the version valid at the event's time: a temporal join, so replays and restored jobs see
+         * what the live run saw; see {@link Lookup} for how the map holds versions.
+         */
+        public Builder<S> lookupAsOfEventTime(final String map, final String keyField, final Lookup.OnMissing onMissing) {
+            lookups.add(new Lookup(map, keyField, onMissing, true));
+            return this;
+        }
+
+        /**
          * Dimension maps ({@code dim.*}) the function reads by key with
          * {@link KeyedContext#lookup(String, Object)} — model weights, configuration — from the
          * member's replica, as a {@link Lookup} does, but with no lookup made per event.

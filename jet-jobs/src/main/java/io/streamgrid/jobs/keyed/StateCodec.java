@@ -33,6 +33,20 @@ public interface StateCodec<S> extends Serializable {
         return new DerivedStateCodec<>(type);
     }
 
+    /** For a function that keeps no state per key (it never calls {@code setState}): writes and reads nothing. */
+    static StateCodec<Void> none() {
+        return new StateCodec<>() {
+            @Override
+            public void write(final Void state, final DataOutput out) {
+            }
+
+            @Override
+            public Void read(final DataInput in) {
+                return null;
+            }
+        };
+    }
+
     /** State that is a {@code long[]} of a fixed length: counters, sums, times. */
     static StateCodec<long[]> longs(final int length) {
         return new StateCodec<>() {

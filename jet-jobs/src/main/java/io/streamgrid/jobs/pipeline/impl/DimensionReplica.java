@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.logging.Logger;
 
 /**
  * A member-local copy of a dimension map ({@code dim.*}) for lookup joins: one per member and map,
@@ -32,6 +34,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * is missed. Per key Hazelcast delivers a map's events in order, so the replica never goes back to
  * an older value. The initial load cannot overwrite what an event already put (putIfAbsent), nor
  * bring back what an event removed meanwhile (keys removed during the load are remembered).
+ *
+ * <p>A replica of a map looked up as of event time ({@code Lookup.asOfEventTime}) also indexes its
+ * entries — versions under {@code "<key>@<validFromMs>"} — by key and time, updated in the same
+ * atomic step as the entry, so an event finds the version valid at its time with two lookups.
  */
 final class DimensionReplica {
     private static final Map<String, DimensionReplica> SHARED = new HashMap<>();
@@ -39,7 +45,15 @@ final class DimensionReplica {
     private final String id;
     private final String mapName;
     private final IMap<Object, Object> map;
+    private static final Logger LOG = Logger.getLogger(DimensionReplica.class.getName());
+
     private final ConcurrentHashMap<Object, Object> values = new ConcurrentHashMap<>();
+    /** Versioned replicas only (else null): per key, its versions by valid-from time. */
+    private final ConcurrentHashMap<Object, ConcurrentSkipListMap<Long, Object>> versions;
+    /** Versioned replicas: whether keys are longs (else strings), as the lookup's key field. */
+    private final boolean longKeys;
+    /** Versioned replicas: the latest event time looked up, to tell a backdated version when one arrives. */
+    private volatile long lookedUpTo = Long.MIN_VALUE;
     private final Set<Object> removedDuringLoad = ConcurrentHashMap.newKeySet();
     private volatile boolean loading = true;
     /** Null while loading or once loaded; the failure when the load failed. */
@@ -50,22 +64,29 @@ final class DimensionReplica {
     private boolean closed;
     private int users;
 
-    private DimensionReplica(final String id, final HazelcastInstance hazelcast, final String mapName) {
+    private DimensionReplica(final String id, final HazelcastInstance hazelcast, final String mapName, final Versioning versioning) {
         this.id = id;
         this.mapName = mapName;
         this.map = hazelcast.getMap(mapName);
+        this.versions = versioning == Versioning.LATEST ? null : new ConcurrentHashMap<>();
+        this.longKeys = versioning == Versioning.LONG_KEYS;
+    }
+
+    /** What a replica keeps: the latest value per key, or versions by time with long or string keys. */
+    enum Versioning {
+        LATEST, LONG_KEYS, STRING_KEYS
     }
 
     /**
      * The replica of {@code mapName} on this member, loading or loaded (see {@link #isLoaded()});
      * call {@link #release()} when done. Returns at once.
      */
-    static DimensionReplica acquire(final HazelcastInstance hazelcast, final String mapName) {
-        final String id = hazelcast.getName() + "/" + mapName;
+    static DimensionReplica acquire(final HazelcastInstance hazelcast, final String mapName, final Versioning versioning) {
+        final String id = hazelcast.getName() + "/" + mapName + "/" + versioning;
         synchronized (SHARED) {
             DimensionReplica replica = SHARED.get(id);
             if (replica == null) {
-                replica = new DimensionReplica(id, hazelcast, mapName);
+                replica = new DimensionReplica(id, hazelcast, mapName, versioning);
                 SHARED.put(id, replica);
                 final Thread loader = new Thread(replica::load, "streamgrid-dimension-load-" + mapName);
                 loader.setDaemon(true);
@@ -107,9 +128,9 @@ final class DimensionReplica {
             registration = listening;
         }
         for (final Map.Entry<Object, Object> entry : map.entrySet()) {
-            if (!removedDuringLoad.contains(entry.getKey()) && values.putIfAbsent(entry.getKey(), entry.getValue()) == null
+            if (!removedDuringLoad.contains(entry.getKey()) && putIfAbsent(entry.getKey(), entry.getValue())
                     && removedDuringLoad.contains(entry.getKey())) {
-                values.remove(entry.getKey(), entry.getValue()); // removed between the check and the put
+                remove(entry.getKey(), entry.getValue()); // removed between the check and the put
             }
         }
         loading = false;
@@ -118,6 +139,104 @@ final class DimensionReplica {
 
     Object get(final Object key) {
         return values.get(key);
+    }
+
+    /** The version of {@code key} valid at {@code time} (the latest valid from it or before), or null. Versioned replicas. */
+    Object getAsOf(final Object key, final long time) {
+        if (time > lookedUpTo) {
+            lookedUpTo = time; // a racy maximum: it only decides whether a late version is logged
+        }
+        final ConcurrentSkipListMap<Long, Object> ofKey = versions.get(key);
+        if (ofKey == null) {
+            return null;
+        }
+        final Long validFrom = ofKey.floorKey(time);
+        return validFrom == null ? null : ofKey.get(validFrom);
+    }
+
+    // ---- changes: the entry and its version index in one atomic step per entry ----
+
+    private void put(final Object key, final Object value, final boolean fromEvent) {
+        values.compute(key, (k, old) -> {
+            index(k, value, fromEvent);
+            return value;
+        });
+    }
+
+    /** Puts unless the key is there; whether it put. */
+    private boolean putIfAbsent(final Object key, final Object value) {
+        final boolean[] put = new boolean[1];
+        values.computeIfAbsent(key, k -> {
+            index(k, value, false);
+            put[0] = true;
+            return value;
+        });
+        return put[0];
+    }
+
+    private void remove(final Object key) {
+        values.computeIfPresent(key, (k, old) -> {
+            unindex(k);
+            return null;
+        });
+    }
+
+    private void remove(final Object key, final Object value) {
+        values.computeIfPresent(key, (k, old) -> {
+            if (!old.equals(value)) {
+                return old;
+            }
+            unindex(k);
+            return null;
+        });
+    }
+
+    private void index(final Object entryKey, final Object value, final boolean fromEvent) {
+        if (versions == null) {
+            return;
+        }
+        final VersionKey version = VersionKey.parse(entryKey, longKeys);
+        if (version == null) {
+            LOG.warning("dimension map " + mapName + " is looked up as of event time, but its key '" + entryKey
+                    + "' is not <key>@<validFromMs> (Lookup.versionKey): ignored");
+            return;
+        }
+        versions.computeIfAbsent(version.key(), k -> new ConcurrentSkipListMap<>()).put(version.validFrom(), value);
+        if (fromEvent && version.validFrom() <= lookedUpTo) {
+            LOG.warning("dimension map " + mapName + ": version " + entryKey + " arrived after events up to " + lookedUpTo
+                    + " were looked up — backdated: events of its time already processed saw the version before it, a replay "
+                    + "will see this one");
+        }
+    }
+
+    private void unindex(final Object entryKey) {
+        if (versions == null) {
+            return;
+        }
+        final VersionKey version = VersionKey.parse(entryKey, longKeys);
+        if (version != null) {
+            versions.computeIfPresent(version.key(), (k, ofKey) -> {
+                ofKey.remove(version.validFrom());
+                return ofKey.isEmpty() ? null : ofKey;
+            });
+        }
+    }
+
+    /** A version's key and valid-from time, from its entry key {@code "<key>@<validFromMs>"}. */
+    private record VersionKey(Object key, long validFrom) {
+        static VersionKey parse(final Object entryKey, final boolean longKeys) {
+            if (!(entryKey instanceof String text)) {
+                return null;
+            }
+            final int at = text.lastIndexOf('@');
+            try {
+                final long validFrom = Long.parseLong(text.substring(at + 1));
+                final String key = text.substring(0, Math.max(0, at));
+                return at <= 0 ? null : new VersionKey(longKeys ? (Object) Long.parseLong(key) : key, validFrom);
+            } catch (final NumberFormatException notAVersion) {
+                return null;
+            }
+        }
     }
 
     String mapName() {
@@ -141,7 +260,7 @@ final class DimensionReplica {
     }
 
     private void removed(final Object key) {
-        values.remove(key);
+        remove(key);
         if (loading) {
             removedDuringLoad.add(key);
         }
@@ -152,13 +271,13 @@ final class DimensionReplica {
             MapClearedListener {
         @Override
         public void entryAdded(final EntryEvent<Object, Object> event) {
-            values.put(event.getKey(), event.getValue());
+            put(event.getKey(), event.getValue(), true);
             removedDuringLoad.remove(event.getKey());
         }
 
         @Override
         public void entryUpdated(final EntryEvent<Object, Object> event) {
-            values.put(event.getKey(), event.getValue());
+            put(event.getKey(), event.getValue(), true);
             removedDuringLoad.remove(event.getKey());
         }
 

@@ -6,6 +6,7 @@ import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.FieldType;
 
 import java.util.Arrays;
 import java.util.List;
@@ -44,13 +45,23 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
         final List<String> dimensionMaps = job.dimensionMaps();
         replicas = new DimensionReplica[dimensionMaps.size()];
         for (int i = 0; i < replicas.length; i++) {
-            replicas[i] = DimensionReplica.acquire(context.hazelcastInstance(), dimensionMaps.get(i));
+            replicas[i] = DimensionReplica.acquire(context.hazelcastInstance(), dimensionMaps.get(i), versioning(i));
         }
         emitLogs = new EventLog[job.emits().size()];
         for (int i = 0; i < emitLogs.length; i++) {
             emitLogs[i] = openEmitted(job.emits().get(i), logs[0].partitions());
         }
         return logs[0].partitions();
+    }
+
+    /** How dimension map {@code i} (the job's lookups first, then the maps it reads) is replicated. */
+    private DimensionReplica.Versioning versioning(final int i) {
+        if (i >= job.lookups().size() || !job.lookups().get(i).asOfEventTime()) {
+            return DimensionReplica.Versioning.LATEST;
+        }
+        final EventSchema first = job.schemas().get(0);
+        return first.field(job.lookups().get(i).keyField()).type() == FieldType.STRING
+                ? DimensionReplica.Versioning.STRING_KEYS : DimensionReplica.Versioning.LONG_KEYS;
     }
 
     /**

@@ -45,7 +45,8 @@ final class RecordLookups {
      */
     int makeAll(final SchemaRecord record, final int input) {
         for (int i = 0; i < lookups.length; i++) {
-            found[i] = replicas[i].get(keyOf(record, input, i));
+            found[i] = lookups[i].asOfEventTime() ? replicas[i].getAsOf(keyOf(record, input, i), record.eventTime())
+                    : replicas[i].get(keyOf(record, input, i));
             if (found[i] == null && lookups[i].onMissing() == Lookup.OnMissing.SIDE_OUTPUT) {
                 clear();
                 return i;
