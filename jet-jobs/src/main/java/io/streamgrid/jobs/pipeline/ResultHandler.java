@@ -21,6 +21,23 @@ public interface ResultHandler<A> {
     }
 
     /**
+     * A window's result for a schema with a string key. The built-in handlers take both kinds;
+     * one of your own for a string-keyed schema implements this (and {@link #onRetract(String, long, StateWriter)}
+     * for sessions).
+     */
+    default void onWindow(final String key, final long start, final long end, final A value, final int updateSequence,
+                          final boolean afterWatermark, final StateWriter out) {
+        throw new UnsupportedOperationException(getClass().getName() + " handles long keys only: implement "
+                + "onWindow(String key, ...) for a schema with a string key");
+    }
+
+    /** A session of a string key reported under {@code start} merged into another. */
+    default void onRetract(final String key, final long start, final StateWriter out) {
+        throw new UnsupportedOperationException(getClass().getName() + " handles long keys only: implement "
+                + "onRetract(String key, ...) for sessions of a schema with a string key");
+    }
+
+    /**
      * The partition's watermark moved to {@code watermark}: a place to expire the handler's own
      * keyed state by event time (so that replays expire the same).
      */

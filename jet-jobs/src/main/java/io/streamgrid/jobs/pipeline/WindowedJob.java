@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * A named job that windows the events of one schema, read from that schema's log, by the schema's
- * key (which must be a long key). Windows run on the same partition runtime as keyed jobs
+ * key (a long key, or a string key — see {@link ResultHandler#onWindow(String, long, long, Object, int, boolean, StateWriter)}
+ * for a handler of your own). Windows run on the same partition runtime as keyed jobs
  * ({@link io.streamgrid.jobs.keyed.KeyedJob}): the same log reading, time rules, side outputs and
  * snapshots. The definition travels to the members inside the Jet job, hence serializable;
  * it holds settings only, never state.
@@ -21,7 +22,7 @@ import java.util.List;
  */
 public interface WindowedJob<A> extends JobDefinition {
     /**
-     * A windowed job over {@code schema} (keyed by a long) in a few lines: windows, time rules, an
+     * A windowed job over {@code schema} (keyed by a long or a string) in a few lines: windows, time rules, an
      * aggregation, where results go ({@link WindowedJobBuilder}).
      */
     static WindowedJobBuilder builder(final String name, final EventSchema schema) {
@@ -31,7 +32,7 @@ public interface WindowedJob<A> extends JobDefinition {
     /**
      * The schema of the events this job reads, from its log under the ingest directory
      * ({@link io.streamgrid.jobs.ingest.SchemaLog#directoryOf}); records that are not valid events of
-     * it are rejected with a reason. Its key must be a long.
+     * it are rejected with a reason. Its key is a long or a string.
      */
     EventSchema schema();
 

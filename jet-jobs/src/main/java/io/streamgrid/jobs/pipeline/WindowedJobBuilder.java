@@ -25,7 +25,7 @@ import java.util.Objects;
  * given here travels to the members inside the job, hence the serializable interfaces.
  *
  * <p>A mistake fails at once with an {@link IllegalArgumentException} naming it: a blank name, a
- * schema whose key is not a long (windows take long keys), no window chosen before the aggregation,
+ * schema whose key is neither a long nor a string, no window chosen before the aggregation,
  * an aggregation that is not serializable.
  */
 public final class WindowedJobBuilder {
@@ -40,9 +40,9 @@ public final class WindowedJobBuilder {
         }
         Objects.requireNonNull(schema, "schema");
         final var key = schema.fields().get(schema.layout().keyIndex());
-        if (key.type() != FieldType.LONG) {
+        if (key.type() != FieldType.LONG && key.type() != FieldType.STRING) {
             throw new IllegalArgumentException("windowed job " + name + ": schema " + schema.name() + " is keyed by "
-                    + key.type() + " field '" + key.name() + "'; windows take long keys only (a keyed job takes string keys)");
+                    + key.type().yamlName() + " field '" + key.name() + "'; windows take long or string keys");
         }
         this.name = name;
         this.schema = schema;
@@ -143,6 +143,18 @@ public final class WindowedJobBuilder {
 
         @Override
         public void onRetract(final long key, final long start, final StateWriter out) {
+            out.remove(map, WindowResult.stateKey(key, start));
+        }
+
+        @Override
+        public void onWindow(final String key, final long start, final long end, final A value, final int updateSequence,
+                             final boolean afterWatermark, final StateWriter out) {
+            final WindowResult<A> result = new WindowResult<>(0, start, end, value, updateSequence, afterWatermark, key);
+            out.put(map, result.stateKey(), toValue.apply(result));
+        }
+
+        @Override
+        public void onRetract(final String key, final long start, final StateWriter out) {
             out.remove(map, WindowResult.stateKey(key, start));
         }
     }

@@ -165,10 +165,10 @@ class StreamJoinTest extends EmbeddedMemberTest {
         final EventSchema pageUpdate = EventSchema.builder("page-update").longKey("page").eventTime("ts").int64("id").build();
         final KeyedJob<?> rekey = StreamJoin.rekey("visits-by-page", VISIT, VISIT_BY_PAGE);
         // An idle timeout above the re-key job's start: a re-keyed log waits for its writer, not a heartbeat past it. And
-        // a disorder above the re-key's partitions' skew: the stream comes at ~50 times its event-time pace here, so
-        // a few ms of skew between them are hundreds of ms of event time.
+        // a disorder above the re-key's partitions' skew: the stream comes at ~8 times its event-time pace here, so a
+        // second of skew between them on a loaded machine is 8 s of event time.
         final KeyedJob<?> join = StreamJoin.interval("visit-updates", VISIT_BY_PAGE, pageUpdate, -500, 0)
-                .time(TimePolicy.of(3_000, LATENESS).withIdleTimeout(10_000))
+                .time(TimePolicy.of(10_000, LATENESS).withIdleTimeout(10_000))
                 .onPair((visit, update, context) -> context.put(PAIRS, visit.getLong(3) + ":" + update.getLong(2),
                         visit.getString(4) + "@" + context.longKey()))
                 .writes(PAIRS).build();
@@ -195,8 +195,8 @@ class StreamJoinTest extends EmbeddedMemberTest {
                 updates.add(new long[] {random.nextInt(40), START + i * 4L - random.nextInt((int) DISORDER), 50_000 + i});
                 final long[] u = updates.get(updates.size() - 1);
                 append(updateLog, pageUpdate, u[0], u[1], u[2]);
-                if (i % 1_000 == 999) {
-                    Thread.sleep(100);
+                if (i % 100 == 99) {
+                    Thread.sleep(50); // 400 ms of event time every 50 ms
                 }
             }
             // The re-keyed log has no end of its own (many writers): a last visit in each of its partitions, 10 s of event

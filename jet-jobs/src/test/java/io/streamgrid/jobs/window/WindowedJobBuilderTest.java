@@ -83,9 +83,6 @@ class WindowedJobBuilderTest extends EmbeddedMemberTest {
 
     @Test
     void when_theBuilderIsGivenWhatItCannotRun_then_itRefusesNamingIt() {
-        final EventSchema stringKeyed = EventSchema.builder("calls").stringKey("caller", 20).eventTime("ts").int64("seconds").build();
-        assertThatThrownBy(() -> WindowedJob.builder("calls-per-minute", stringKeyed))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("caller").hasMessageContaining("long keys");
         assertThatThrownBy(() -> WindowedJob.builder(" ", EventType.CLICK.schema())).hasMessageContaining("name");
         assertThatThrownBy(() -> WindowedJob.builder("no-window", EventType.CLICK.schema()).aggregate(Aggregations.count()))
                 .hasMessageContaining("choose its windows");

@@ -6,6 +6,8 @@ import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
+import io.streamgrid.jobs.schema.FieldType;
+import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.impl.WindowEngine;
 import io.streamgrid.jobs.window.impl.WindowListener;
@@ -26,12 +28,18 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     private final WindowedJob<A> job;
     private final WindowEngine<A> engine;
     private final ResultHandler<A> handler;
+    /** Numbers for a string-keyed schema's keys (the engines key by long); null for a long key. */
+    private final StringKeyIds stringKeys;
+    private final int keyOffset;
 
     PartitionRun(final WindowedJob<A> job, final int partition, final EventLog log, final StateWriter out) {
         super(partition, new EventLog[] {log}, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
         this.engine = WindowEngine.create(job.policy(), job.aggregation(), this);
         this.handler = job.newResultHandler();
+        final SchemaLayout layout = job.schema().layout();
+        this.stringKeys = layout.type(layout.keyIndex()) == FieldType.STRING ? new StringKeyIds() : null;
+        this.keyOffset = layout.offset(layout.keyIndex());
     }
 
     @Override
@@ -55,7 +63,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     void onEvent(final long time) {
         final long watermark = engine.watermark();
         events++;
-        engine.onEvent(record);
+        engine.onEvent(record, stringKeys == null ? record.keyLong() : stringKeys.idAt(record.buffer(), record.offset() + keyOffset));
         if (engine.watermark() != watermark) {
             handler.onWatermark(engine.watermark(), out);
         }
@@ -70,29 +78,51 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     public void onWindow(final long key, final long start, final long end, final A value, final int updateSequence,
                          final boolean afterWatermark) {
         results++;
-        handler.onWindow(key, start, end, value, updateSequence, afterWatermark, out);
+        if (stringKeys == null) {
+            handler.onWindow(key, start, end, value, updateSequence, afterWatermark, out);
+        } else {
+            handler.onWindow(stringKeys.keyOf(key), start, end, value, updateSequence, afterWatermark, out);
+        }
     }
 
     @Override
     public void onRetract(final long key, final long start) {
-        handler.onRetract(key, start, out);
+        if (stringKeys == null) {
+            handler.onRetract(key, start, out);
+        } else {
+            handler.onRetract(stringKeys.keyOf(key), start, out);
+        }
+    }
+
+    @Override
+    public void onKeyDropped(final long key) {
+        if (stringKeys != null) {
+            stringKeys.drop(key);
+        }
     }
 
     @Override
     public void onLate(final SchemaRecord event, final long watermark, final String reason) {
         out.put(job.lateMap(), sideOutputKey(), new LateEvent(partition, lastIndex,
-                job.schema().name(), Long.toString(event.keyLong()), event.eventTime(), event.sequence(), watermark, reason));
+                job.schema().name(), stringKeys == null ? Long.toString(event.keyLong()) : event.getString(event.layout().keyIndex()),
+                event.eventTime(), event.sequence(), watermark, reason));
     }
 
     @Override
     void writeState(final DataOutput data) throws IOException {
         engine.writeState(data);
         handler.writeState(data);
+        if (stringKeys != null) {
+            stringKeys.write(data);
+        }
     }
 
     @Override
     void readState(final DataInput data) throws IOException {
         engine.readState(data);
         handler.readState(data);
+        if (stringKeys != null) {
+            stringKeys.read(data);
+        }
     }
 }

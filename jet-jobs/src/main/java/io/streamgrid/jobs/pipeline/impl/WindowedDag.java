@@ -5,6 +5,8 @@ import io.streamgrid.jobs.ingest.ChronicleLogs;
 import io.streamgrid.jobs.ingest.LogSource;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.pipeline.Replay;
+import io.streamgrid.jobs.pipeline.ResultHandler;
+import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.window.WindowDefinition;
@@ -30,13 +32,23 @@ public final class WindowedDag {
         return of(job, new ChronicleLogs(logDir, job.schema().name()), localParallelism, cassandra, replay);
     }
 
+    /** Whether the job's result handler implements the string-key variant of {@code onWindow}. */
+    private static boolean takesStringKeys(final WindowedJob<?> job) {
+        try {
+            return job.newResultHandler().getClass().getMethod("onWindow", String.class, long.class, long.class, Object.class,
+                    int.class, boolean.class, StateWriter.class).getDeclaringClass() != ResultHandler.class;
+        } catch (final NoSuchMethodException e) {
+            throw new IllegalStateException("bug: ResultHandler has no onWindow(String, ...)", e);
+        }
+    }
+
     /** As {@link #of(WindowedJob, String, int, CassandraOutput, Replay)}, reading the log of {@code logs}. */
     public static DAG of(final WindowedJob<?> job, final LogSource logs, final int localParallelism,
                          final CassandraOutput cassandra, final Replay replay) {
-        if (job.schema().layout().field(job.schema().layout().keyIndex()).type() != FieldType.LONG) {
+        if (job.schema().layout().field(job.schema().layout().keyIndex()).type() == FieldType.STRING && !takesStringKeys(job)) {
             throw new IllegalArgumentException("job " + job.name() + " windows schema " + job.schema().name() + " by its key "
-                    + job.schema().keyField() + ", a string: windows need a long key; keep per-key state of a string key "
-                    + "in a KeyedJob instead");
+                    + job.schema().keyField() + ", a string, but its result handler " + job.newResultHandler().getClass().getName()
+                    + " takes long keys only: implement its onWindow(String key, ...), or build the job with WindowedJob.builder");
         }
         if (cassandra != null) {
             cassandra.bindings().forEach(binding -> checkRetractions(job, binding));

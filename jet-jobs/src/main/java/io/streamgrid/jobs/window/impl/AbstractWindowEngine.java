@@ -40,9 +40,9 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     }
 
     @Override
-    public final void onEvent(final SchemaRecord event) {
+    public final void onEvent(final SchemaRecord event, final long key) {
         final long timestamp = event.eventTime();
-        process(event, timestamp);
+        process(event, key, timestamp);
         advanceWatermark(timestamp - disorder);
     }
 
@@ -79,7 +79,7 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     }
 
     /** Handles one event against the current watermark (which it does not change). */
-    abstract void process(SchemaRecord event, long timestamp);
+    abstract void process(SchemaRecord event, long key, long timestamp);
 
     /** Emits what is due for {@code key} at {@code time} (at most the watermark) and drops what has expired. */
     abstract void onDue(long key, long time);

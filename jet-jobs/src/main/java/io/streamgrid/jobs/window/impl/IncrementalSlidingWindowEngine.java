@@ -70,8 +70,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
     }
 
     @Override
-    void process(final SchemaRecord event, final long timestamp) {
-        final long key = event.keyLong();
+    void process(final SchemaRecord event, final long key, final long timestamp) {
         final long sliceStart = Math.floorDiv(timestamp, slide) * slide;
         final long lastEnd = sliceStart + size;
         if (lateForEveryWindow(event, lastEnd)) {
@@ -274,6 +273,7 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
                 if (--state.retainedSlices == 0 && state.isEmpty()) {
                     stateByKey.remove(key);
                     keyNumbers.free(state.number);
+                    listener.onKeyDropped(key);
                 }
             }
             if (spareAccumulators.reuses()) {
@@ -297,8 +297,10 @@ public final class IncrementalSlidingWindowEngine<A> extends AbstractWindowEngin
             final SliceKeyState<A> state = keys.getValue();
             state.dropSequencesTo(cutoffIndex);
             if (state.isEmpty()) {
+                final long key = keys.getLongKey();
                 keys.remove();
                 keyNumbers.free(state.number);
+                listener.onKeyDropped(key);
             }
         }
     }

@@ -55,8 +55,7 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
     }
 
     @Override
-    void process(final SchemaRecord event, final long timestamp) {
-        final long key = event.keyLong();
+    void process(final SchemaRecord event, final long key, final long timestamp) {
         KeySessions<A> keySessions = sessionsByKey.get(key);
         final List<Session<A>> sessions = keySessions == null ? null : keySessions.sessions;
         Session<A> target = null;
@@ -165,6 +164,7 @@ public final class SessionWindowEngine<A> extends AbstractWindowEngine<A> {
         }
         if (sessions.isEmpty()) {
             sessionsByKey.remove(key);
+            listener.onKeyDropped(key);
             return;
         }
         keySessions.nextDue = next;

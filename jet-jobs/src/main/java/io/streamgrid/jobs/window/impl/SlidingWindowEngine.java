@@ -60,8 +60,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
     }
 
     @Override
-    void process(final SchemaRecord event, final long timestamp) {
-        final long key = event.keyLong();
+    void process(final SchemaRecord event, final long key, final long timestamp) {
         final long sliceStart = Math.floorDiv(timestamp, slide) * slide;
         final long lastEnd = sliceStart + size;
         if (lateForEveryWindow(event, lastEnd)) {
@@ -125,6 +124,7 @@ public final class SlidingWindowEngine<A> extends AbstractWindowEngine<A> {
         dropExpired(state, time);
         if (state.sliceByIndex.isEmpty()) {
             stateByKey.remove(key);
+            listener.onKeyDropped(key);
             return;
         }
         // Next: the following window end while the newest slice is still in a window, or expiry if sooner.

@@ -35,8 +35,16 @@ public interface WindowEngine<A> {
         return new SessionWindowEngine<>((WindowDefinition.Session) policy.window(), policy, aggregation, listener);
     }
 
-    /** Processes one valid event (see {@link SchemaRecord#validate()}), then advances the watermark. */
-    void onEvent(SchemaRecord event);
+    /**
+     * Processes one valid event (see {@link SchemaRecord#validate()}) under {@code key} — the
+     * schema's long key, or a number standing for a string key — then advances the watermark.
+     */
+    void onEvent(SchemaRecord event, long key);
+
+    /** {@link #onEvent(SchemaRecord, long)} under the event's own long key. */
+    default void onEvent(final SchemaRecord event) {
+        onEvent(event, event.keyLong());
+    }
 
     /**
      * The partition was idle and its event-time clock stands at {@code eventTime}: the watermark

@@ -21,6 +21,10 @@ public interface WindowListener<A> {
     /** A session window reported earlier under {@code start} merged into another: remove it. */
     void onRetract(long key, long start);
 
+    /** The engine holds nothing more of {@code key}: no window, no correction still possible. */
+    default void onKeyDropped(final long key) {
+    }
+
     /** An event too late for (some of) its windows, with the reason. */
     void onLate(SchemaRecord event, long watermark, String reason);
 }
