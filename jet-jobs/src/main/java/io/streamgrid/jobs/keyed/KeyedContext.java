@@ -73,6 +73,15 @@ public interface KeyedContext<S> {
      */
     void put(String map, Object key, Object value);
 
+    /**
+     * Writes {@code value} under {@code key} to the side output {@code output}, one the job declares
+     * ({@link KeyedJob.Builder#sideOutputs}); as {@link #put}, a later write to a key wins.
+     *
+     * @throws IllegalArgumentException for an output the job does not declare, or a value that is not
+     *                                  of its type (a raw-typed call), naming both (the job then fails)
+     */
+    <V> void output(SideOutput<V> output, Object key, V value);
+
     /** Removes {@code key} from the map {@code map}, one the job declares; as {@link #put}, refused for another. */
     void remove(String map, Object key);
 

@@ -38,6 +38,7 @@ public final class KeyedJob<S> implements JobDefinition {
     private final List<Lookup> lookups;
     private final List<String> reads;
     private final List<EventSchema> emits;
+    private final List<SideOutput<?>> sideOutputs;
     private final boolean eventTimeOrder;
     private final Ttl stateTtl;
 
@@ -47,12 +48,13 @@ public final class KeyedJob<S> implements JobDefinition {
 
     private KeyedJob(final Builder<S> builder) {
         this(builder.name, builder.schemas, builder.function, builder.codec, builder.policy, builder.stateMaps, builder.lookups,
-                builder.reads, builder.emits, builder.eventTimeOrder, builder.stateTtl);
+                builder.reads, builder.emits, builder.sideOutputs, builder.eventTimeOrder, builder.stateTtl);
     }
 
     private KeyedJob(final String name, final List<EventSchema> schemas, final KeyedFunction<S> function, final StateCodec<S> codec,
                      final TimePolicy policy, final List<String> stateMaps, final List<Lookup> lookups, final List<String> reads,
-                     final List<EventSchema> emits, final boolean eventTimeOrder, final Ttl stateTtl) {
+                     final List<EventSchema> emits, final List<SideOutput<?>> sideOutputs, final boolean eventTimeOrder,
+                     final Ttl stateTtl) {
         this.name = name;
         this.eventTimeOrder = eventTimeOrder;
         this.stateTtl = stateTtl;
@@ -65,6 +67,7 @@ public final class KeyedJob<S> implements JobDefinition {
         this.lookups = List.copyOf(lookups);
         this.reads = List.copyOf(reads);
         this.emits = List.copyOf(emits);
+        this.sideOutputs = List.copyOf(sideOutputs);
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("job name '" + name
                     + "' must be lower-case letters, digits and -, starting with a letter, at most 63 characters");
@@ -84,6 +87,20 @@ public final class KeyedJob<S> implements JobDefinition {
             throw new IllegalArgumentException("job " + name + " looks up the same map twice: " + this.lookups);
         }
         checkReadsAndEmits(name, this.schemas, this.lookups, this.reads, this.emits);
+        checkSideOutputs();
+    }
+
+    /** Side outputs: each map once, none of them a map the function writes or one of the job's own side maps. */
+    private void checkSideOutputs() {
+        final List<String> taken = new java.util.ArrayList<>(stateMaps);
+        taken.addAll(List.of(lateMap(), rejectedMap(), unmatchedMap()));
+        for (final SideOutput<?> output : sideOutputs) {
+            if (taken.contains(Objects.requireNonNull(output, "side output of job " + name).map())) {
+                throw new IllegalArgumentException("job " + name + ": side output " + output.map() + " is already a map the job "
+                        + "writes (" + taken + "): give it a map of its own");
+            }
+            taken.add(output.map());
+        }
     }
 
     /** Dimension maps read by key: named dim.*, once each; emitted schemas: once each, none of them read by the job. */
@@ -144,12 +161,14 @@ public final class KeyedJob<S> implements JobDefinition {
      * benchmark counts its results so). The new function must read and write what the old one did.
      */
     public KeyedJob<S> withFunction(final KeyedFunction<S> other) {
-        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder, stateTtl);
+        return new KeyedJob<>(name, schemas, other, codec, policy, stateMaps, lookups, reads, emits, sideOutputs, eventTimeOrder,
+                stateTtl);
     }
 
     /** This job under another name (its side maps follow the name; the maps its function writes do not). */
     public KeyedJob<S> named(final String newName) {
-        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits, eventTimeOrder, stateTtl);
+        return new KeyedJob<>(newName, schemas, function, codec, policy, stateMaps, lookups, reads, emits, sideOutputs, eventTimeOrder,
+                stateTtl);
     }
 
     /** The (first) schema the job reads. */
@@ -226,10 +245,23 @@ public final class KeyedJob<S> implements JobDefinition {
         return "unmatched." + name;
     }
 
-    /** Late and rejected events, and — with a lookup that side-outputs a missing key — {@link #unmatchedMap()}. */
+    /** The typed side outputs the function writes ({@link KeyedContext#output}). */
+    public List<SideOutput<?>> sideOutputs() {
+        return sideOutputs;
+    }
+
+    /**
+     * Late and rejected events, with a lookup that side-outputs a missing key {@link #unmatchedMap()},
+     * then the maps of the job's {@link #sideOutputs()}.
+     */
     @Override
     public List<String> sideMaps() {
-        return lookups.isEmpty() ? List.of(lateMap(), rejectedMap()) : List.of(lateMap(), rejectedMap(), unmatchedMap());
+        final List<String> maps = new java.util.ArrayList<>(List.of(lateMap(), rejectedMap()));
+        if (!lookups.isEmpty()) {
+            maps.add(unmatchedMap());
+        }
+        sideOutputs.forEach(output -> maps.add(output.map()));
+        return List.copyOf(maps);
     }
 
     @Override
@@ -253,6 +285,7 @@ public final class KeyedJob<S> implements JobDefinition {
         private final List<Lookup> lookups = new java.util.ArrayList<>();
         private final List<String> reads = new java.util.ArrayList<>();
         private final List<EventSchema> emits = new java.util.ArrayList<>();
+        private final List<SideOutput<?>> sideOutputs = new java.util.ArrayList<>();
         private boolean eventTimeOrder;
         private Ttl stateTtl = new Ttl(0, false);
 
@@ -332,6 +365,12 @@ public final class KeyedJob<S> implements JobDefinition {
          */
         public Builder<S> emits(final EventSchema... schemas) {
             emits.addAll(List.of(schemas));
+            return this;
+        }
+
+        /** Typed side outputs the function writes with {@link KeyedContext#output}: see {@link SideOutput}. */
+        public Builder<S> sideOutputs(final SideOutput<?>... outputs) {
+            sideOutputs.addAll(List.of(outputs));
             return this;
         }
 

@@ -4,6 +4,7 @@ import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.SideOutput;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.LateEvent;
@@ -59,6 +60,8 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
 
     /** The map a put or remove last wrote, known to be declared. */
     private String lastDeclaredMap;
+    /** The side output last written and found declared: one reference comparison per call after the first. */
+    private SideOutput<?> lastDeclaredOutput;
 
     // The key the context is bound to, and the call's time and lateness.
     private KeyEntry<S> current;
@@ -349,6 +352,24 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         declared(map);
         results++;
         out.put(map, key, value);
+    }
+
+    @Override
+    public <V> void output(final SideOutput<V> output, final Object key, final V value) {
+        bound();
+        if (output != lastDeclaredOutput) {
+            if (!job.sideOutputs().contains(output)) {
+                throw new IllegalArgumentException("job " + job.name() + " writes " + output + ", which it does not declare: add it "
+                        + "to KeyedJob.Builder.sideOutputs (it declares " + job.sideOutputs() + ")");
+            }
+            lastDeclaredOutput = output;
+        }
+        if (!output.type().isInstance(value)) {
+            throw new IllegalArgumentException("job " + job.name() + " writes " + (value == null ? "null" : "a "
+                    + value.getClass().getName()) + " to " + output + ": a side output takes values of its type");
+        }
+        results++;
+        out.put(output.map(), key, value);
     }
 
     @Override
