@@ -8,8 +8,9 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 
 /**
  * A symmetric join as a keyed function: each arriving event meets the kept events of the other side
- * of its key — every pair the rule matches goes to the user's function at once, in the order its
- * partners arrived — and is then kept itself, with a timer at its expiry, for partners yet to come.
+ * of its key — every pair the rule matches goes to the user's function at once, its partners in time
+ * order (found by binary search: the kept events are sorted) — and is then kept itself for partners
+ * yet to come, until a timer at or after its expiry drops it.
  * A pair is made when the later of its two events arrives, so each pair is made once; the events
  * kept are the key's state, in the job's snapshots, so a restored job makes the same pairs again
  * from the same events and no others.
@@ -20,6 +21,8 @@ final class PairJoinFunction implements KeyedFunction<JoinBuffers>, JoinContext 
     private final JoinRule rule;
     private final long latenessMs;
     private final JoinFunction onPair;
+    /** Timers that drop kept events are set at multiples of this. */
+    private final long granularity;
     /** Made on the member at the first event (the function travels there serialized). */
     private transient SchemaRecord keptLeft;
     private transient SchemaRecord keptRight;
@@ -34,6 +37,7 @@ final class PairJoinFunction implements KeyedFunction<JoinBuffers>, JoinContext 
         this.rule = rule;
         this.latenessMs = latenessMs;
         this.onPair = onPair;
+        this.granularity = rule.timerGranularity(latenessMs);
     }
 
     @Override
@@ -46,15 +50,14 @@ final class PairJoinFunction implements KeyedFunction<JoinBuffers>, JoinContext 
             if (buffers != null) {
                 final JoinSide partners = isLeft ? buffers.right : buffers.left;
                 final SchemaRecord partner = isLeft ? keptRight : keptLeft;
-                for (int i = 0; i < partners.count(); i++) {
-                    final long partnerTime = partners.time(i);
-                    if (isLeft ? rule.matches(time, partnerTime) : rule.matches(partnerTime, time)) {
-                        partner.wrap(partners.buffer(), partners.offset(i), partners.length(i));
-                        if (isLeft) {
-                            onPair.onPair(event, partner, this);
-                        } else {
-                            onPair.onPair(partner, event, this);
-                        }
+                final long last = rule.lastPartnerTime(isLeft, time);
+                for (int i = partners.firstAtOrAfter(rule.firstPartnerTime(isLeft, time)); i < partners.count()
+                        && partners.time(i) <= last; i++) {
+                    partner.wrap(partners.buffer(), partners.offset(i), partners.length(i));
+                    if (isLeft) {
+                        onPair.onPair(event, partner, this);
+                    } else {
+                        onPair.onPair(partner, event, this);
                     }
                 }
             }
@@ -70,7 +73,7 @@ final class PairJoinFunction implements KeyedFunction<JoinBuffers>, JoinContext 
             context.setState(buffers);
         }
         (isLeft ? buffers.left : buffers.right).add(event.buffer(), event.offset(), event.length(), time, expiry);
-        context.registerTimer(expiry);
+        context.registerTimer(expiry + Math.floorMod(-expiry, granularity)); // rounded up: a few timers per key and span
     }
 
     @Override

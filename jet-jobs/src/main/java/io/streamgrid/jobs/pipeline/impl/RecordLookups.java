@@ -18,6 +18,8 @@ final class RecordLookups {
     /** One per lookup, then one per map the job reads by key. */
     private final DimensionReplica[] replicas;
     private final Lookup[] lookups;
+    /** Per lookup, whether it is versioned by event time (read per event: an array, not the record). */
+    private final boolean[] asOfEventTime;
     private final List<String> dimensionMaps;
     /** Per schema the job reads, per lookup: the field holding the lookup key. */
     private final int[][] keyFields;
@@ -28,6 +30,10 @@ final class RecordLookups {
         this.jobName = job.name();
         this.replicas = replicas;
         this.lookups = job.lookups().toArray(new Lookup[0]);
+        this.asOfEventTime = new boolean[lookups.length];
+        for (int i = 0; i < lookups.length; i++) {
+            asOfEventTime[i] = lookups[i].asOfEventTime();
+        }
         this.dimensionMaps = job.dimensionMaps();
         this.keyFields = new int[job.schemas().size()][lookups.length];
         for (int s = 0; s < keyFields.length; s++) {
@@ -45,8 +51,8 @@ final class RecordLookups {
      */
     int makeAll(final SchemaRecord record, final int input) {
         for (int i = 0; i < lookups.length; i++) {
-            found[i] = lookups[i].asOfEventTime() ? replicas[i].getAsOf(keyOf(record, input, i), record.eventTime())
-                    : replicas[i].get(keyOf(record, input, i));
+            final Object key = keyOf(record, input, i);
+            found[i] = asOfEventTime[i] ? replicas[i].getAsOf(key, record.eventTime()) : replicas[i].get(key);
             if (found[i] == null && lookups[i].onMissing() == Lookup.OnMissing.SIDE_OUTPUT) {
                 clear();
                 return i;
