@@ -323,6 +323,17 @@ public final class SchemaRecord {
      * @throws IllegalArgumentException when it is longer than the field's maximum, naming both lengths
      */
     public SchemaRecord setStringUtf8(final int index, final byte[] utf8, final int offset, final int length) {
+        mutable.putBytes(stringOf(index, length), utf8, offset, length);
+        return this;
+    }
+
+    /**
+     * Writes the length of a {@code length}-byte string into field {@code index} and returns where
+     * its bytes go.
+     *
+     * @throws IllegalArgumentException when it is longer than the field's maximum, naming both lengths
+     */
+    private int stringOf(final int index, final int length) {
         final Field field = layout.field(index);
         final int at = at(index, FieldType.STRING);
         if (length > field.maxLength()) {
@@ -330,8 +341,7 @@ public final class SchemaRecord {
                     + field.maxLength() + " allowed");
         }
         mutable.putShort(at, (short) length, ORDER);
-        mutable.putBytes(at + 2, utf8, offset, length);
-        return this;
+        return at + 2;
     }
 
     /**
@@ -357,14 +367,7 @@ public final class SchemaRecord {
                 }
                 final int source = from.offset + from.layout.offset(fromIndex);
                 final int bytes = from.buffer.getShort(source, ORDER) & 0xffff;
-                final Field field = layout.field(index);
-                final int at = at(index, FieldType.STRING);
-                if (bytes > field.maxLength()) {
-                    throw new IllegalArgumentException("field " + field.name() + " is " + bytes + " bytes long in UTF-8, at most "
-                            + field.maxLength() + " allowed");
-                }
-                mutable.putShort(at, (short) bytes, ORDER);
-                mutable.putBytes(at + 2, from.buffer, source + 2, bytes);
+                mutable.putBytes(stringOf(index, bytes), from.buffer, source + 2, bytes);
                 yield this;
             }
         };
