@@ -5,6 +5,7 @@ import io.streamgrid.jobs.keyed.KeyedContext;
 import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.StateCodec;
+import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.schema.TypedField.DoubleField;
@@ -17,7 +18,8 @@ import java.util.List;
  * Execution quality per symbol: every trade against every quote of the second before it — trades
  * are keyed by account and quotes by symbol, so the trades are first re-keyed by symbol through a
  * log, then joined with the quotes (an interval join), and the pairs' slippage summed per symbol.
- * Three jobs, each exactly-once, so the sums are too; submit them in this order.
+ * Three jobs, each exactly-once, so the sums are too; submit them in this order (each is also a
+ * job the CLI submits by name: {@code trades-by-symbol}, {@code trade-quotes}, {@code execution-quality}).
  */
 public final class ExecutionQualityJobs {
     /** Quotes from this long before a trade up to its time pair with it. */
@@ -34,21 +36,42 @@ public final class ExecutionQualityJobs {
 
     /** The three jobs: re-key the trades by symbol, join them with the quotes, sum per symbol. */
     public static List<KeyedJob<?>> jobs() {
-        final KeyedJob<?> rekey = StreamJoin.rekey("trades-by-symbol", Trades.TRADE, Quotes.TRADE_BY_SYMBOL);
-        final KeyedJob<?> join = StreamJoin.interval("trade-quotes", Quotes.TRADE_BY_SYMBOL, Quotes.QUOTE, -QUOTE_WINDOW_MS, 0)
-                // an idle timeout above a restart of the re-key: the join waits for its log rather than moving past it
-                .time(TimePolicy.of(DISORDER_MS, 0).withIdleTimeout(DISORDER_MS))
-                .onPair(ExecutionQualityJobs::slippage)
-                .emits(Quotes.TRADE_QUOTE)
-                .build();
-        final KeyedJob<?> totals = KeyedJob.<long[]>builder("execution-quality", Quotes.TRADE_QUOTE)
-                .function(new Totals())
-                .state(StateCodec.longs(2))
-                // every pair counts, however late it comes: nothing is late to a sum
-                .time(TimePolicy.of(0, PositionsJob.LATENESS_MS))
-                .writes(Quotes.EXECUTION_QUALITY)
-                .build();
-        return List.of(rekey, join, totals);
+        return List.of(new Rekey().job(), new Join().job(), new Sum().job());
+    }
+
+    /** {@code streamgrid job submit trades-by-symbol}: the trades copied into a log keyed by symbol. Submit it first. */
+    public static final class Rekey implements StreamGridJob {
+        @Override
+        public KeyedJob<?> job() {
+            return StreamJoin.rekey("trades-by-symbol", Trades.TRADE, Quotes.TRADE_BY_SYMBOL);
+        }
+    }
+
+    /** {@code streamgrid job submit trade-quotes}: each trade with the quotes of the second before it, as pairs in a log. */
+    public static final class Join implements StreamGridJob {
+        @Override
+        public KeyedJob<?> job() {
+            return StreamJoin.interval("trade-quotes", Quotes.TRADE_BY_SYMBOL, Quotes.QUOTE, -QUOTE_WINDOW_MS, 0)
+                    // an idle timeout above a restart of the re-key: the join waits for its log rather than moving past it
+                    .time(TimePolicy.of(DISORDER_MS, 0).withIdleTimeout(DISORDER_MS))
+                    .onPair(ExecutionQualityJobs::slippage)
+                    .emits(Quotes.TRADE_QUOTE)
+                    .build();
+        }
+    }
+
+    /** {@code streamgrid job submit execution-quality}: pairs and summed slippage per symbol in {@link Quotes#EXECUTION_QUALITY}. */
+    public static final class Sum implements StreamGridJob {
+        @Override
+        public KeyedJob<?> job() {
+            return KeyedJob.<long[]>builder("execution-quality", Quotes.TRADE_QUOTE)
+                    .function(new Totals())
+                    .state(StateCodec.longs(2))
+                    // every pair counts, however late it comes: nothing is late to a sum
+                    .time(TimePolicy.of(0, PositionsJob.LATENESS_MS))
+                    .writes(Quotes.EXECUTION_QUALITY)
+                    .build();
+        }
     }
 
     private static final DoubleField PRICE = Quotes.TRADE_BY_SYMBOL.doubleField("price");

@@ -17,7 +17,7 @@ class ExampleCommandsTest {
         assertThat(typo.code()).isEqualTo(2);
         assertThat(typo.errLines()).singleElement().asString().contains("unknown job 'positons' (did you mean 'positions'?)")
                 .contains("ip-traffic", "positions", "machine-patterns", "user-activity", "recommendations", "fraud-scoring",
-                        "model-training", "model-monitoring");
+                        "model-training", "model-monitoring", "trades-by-symbol", "trade-quotes", "execution-quality");
     }
 
     @Test
