@@ -5,6 +5,7 @@ import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.Field;
+import io.streamgrid.jobs.schema.FieldType;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +64,7 @@ public final class StreamJoin {
     /**
      * A job that copies every event of {@code from} into the log of {@code to} — partitioned by
      * {@code to}'s key — exactly once; {@code to} has the same fields as {@code from} (each with the
-     * same type, any order), and its own key and event-time fields among them. Every event is
+     * same type, any order; a string at least as long), and its own key and event-time fields among them. Every event is
      * copied, however late: what is late is for the job reading {@code to} to say.
      *
      * <p>What the reader of {@code to} must allow for — its time policy: the copies of events from
@@ -83,7 +84,7 @@ public final class StreamJoin {
             final Field same = to.fields().stream().filter(other -> other.name().equals(field.name())).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("rekey job " + name + ": schema " + to.name() + " has no field "
                             + field.name() + " of " + from.name() + "; the two need the same fields"));
-            if (same.type() != field.type() || !same.symbols().equals(field.symbols())) {
+            if (same.type() != field.type() || !same.symbols().equals(field.symbols()) || same.maxLength() < field.maxLength()) {
                 throw new IllegalArgumentException("rekey job " + name + ": field " + field.name() + " is " + describe(field) + " in "
                         + from.name() + " but " + describe(same) + " in " + to.name());
             }
@@ -101,7 +102,8 @@ public final class StreamJoin {
     }
 
     private static String describe(final Field field) {
-        return field.type().yamlName() + (field.symbols().isEmpty() ? "" : " " + field.symbols());
+        return field.type().yamlName() + (field.symbols().isEmpty() ? "" : " " + field.symbols())
+                + (field.type() == FieldType.STRING ? " of at most " + field.maxLength() + " bytes" : "");
     }
 
     /** Builds a join; {@link #onPair} is required. */

@@ -250,7 +250,11 @@ class StreamJoinTest extends EmbeddedMemberTest {
         final EventSchema typedOtherwise = EventSchema.builder("visit-other").longKey("page").eventTime("ts").int64("visitor")
                 .string("id", 8).string("referrer", 20).build();
         assertThatThrownBy(() -> StreamJoin.rekey("r", VISIT, typedOtherwise))
-                .hasMessageContaining("field id is long in visit but string in visit-other");
+                .hasMessageContaining("field id is long in visit but string of at most 8 bytes in visit-other");
+        final EventSchema shorter = EventSchema.builder("visit-short").int64("visitor").eventTime("ts").longKey("page").int64("id")
+                .string("referrer", 10).build();
+        assertThatThrownBy(() -> StreamJoin.rekey("r", VISIT, shorter))
+                .hasMessageContaining("field referrer is string of at most 20 bytes in visit but string of at most 10 bytes in visit-short");
     }
 
     private static boolean allTrue(final boolean[] values) {
