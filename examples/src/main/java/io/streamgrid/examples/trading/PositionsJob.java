@@ -1,10 +1,10 @@
 package io.streamgrid.examples.trading;
 
-import io.streamgrid.jobs.keyed.KeyedContext;
-import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
+import io.streamgrid.jobs.keyed.StringKeyContext;
+import io.streamgrid.jobs.keyed.StringKeyedFunction;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.schema.TypedField.DoubleField;
@@ -44,7 +44,7 @@ public class PositionsJob implements StreamGridJob {
     @Override
     public KeyedJob<?> job() {
         return KeyedJob.<AccountBook>builder(NAME, Trades.TRADE)
-                .function(new Positions(limit))
+                .stringKeyed(new Positions(limit))
                 .state(new BookCodec())
                 .time(TimePolicy.of(0, LATENESS_MS))
                 .writes(Trades.POSITIONS, Trades.EXPOSURE, Trades.ALERTS)
@@ -55,7 +55,7 @@ public class PositionsJob implements StreamGridJob {
         return limit;
     }
 
-    static final class Positions implements KeyedFunction<AccountBook> {
+    static final class Positions implements StringKeyedFunction<AccountBook> {
         private static final StringField SYMBOL = Trades.TRADE.stringField("symbol");
         private static final DoubleField PRICE = Trades.TRADE.doubleField("price");
         private static final LongField QUANTITY = Trades.TRADE.longField("quantity");
@@ -67,7 +67,7 @@ public class PositionsJob implements StreamGridJob {
         }
 
         @Override
-        public void onEvent(final SchemaRecord trade, final KeyedContext<AccountBook> context) {
+        public void onEvent(final SchemaRecord trade, final StringKeyContext<AccountBook> context) {
             AccountBook book = context.state();
             if (book == null) {
                 book = new AccountBook();

@@ -16,6 +16,9 @@ import java.io.Serializable;
  * snapshot and must write the same results. Processing-time timers are the exception this API
  * offers, with that caveat.
  *
+ * <p>For a schema with one kind of key, {@link LongKeyedFunction} and {@link StringKeyedFunction}
+ * are the same contract typed by the key ({@link KeyedJob.Builder#longKeyed}, {@link KeyedJob.Builder#stringKeyed}).
+ *
  * <p>An exception thrown here fails the job; it is then suspended with its last snapshot (resume
  * with {@code streamgrid job resume NAME} once fixed). Events that should not stop the job
  * belong in a side output written with {@link KeyedContext#put}.

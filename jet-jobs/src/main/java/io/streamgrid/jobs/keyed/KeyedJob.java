@@ -2,6 +2,7 @@ package io.streamgrid.jobs.keyed;
 
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.FieldType;
 
 import java.util.List;
 import java.util.Objects;
@@ -240,6 +241,37 @@ public final class KeyedJob<S> implements JobDefinition {
         public Builder<S> function(final KeyedFunction<S> value) {
             function = value;
             return this;
+        }
+
+        /**
+         * The function, for a schema with a long key: its context has the key as a long only.
+         *
+         * @throws IllegalArgumentException when the job's schema has a string key, naming it
+         */
+        public Builder<S> longKeyed(final LongKeyedFunction<S> value) {
+            requireKey(FieldType.LONG, "longKeyed", "stringKeyed");
+            function = new TypedKeyFunctions.OfLong<>(Objects.requireNonNull(value, "function of job " + name));
+            return this;
+        }
+
+        /**
+         * The function, for a schema with a string key: its context has the key as a string only.
+         *
+         * @throws IllegalArgumentException when the job's schema has a long key, naming it
+         */
+        public Builder<S> stringKeyed(final StringKeyedFunction<S> value) {
+            requireKey(FieldType.STRING, "stringKeyed", "longKeyed");
+            function = new TypedKeyFunctions.OfString<>(Objects.requireNonNull(value, "function of job " + name));
+            return this;
+        }
+
+        private void requireKey(final FieldType type, final String asked, final String instead) {
+            final EventSchema schema = schemas.get(0);
+            final FieldType key = schema.field(schema.keyField()).type();
+            if (key != type) {
+                throw new IllegalArgumentException("job " + name + ": schema " + schema.name() + " is keyed by " + key.yamlName()
+                        + " field " + schema.keyField() + ", so its function is " + instead + ", not " + asked);
+            }
         }
 
         public Builder<S> state(final StateCodec<S> value) {
