@@ -1,9 +1,9 @@
 package io.streamgrid.examples.fraud;
 
 import io.streamgrid.jobs.keyed.JobParameter;
-import io.streamgrid.jobs.keyed.KeyedContext;
-import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.LongKeyContext;
+import io.streamgrid.jobs.keyed.LongKeyedFunction;
 import io.streamgrid.jobs.keyed.StreamGridJob;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaLayout;
@@ -117,14 +117,14 @@ public final class FraudScoringJob implements StreamGridJob {
     @Override
     public KeyedJob<?> job() {
         return KeyedJob.<PaymentProfile>builder(NAME, PAYMENT).alsoReads(OUTCOME)
-                .function(new Score(model, threshold, labelTimeoutMs, fixedVersion)).state(PaymentProfile.codec())
+                .longKeyed(new Score(model, threshold, labelTimeoutMs, fixedVersion)).state(PaymentProfile.codec())
                 .time(TimePolicy.of(ALLOWED_DISORDER_MS, ALLOWED_LATENESS_MS).withIdleTimeout(1_000))
                 .reads(Payments.MODELS, Payments.MODEL_VERSIONS, Payments.MODEL_PINS)
                 .writes(Payments.SCORES, Payments.ORPHAN_OUTCOMES).emits(FEEDBACK).build();
     }
 
     /** The weights that score now: the fixed version, else the pinned one, else the newest; null before the first is published. */
-    static ModelVersion activeModel(final KeyedContext<?> context, final String model, final long fixedVersion) {
+    static ModelVersion activeModel(final LongKeyContext<?> context, final String model, final long fixedVersion) {
         if (fixedVersion > 0) {
             final ModelVersion fixed = context.lookup(Payments.MODEL_VERSIONS, Payments.versionKey(model, fixedVersion));
             if (fixed == null) {
@@ -138,7 +138,7 @@ public final class FraudScoringJob implements StreamGridJob {
         return version != null ? version : context.lookup(Payments.MODELS, model);
     }
 
-    static final class Score implements KeyedFunction<PaymentProfile> {
+    static final class Score implements LongKeyedFunction<PaymentProfile> {
         private static final SchemaLayout P = PAYMENT.layout();
         private static final int TXN = P.indexOf("txn");
         private static final int AMOUNT = P.indexOf("amount");
@@ -160,7 +160,7 @@ public final class FraudScoringJob implements StreamGridJob {
         }
 
         @Override
-        public void onEvent(final SchemaRecord event, final KeyedContext<PaymentProfile> context) {
+        public void onEvent(final SchemaRecord event, final LongKeyContext<PaymentProfile> context) {
             PaymentProfile profile = context.state();
             if (profile == null) {
                 profile = new PaymentProfile();
@@ -173,7 +173,7 @@ public final class FraudScoringJob implements StreamGridJob {
             }
         }
 
-        private void payment(final SchemaRecord event, final PaymentProfile profile, final KeyedContext<PaymentProfile> context) {
+        private void payment(final SchemaRecord event, final PaymentProfile profile, final LongKeyContext<PaymentProfile> context) {
             final long time = context.time();
             final long txn = event.getLong(TXN);
             final Features features = profile.features(time, event.getDouble(AMOUNT), event.getInt(CATEGORY));
@@ -194,7 +194,7 @@ public final class FraudScoringJob implements StreamGridJob {
         }
 
         private void outcome(final long txn, final boolean fraud, final PaymentProfile profile,
-                             final KeyedContext<PaymentProfile> context) {
+                             final LongKeyContext<PaymentProfile> context) {
             final PaymentProfile.Pending waiting = profile.takePending(txn);
             if (waiting == null) {
                 context.put(Payments.ORPHAN_OUTCOMES, context.longKey() + "/" + txn, new OrphanOutcome(context.longKey(), txn,
@@ -208,13 +208,13 @@ public final class FraudScoringJob implements StreamGridJob {
 
         /** The payment's outcome did not come in time: it stops waiting; payments no window can reach are forgotten. */
         @Override
-        public void onTimer(final long time, final KeyedContext<PaymentProfile> context) {
+        public void onTimer(final long time, final LongKeyContext<PaymentProfile> context) {
             final PaymentProfile profile = context.state();
             profile.pending().removeIf(waiting -> waiting.ts() + labelTimeoutMs <= time);
             profile.trim(time - ALLOWED_LATENESS_MS - Features.HOUR_MS);
         }
 
-        private void feedback(final KeyedContext<PaymentProfile> context, final int kind, final long time, final long txn,
+        private void feedback(final LongKeyContext<PaymentProfile> context, final int kind, final long time, final long txn,
                               final Features f, final double score, final long version, final boolean fraud, final long lagMs) {
             final SchemaRecord out = context.newEvent(FEEDBACK);
             out.setString(Feedback.MODEL, model).setTimestamp(Feedback.TS, time).setEnumOrdinal(Feedback.KIND, kind)

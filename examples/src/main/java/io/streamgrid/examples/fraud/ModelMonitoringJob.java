@@ -1,10 +1,10 @@
 package io.streamgrid.examples.fraud;
 
-import io.streamgrid.jobs.keyed.KeyedContext;
-import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
+import io.streamgrid.jobs.keyed.StringKeyContext;
+import io.streamgrid.jobs.keyed.StringKeyedFunction;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -73,7 +73,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
 
     @Override
     public KeyedJob<?> job() {
-        return KeyedJob.<Monitor>builder(NAME, Payments.FEEDBACK).function(new Watch(settings)).state(new MonitorCodec())
+        return KeyedJob.<Monitor>builder(NAME, Payments.FEEDBACK).stringKeyed(new Watch(settings)).state(new MonitorCodec())
                 .time(TimePolicy.of(ALLOWED_DISORDER_MS, settings.allowedLatenessMs()))
                 .writes(Payments.MONITORING, Payments.DRIFT_ALERTS).build();
     }
@@ -97,7 +97,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
         double baselineRateSum;
     }
 
-    static final class Watch implements KeyedFunction<Monitor> {
+    static final class Watch implements StringKeyedFunction<Monitor> {
         private final Settings s;
 
         Watch(final Settings settings) {
@@ -105,7 +105,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
         }
 
         @Override
-        public void onEvent(final SchemaRecord feedback, final KeyedContext<Monitor> context) {
+        public void onEvent(final SchemaRecord feedback, final StringKeyContext<Monitor> context) {
             Monitor monitor = context.state();
             if (monitor == null) {
                 monitor = new Monitor();
@@ -144,7 +144,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
 
         /** {@code time} ends a window (written now) and settles the window that ended the lateness before (judged now). */
         @Override
-        public void onTimer(final long time, final KeyedContext<Monitor> context) {
+        public void onTimer(final long time, final StringKeyContext<Monitor> context) {
             final Monitor monitor = context.state();
             if (hasData(monitor, time)) {
                 write(monitor, time, false, context);
@@ -174,7 +174,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
         }
 
         /** Writes the window ending at {@code end} as its buckets stand. */
-        private void write(final Monitor monitor, final long end, final boolean corrected, final KeyedContext<Monitor> context) {
+        private void write(final Monitor monitor, final long end, final boolean corrected, final StringKeyContext<Monitor> context) {
             context.put(Payments.MONITORING, Payments.windowKey(context.stringKey(), end),
                     window(monitor, end, corrected, context.stringKey()));
         }
@@ -196,7 +196,7 @@ public final class ModelMonitoringJob implements StreamGridJob {
         }
 
         /** A settled window: part of the baseline while that is forming, else checked against it. */
-        private void judge(final Monitor monitor, final ModelWindow window, final KeyedContext<Monitor> context) {
+        private void judge(final Monitor monitor, final ModelWindow window, final StringKeyContext<Monitor> context) {
             if (window.outcomes() < s.minOutcomes()) {
                 return;
             }

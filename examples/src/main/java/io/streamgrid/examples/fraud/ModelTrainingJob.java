@@ -1,10 +1,10 @@
 package io.streamgrid.examples.fraud;
 
-import io.streamgrid.jobs.keyed.KeyedContext;
-import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
+import io.streamgrid.jobs.keyed.StringKeyContext;
+import io.streamgrid.jobs.keyed.StringKeyedFunction;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaRecord;
 
@@ -50,7 +50,7 @@ public final class ModelTrainingJob implements StreamGridJob {
     public KeyedJob<?> job() {
         // Writers (the scoring job's partitions) append to the one feedback partition of a model at
         // their own pace, so event times there are out of order; no label may be set aside as late.
-        return KeyedJob.<Model>builder(NAME, Payments.FEEDBACK).function(new Learn(learningRate, l2, publishEvery, keepVersions))
+        return KeyedJob.<Model>builder(NAME, Payments.FEEDBACK).stringKeyed(new Learn(learningRate, l2, publishEvery, keepVersions))
                 .state(StateCodec.derived(Model.class)).time(TimePolicy.of(0, 10 * 365L * 86_400_000))
                 .writes(Payments.MODELS, Payments.MODEL_VERSIONS, Payments.TRAINING).build();
     }
@@ -72,7 +72,7 @@ public final class ModelTrainingJob implements StreamGridJob {
         }
     }
 
-    static final class Learn implements KeyedFunction<Model> {
+    static final class Learn implements StringKeyedFunction<Model> {
         private final double learningRate;
         private final double l2;
         private final int publishEvery;
@@ -87,7 +87,7 @@ public final class ModelTrainingJob implements StreamGridJob {
         }
 
         @Override
-        public void onEvent(final SchemaRecord feedback, final KeyedContext<Model> context) {
+        public void onEvent(final SchemaRecord feedback, final StringKeyContext<Model> context) {
             if (feedback.getEnumOrdinal(Feedback.KIND) != Feedback.OUTCOME) {
                 return;
             }

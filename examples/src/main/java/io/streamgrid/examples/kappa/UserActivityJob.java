@@ -1,11 +1,11 @@
 package io.streamgrid.examples.kappa;
 
-import io.streamgrid.jobs.keyed.KeyedContext;
-import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
+import io.streamgrid.jobs.keyed.StringKeyContext;
+import io.streamgrid.jobs.keyed.StringKeyedFunction;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.CassandraOutput;
 import io.streamgrid.jobs.schema.EventSchema;
@@ -44,7 +44,7 @@ public class UserActivityJob implements StreamGridJob {
 
     @Override
     public KeyedJob<?> job() {
-        return KeyedJob.<long[]>builder(NAME, ACCESS).function(new RollUp()).state(StateCodec.longs(3))
+        return KeyedJob.<long[]>builder(NAME, ACCESS).stringKeyed(new RollUp()).state(StateCodec.longs(3))
                 .lookup(USERS, "user", Lookup.OnMissing.SIDE_OUTPUT)
                 .time(TimePolicy.of(5_000, 60_000)).writes(ACTIVITY).build();
     }
@@ -90,9 +90,9 @@ public class UserActivityJob implements StreamGridJob {
     }
 
     /** State per user: {requests, bytes, server errors}. */
-    static final class RollUp implements KeyedFunction<long[]> {
+    static final class RollUp implements StringKeyedFunction<long[]> {
         @Override
-        public void onEvent(final SchemaRecord request, final KeyedContext<long[]> context) {
+        public void onEvent(final SchemaRecord request, final StringKeyContext<long[]> context) {
             long[] totals = context.state();
             if (totals == null) {
                 totals = new long[3];

@@ -1,9 +1,9 @@
 package io.streamgrid.examples.recommendations;
 
 import io.streamgrid.jobs.event.EventType;
-import io.streamgrid.jobs.keyed.KeyedContext;
-import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
+import io.streamgrid.jobs.keyed.LongKeyContext;
+import io.streamgrid.jobs.keyed.LongKeyedFunction;
 import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
@@ -81,7 +81,7 @@ public final class RecommendationsJob implements StreamGridJob {
 
     @Override
     public KeyedJob<?> job() {
-        return KeyedJob.<ClickProfile>builder(NAME, CLICK).function(new Recommend(recommender()))
+        return KeyedJob.<ClickProfile>builder(NAME, CLICK).longKeyed(new Recommend(recommender()))
                 .state(StateCodec.derived(ClickProfile.class)).lookup(NEIGHBOURS, "item", Lookup.OnMissing.NULL)
                 .time(TimePolicy.of(5_000, 60_000)).writes(RECOMMENDATIONS).build();
     }
@@ -92,7 +92,7 @@ public final class RecommendationsJob implements StreamGridJob {
     }
 
     /** Updates the profile and rewrites the user's recommendations, per click. */
-    static final class Recommend implements KeyedFunction<ClickProfile> {
+    static final class Recommend implements LongKeyedFunction<ClickProfile> {
         private final Recommender recommender;
 
         Recommend(final Recommender recommender) {
@@ -100,7 +100,7 @@ public final class RecommendationsJob implements StreamGridJob {
         }
 
         @Override
-        public void onEvent(final SchemaRecord click, final KeyedContext<ClickProfile> context) {
+        public void onEvent(final SchemaRecord click, final LongKeyContext<ClickProfile> context) {
             ClickProfile profile = context.state();
             if (profile == null) {
                 profile = recommender.newProfile();

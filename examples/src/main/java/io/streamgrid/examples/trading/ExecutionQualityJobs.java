@@ -1,11 +1,11 @@
 package io.streamgrid.examples.trading;
 
 import io.streamgrid.jobs.join.StreamJoin;
-import io.streamgrid.jobs.keyed.KeyedContext;
-import io.streamgrid.jobs.keyed.KeyedFunction;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.StreamGridJob;
+import io.streamgrid.jobs.keyed.StringKeyContext;
+import io.streamgrid.jobs.keyed.StringKeyedFunction;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.schema.TypedField.DoubleField;
@@ -65,7 +65,7 @@ public final class ExecutionQualityJobs {
         @Override
         public KeyedJob<?> job() {
             return KeyedJob.<long[]>builder("execution-quality", Quotes.TRADE_QUOTE)
-                    .function(new Totals())
+                    .stringKeyed(new Totals())
                     .state(StateCodec.longs(2))
                     // every pair counts, however late it comes: nothing is late to a sum
                     .time(TimePolicy.of(0, PositionsJob.LATENESS_MS))
@@ -90,9 +90,9 @@ public final class ExecutionQualityJobs {
     }
 
     /** Per symbol: pairs and summed slippage. */
-    static final class Totals implements KeyedFunction<long[]> {
+    static final class Totals implements StringKeyedFunction<long[]> {
         @Override
-        public void onEvent(final SchemaRecord pair, final KeyedContext<long[]> context) {
+        public void onEvent(final SchemaRecord pair, final StringKeyContext<long[]> context) {
             long[] totals = context.state();
             if (totals == null) {
                 totals = new long[2];
