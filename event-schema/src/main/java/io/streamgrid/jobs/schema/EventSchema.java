@@ -142,33 +142,56 @@ public record EventSchema(String name, int version, String keyField, String even
         if (!name.equals(previous.name())) {
             throw new IncompatibleSchemaException("schema " + name + " cannot replace schema " + previous.name());
         }
-        if (version <= previous.version() && !equals(previous)) {
-            throw new IncompatibleSchemaException("schema " + name + " version " + version + " differs from version "
-                    + previous.version() + " already in use: give the changed schema a higher version");
+        final String incompatible = incompatibilityWith(previous);
+        if (incompatible != null) {
+            throw new IncompatibleSchemaException(incompatible);
         }
+        if (version <= previous.version() && !equals(previous)) {
+            throw new IncompatibleSchemaException("schema " + name + " version " + version + " " + differenceFrom(previous)
+                    + " to version " + previous.version() + " already in use: give it version " + (previous.version() + 1));
+        }
+    }
+
+    /** Why this schema cannot follow {@code previous} whatever its version, naming the field; null when it can. */
+    private String incompatibilityWith(final EventSchema previous) {
         if (!keyField.equals(previous.keyField()) || !eventTimeField.equals(previous.eventTimeField())) {
-            throw new IncompatibleSchemaException("schema " + name + ": the key and event-time fields cannot change (were "
-                    + previous.keyField() + " and " + previous.eventTimeField() + ")");
+            return "schema " + name + ": the key and event-time fields cannot change (were " + previous.keyField() + " and "
+                    + previous.eventTimeField() + ")";
         }
         for (int i = 0; i < previous.fields().size(); i++) {
             final Field old = previous.fields().get(i);
             if (i >= fields.size() || !fields.get(i).name().equals(old.name())) {
                 final boolean exists = fields.stream().anyMatch(f -> f.name().equals(old.name()));
-                throw new IncompatibleSchemaException("schema " + name + ": field " + old.name()
-                        + (exists ? " moved; fields may only be added at the end" : " was removed; fields cannot be removed"));
+                return "schema " + name + ": field " + old.name()
+                        + (exists ? " moved; fields may only be added at the end" : " was removed; fields cannot be removed");
             }
             final Field now = fields.get(i);
             if (now.type() != old.type() || now.maxLength() != old.maxLength() || !now.symbols().equals(old.symbols())) {
-                throw new IncompatibleSchemaException("schema " + name + ": field " + old.name() + " changed from "
-                        + describe(old) + " to " + describe(now) + "; a field's type, length and symbols cannot change");
+                return "schema " + name + ": field " + old.name() + " changed from " + describe(old) + " to " + describe(now)
+                        + "; a field's type, length and symbols cannot change";
             }
         }
         for (int i = previous.fields().size(); i < fields.size(); i++) {
             if (fields.get(i).defaultValue() == null) {
-                throw new IncompatibleSchemaException("schema " + name + ": field " + fields.get(i).name()
-                        + " was added without a default; records written before it need one");
+                return "schema " + name + ": field " + fields.get(i).name() + " was added without a default; records written "
+                        + "before it need one";
             }
         }
+        return null;
+    }
+
+    /** What a compatible change adds or changes relative to {@code previous}: "adds field x, y" or "changes field x's default". */
+    private String differenceFrom(final EventSchema previous) {
+        if (fields.size() > previous.fields().size()) {
+            return "adds field " + String.join(", ", fields.subList(previous.fields().size(), fields.size()).stream().map(Field::name)
+                    .toList());
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            if (!fields.get(i).equals(previous.fields().get(i))) {
+                return "changes field " + fields.get(i).name() + "'s default";
+            }
+        }
+        return "differs";
     }
 
     private static String describe(final Field field) {

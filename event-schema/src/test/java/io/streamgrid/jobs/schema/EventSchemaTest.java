@@ -51,7 +51,13 @@ class EventSchemaTest {
                 .hasMessageContaining("field unit changed from string(8) to string(16)");
         assertThatThrownBy(() -> v1(2).bool("calibrated").build().checkSuccessorOf(old))
                 .hasMessageContaining("field calibrated was added without a default");
+        // The same version changed: what changed is named; a higher version is advised only when it would be enough.
+        assertThatThrownBy(() -> v1(1).field(Field.bool("calibrated").withDefault(false)).build().checkSuccessorOf(old))
+                .hasMessage("schema reading version 1 adds field calibrated to version 1 already in use: give it version 2");
         assertThatThrownBy(() -> v1(1).bool("calibrated").build().checkSuccessorOf(old))
-                .hasMessageContaining("give the changed schema a higher version");
+                .hasMessageContaining("field calibrated was added without a default").hasMessageNotContaining("version 2");
+        assertThatThrownBy(() -> EventSchema.builder("reading").longKey("machine").eventTime("ts").float64("value")
+                .string("unit", 16).build().checkSuccessorOf(old))
+                .hasMessageContaining("field unit changed from string(8) to string(16)").hasMessageNotContaining("higher version");
     }
 }
