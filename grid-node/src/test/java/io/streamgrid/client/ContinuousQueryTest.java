@@ -4,6 +4,7 @@ import com.hazelcast.map.IMap;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cluster.TestWorkDir;
 import io.streamgrid.cq.PredicateSyntaxException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -39,6 +40,7 @@ class ContinuousQueryTest {
             "version > 15 OR tag = 'zz'");
 
     @Test
+    @Tag("soak") // the same run and checks as the two below, without their disruption (30 s): soak only, to keep the default run within 30 minutes
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_threeSubscribersFollowAWriter_then_viewsEqualServerAndWriteOrderHolds(final TestInfo test) throws Exception {
         run(test, null);
