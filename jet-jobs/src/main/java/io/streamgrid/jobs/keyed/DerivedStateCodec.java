@@ -1,7 +1,5 @@
 package io.streamgrid.jobs.keyed;
 
-import org.agrona.UnsafeApi;
-
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -257,7 +255,6 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
             primitive[i] = types[i].isPrimitive();
             boxed[i] = primitive[i] ? PrimitiveCodecs.primitive(types[i]) : values[i];
         }
-        final long[] offsets = offsetsOf(fields);
         final Constructor<?> canonical;
         try {
             canonical = raw.getDeclaredConstructor(types);
@@ -270,7 +267,7 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
             public void write(final Object value, final DataOutput out) throws IOException {
                 out.writeByte(values.length);
                 for (int i = 0; i < values.length; i++) {
-                    values[i].write(primitive[i] ? value : UnsafeApi.getReference(value, offsets[i]), out);
+                    values[i].write(primitive[i] ? value : get(fields[i], value), out);
                 }
             }
 
@@ -317,7 +314,6 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
             values[i] = field.getType().isPrimitive() ? PrimitiveCodecs.field(field) : plan(field.getGenericType(), path + "." + field.getName());
         }
         final Field[] declared = fields.toArray(Field[]::new);
-        final long[] offsets = offsetsOf(declared);
         final boolean[] primitive = new boolean[declared.length];
         for (int i = 0; i < declared.length; i++) {
             primitive[i] = declared[i].getType().isPrimitive();
@@ -327,7 +323,7 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
             public void write(final Object value, final DataOutput out) throws IOException {
                 out.writeByte(values.length);
                 for (int i = 0; i < values.length; i++) {
-                    values[i].write(primitive[i] ? value : UnsafeApi.getReference(value, offsets[i]), out);
+                    values[i].write(primitive[i] ? value : get(declared[i], value), out);
                 }
             }
 
@@ -339,7 +335,7 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
                     if (primitive[i]) {
                         ((PrimitiveCodecs.PrimitiveField) values[i]).readInto(object, in);
                     } else {
-                        UnsafeApi.putReference(object, offsets[i], values[i].read(in));
+                        set(declared[i], object, values[i].read(in));
                     }
                 }
                 return object;
@@ -393,15 +389,19 @@ final class DerivedStateCodec<S> implements StateCodec<S> {
         return written;
     }
 
-    /**
-     * Where each field lies in its object: reference fields are read and set there directly, with no
-     * reflective call (the plan guarantees the owner's class and the value's type).
-     */
-    private static long[] offsetsOf(final Field[] fields) {
-        final long[] offsets = new long[fields.length];
-        for (int i = 0; i < fields.length; i++) {
-            offsets[i] = UnsafeApi.objectFieldOffset(fields[i]);
+    private static Object get(final Field field, final Object owner) throws IOException {
+        try {
+            return field.get(owner);
+        } catch (final IllegalAccessException e) {
+            throw new IOException("field " + field.getName() + ": " + e, e);
         }
-        return offsets;
+    }
+
+    private static void set(final Field field, final Object owner, final Object value) throws IOException {
+        try {
+            field.set(owner, value);
+        } catch (final IllegalAccessException e) {
+            throw new IOException("field " + field.getName() + ": " + e, e);
+        }
     }
 }

@@ -1,7 +1,5 @@
 package io.streamgrid.jobs.keyed;
 
-import org.agrona.UnsafeApi;
-
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -114,75 +112,7 @@ final class PrimitiveCodecs {
         }
     }
 
-    /**
-     * The in-place codec of primitive field {@code field}: a long, int, double or boolean field is
-     * read and written at its offset in the object, with no reflective call (the codec only ever gets
-     * objects of the class it was planned for; a record's fields are only read this way, records are
-     * made by their constructor); the rarer types reflectively.
-     */
     static PrimitiveField field(final Field field) {
-        final PrimitiveField atOffset = atOffset(field.getType(), UnsafeApi.objectFieldOffset(field));
-        return atOffset != null ? atOffset : reflective(field);
-    }
-
-    /** The long, int, double or boolean field at {@code offset}, else null (the rarer types go reflectively). */
-    private static PrimitiveField atOffset(final Class<?> type, final long offset) {
-        if (type == long.class) {
-            return new PrimitiveField() {
-                @Override
-                public void write(final Object owner, final DataOutput out) throws IOException {
-                    out.writeLong(UnsafeApi.getLong(owner, offset));
-                }
-
-                @Override
-                public void readInto(final Object owner, final DataInput in) throws IOException {
-                    UnsafeApi.putLong(owner, offset, in.readLong());
-                }
-            };
-        }
-        if (type == int.class) {
-            return new PrimitiveField() {
-                @Override
-                public void write(final Object owner, final DataOutput out) throws IOException {
-                    out.writeInt(UnsafeApi.getInt(owner, offset));
-                }
-
-                @Override
-                public void readInto(final Object owner, final DataInput in) throws IOException {
-                    UnsafeApi.putInt(owner, offset, in.readInt());
-                }
-            };
-        }
-        if (type == double.class) {
-            return new PrimitiveField() {
-                @Override
-                public void write(final Object owner, final DataOutput out) throws IOException {
-                    out.writeDouble(UnsafeApi.getDouble(owner, offset));
-                }
-
-                @Override
-                public void readInto(final Object owner, final DataInput in) throws IOException {
-                    UnsafeApi.putDouble(owner, offset, in.readDouble());
-                }
-            };
-        }
-        if (type == boolean.class) {
-            return new PrimitiveField() {
-                @Override
-                public void write(final Object owner, final DataOutput out) throws IOException {
-                    out.writeBoolean(UnsafeApi.getBoolean(owner, offset));
-                }
-
-                @Override
-                public void readInto(final Object owner, final DataInput in) throws IOException {
-                    UnsafeApi.putBoolean(owner, offset, in.readBoolean());
-                }
-            };
-        }
-        return null;
-    }
-
-    private static PrimitiveField reflective(final Field field) {
         final Class<?> type = field.getType();
         final String name = field.getName();
         return new PrimitiveField() {
