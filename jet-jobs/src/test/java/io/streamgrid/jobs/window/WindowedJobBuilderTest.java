@@ -11,7 +11,6 @@ import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.pipeline.WindowResult;
 import io.streamgrid.jobs.pipeline.WindowedJob;
-import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.TypedField;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,7 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
 import io.streamgrid.jobs.ingest.EventLog;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
