@@ -250,7 +250,7 @@ public final class KeyedJob<S> implements JobDefinition {
          */
         public Builder<S> longKeyed(final LongKeyedFunction<S> value) {
             requireKey(FieldType.LONG, "longKeyed", "stringKeyed");
-            function = new TypedKeyFunctions.OfLong<>(Objects.requireNonNull(value, "function of job " + name));
+            function = new KeyTypedFunctionAdapter<S>(Objects.requireNonNull(value, "function of job " + name));
             return this;
         }
 
@@ -261,7 +261,7 @@ public final class KeyedJob<S> implements JobDefinition {
          */
         public Builder<S> stringKeyed(final StringKeyedFunction<S> value) {
             requireKey(FieldType.STRING, "stringKeyed", "longKeyed");
-            function = new TypedKeyFunctions.OfString<>(Objects.requireNonNull(value, "function of job " + name));
+            function = new KeyTypedFunctionAdapter<S>(Objects.requireNonNull(value, "function of job " + name));
             return this;
         }
 

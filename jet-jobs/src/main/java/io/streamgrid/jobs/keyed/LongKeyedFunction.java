@@ -1,26 +1,10 @@
 package io.streamgrid.jobs.keyed;
 
-import io.streamgrid.jobs.schema.SchemaRecord;
-
-import java.io.Serializable;
-
 /**
- * A {@link KeyedFunction} for a schema with a long key, typed by it: its context offers the key as a
- * long only ({@link LongKeyContext}), and {@link KeyedJob.Builder#longKeyed} refuses it for a
- * schema keyed otherwise when the job is built. Everything else is as {@link KeyedFunction}'s
- * contract says (one instance per partition, deterministic, exceptions fail the job).
+ * A function for a schema with a long key ({@link KeyedJob.Builder#longKeyed}): its context has the
+ * key as a long only ({@link LongKeyContext}). The contract is {@link KeyTypedFunction}'s.
  *
  * @param <S> the per-key state
  */
-public interface LongKeyedFunction<S> extends Serializable {
-    /** One event of the context's key; {@code event} is a flyweight valid only during the call. */
-    void onEvent(SchemaRecord event, LongKeyContext<S> context);
-
-    /** An event-time timer of the context's key fired: the watermark reached {@code time}. */
-    default void onTimer(final long time, final LongKeyContext<S> context) {
-    }
-
-    /** A processing-time timer fired: the wall clock reached {@code wallClockMs}. */
-    default void onProcessingTimer(final long wallClockMs, final LongKeyContext<S> context) {
-    }
+public interface LongKeyedFunction<S> extends KeyTypedFunction<S, LongKeyContext<S>> {
 }
