@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,15 +60,6 @@ class StringKeyedWindowsTest extends EmbeddedMemberTest {
             throw new IllegalStateException("failing once, on purpose, at window result " + failAt);
         }
         return value;
-    }
-
-    private static void sleep(final long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     @Test
@@ -113,7 +105,7 @@ class StringKeyedWindowsTest extends EmbeddedMemberTest {
                 events.add(new WindowOracle.Event(KeyPartitions.partitionOf(copy, PARTITIONS), request.keyLong(), request.eventTime(),
                         request.sequence(), request.getLong(2)));
                 if (appended.incrementAndGet() % 500 == 0) {
-                    sleep(50); // the jobs take snapshots while the stream comes
+                    LockSupport.parkNanos(50_000_000); // the jobs take snapshots while the stream comes
                 }
             });
             log.appendEndOfStream();

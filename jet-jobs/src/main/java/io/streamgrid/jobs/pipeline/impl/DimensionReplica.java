@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.logging.Logger;
 
 /**
@@ -37,7 +36,8 @@ import java.util.logging.Logger;
  *
  * <p>A replica of a map looked up as of event time ({@code Lookup.asOfEventTime}) also indexes its
  * entries — versions under {@code "<key>@<validFromMs>"} — by key and time, updated in the same
- * atomic step as the entry, so an event finds the version valid at its time with two lookups.
+ * atomic step as the entry, so an event finds the version valid at its time with a hash lookup and
+ * a binary search.
  */
 final class DimensionReplica {
     private static final Map<String, DimensionReplica> SHARED = new HashMap<>();
@@ -49,11 +49,15 @@ final class DimensionReplica {
 
     private final ConcurrentHashMap<Object, Object> values = new ConcurrentHashMap<>();
     /** Versioned replicas only (else null): per key, its versions by valid-from time. */
-    private final ConcurrentHashMap<Object, ConcurrentSkipListMap<Long, Object>> versions;
+    private final ConcurrentHashMap<Object, Versions> versions;
     /** Versioned replicas: whether keys are longs (else strings), as the lookup's key field. */
     private final boolean longKeys;
-    /** Versioned replicas: the latest event time looked up, to tell a backdated version when one arrives. */
-    private volatile long lookedUpTo = Long.MIN_VALUE;
+    /**
+     * Versioned replicas: the latest event time looked up, to tell a backdated version when one
+     * arrives. Plain, not volatile: written by every processor per event, read by the listener only to
+     * decide whether to log, so a stale read costs at most a missed warning, not a fence per event.
+     */
+    private long lookedUpTo = Long.MIN_VALUE;
     private final Set<Object> removedDuringLoad = ConcurrentHashMap.newKeySet();
     private volatile boolean loading = true;
     /** Null while loading or once loaded; the failure when the load failed. */
@@ -146,12 +150,8 @@ final class DimensionReplica {
         if (time > lookedUpTo) {
             lookedUpTo = time; // a racy maximum: it only decides whether a late version is logged
         }
-        final ConcurrentSkipListMap<Long, Object> ofKey = versions.get(key);
-        if (ofKey == null) {
-            return null;
-        }
-        final Long validFrom = ofKey.floorKey(time);
-        return validFrom == null ? null : ofKey.get(validFrom);
+        final Versions ofKey = versions.get(key);
+        return ofKey == null ? null : ofKey.at(time);
     }
 
     // ---- changes: the entry and its version index in one atomic step per entry ----
@@ -201,7 +201,7 @@ final class DimensionReplica {
                     + "' is not <key>@<validFromMs> (Lookup.versionKey): ignored");
             return;
         }
-        versions.computeIfAbsent(version.key(), k -> new ConcurrentSkipListMap<>()).put(version.validFrom(), value);
+        versions.compute(version.key(), (k, ofKey) -> (ofKey == null ? Versions.NONE : ofKey).with(version.validFrom(), value));
         if (fromEvent && version.validFrom() <= lookedUpTo) {
             LOG.warning("dimension map " + mapName + ": version " + entryKey + " arrived after events up to " + lookedUpTo
                     + " were looked up — backdated: events of its time already processed saw the version before it, a replay "
@@ -215,10 +215,60 @@ final class DimensionReplica {
         }
         final VersionKey version = VersionKey.parse(entryKey, longKeys);
         if (version != null) {
-            versions.computeIfPresent(version.key(), (k, ofKey) -> {
-                ofKey.remove(version.validFrom());
-                return ofKey.isEmpty() ? null : ofKey;
-            });
+            versions.computeIfPresent(version.key(), (k, ofKey) -> ofKey.without(version.validFrom()));
+        }
+    }
+
+    /**
+     * A key's versions, sorted by valid-from time: immutable, replaced whole on a change (versions
+     * change rarely, events look them up all the time), so a lookup is a binary search over a
+     * {@code long[]} with no lock and no allocation.
+     */
+    private record Versions(long[] validFrom, Object[] values) {
+        static final Versions NONE = new Versions(new long[0], new Object[0]);
+
+        /** The value valid at {@code time}: the latest valid from it or before; null before the first. */
+        Object at(final long time) {
+            final int found = java.util.Arrays.binarySearch(validFrom, time);
+            final int index = found >= 0 ? found : -found - 2;
+            return index < 0 ? null : values[index];
+        }
+
+        Versions with(final long time, final Object value) {
+            final int found = java.util.Arrays.binarySearch(validFrom, time);
+            if (found >= 0) {
+                final Object[] replaced = values.clone();
+                replaced[found] = value;
+                return new Versions(validFrom, replaced);
+            }
+            final int at = -found - 1;
+            final long[] times = new long[validFrom.length + 1];
+            final Object[] all = new Object[values.length + 1];
+            System.arraycopy(validFrom, 0, times, 0, at);
+            System.arraycopy(values, 0, all, 0, at);
+            times[at] = time;
+            all[at] = value;
+            System.arraycopy(validFrom, at, times, at + 1, validFrom.length - at);
+            System.arraycopy(values, at, all, at + 1, values.length - at);
+            return new Versions(times, all);
+        }
+
+        /** Without the version valid from {@code time}; null when none is left (the key is dropped). */
+        Versions without(final long time) {
+            final int found = java.util.Arrays.binarySearch(validFrom, time);
+            if (found < 0) {
+                return this;
+            }
+            if (validFrom.length == 1) {
+                return null;
+            }
+            final long[] times = new long[validFrom.length - 1];
+            final Object[] rest = new Object[values.length - 1];
+            System.arraycopy(validFrom, 0, times, 0, found);
+            System.arraycopy(values, 0, rest, 0, found);
+            System.arraycopy(validFrom, found + 1, times, found, times.length - found);
+            System.arraycopy(values, found + 1, rest, found, rest.length - found);
+            return new Versions(times, rest);
         }
     }
 
