@@ -108,10 +108,13 @@ final class GenerateCommand implements java.util.concurrent.Callable<Integer> {
     @Mixin
     ConfigOptions options;
 
+    @Mixin
+    JarSchemas jarSchemas;
+
     @Override
     public Integer call() throws Exception {
         final ConfigTree tree = options.tree();
-        final EventSchema schema = IngestCommand.schema(tree, schemaName.toLowerCase(Locale.ROOT));
+        final EventSchema schema = jarSchemas.schema(tree, schemaName.toLowerCase(Locale.ROOT));
         final EventType builtIn = EventType.ofSchema(schema.name());
         final GeneratorSpec generatorSpec = generatorSpec(builtIn);
         final PrintWriter out = spec.commandLine().getOut();

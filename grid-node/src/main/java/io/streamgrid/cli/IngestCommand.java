@@ -114,6 +114,9 @@ final class IngestCommand {
         @Mixin
         ConfigOptions options;
 
+        @Mixin
+        JarSchemas jarSchemas;
+
         @Override
         public Integer call() throws IOException {
             if (!Files.isReadable(input)) {
@@ -124,6 +127,7 @@ final class IngestCommand {
             final ConfigTree tree = options.tree();
             final KafkaLogs kafka = JobCatalog.kafkaLogs(tree);
             if (schemaName == null) {
+                jarSchemas.refuseWithoutSchema();
                 if (format != null) {
                     throw new ConfigException("--format goes with --schema: a file of several built-in types loads from JSON lines only");
                 }
@@ -142,7 +146,7 @@ final class IngestCommand {
                 }
                 return 0;
             }
-            final EventSchema schema = schema(tree, schemaName);
+            final EventSchema schema = jarSchemas.schema(tree, schemaName);
             final SchemaLoader.Format fileFormat = format == null ? SchemaLoader.Format.of(input) : parseFormat(format);
             try (EventLog log = openSchemaLog(tree, schema);
                  LoadProgress ledger = openLedger(kafka, kafka != null ? null : JobCatalog.ingestDir(tree), List.of(log), out)) {
@@ -194,7 +198,7 @@ final class IngestCommand {
                     : "";
         }
 
-        private static SchemaLoader.Format parseFormat(final String text) {
+        static SchemaLoader.Format parseFormat(final String text) {
             try {
                 return SchemaLoader.Format.valueOf(text.toUpperCase(Locale.ROOT));
             } catch (final IllegalArgumentException e) {
@@ -217,11 +221,15 @@ final class IngestCommand {
         @Mixin
         ConfigOptions options;
 
+        @Mixin
+        JarSchemas jarSchemas;
+
         @Override
         public Integer call() {
             final ConfigTree tree = options.tree();
             final PrintWriter out = spec.commandLine().getOut();
             if (schemaName == null) {
+                jarSchemas.refuseWithoutSchema();
                 try (BuiltInLogs logs = builtInLogs(tree)) {
                     final List<EventType> ended;
                     try {
@@ -242,7 +250,7 @@ final class IngestCommand {
             if (kafka != null) {
                 return endTopic(kafka, tree, out);
             }
-            final EventSchema schema = schema(tree, schemaName);
+            final EventSchema schema = jarSchemas.schema(tree, schemaName);
             final Path dir = SchemaLog.directoryOf(JobCatalog.ingestDir(tree), schema.name());
             if (!SchemaLog.exists(dir)) {
                 throw new ConfigException("there is no log of schema " + schema.name() + " in " + dir + " to end");
@@ -256,7 +264,7 @@ final class IngestCommand {
 
         /** Kafka mode: the end-of-stream records go to every partition of the schema's topic, flushed before this returns. */
         private Integer endTopic(final KafkaLogs kafka, final ConfigTree tree, final PrintWriter out) {
-            final EventSchema schema = schema(tree, schemaName);
+            final EventSchema schema = jarSchemas.schema(tree, schemaName);
             final EventLog log;
             try {
                 log = kafka.open(schema, schema.name());

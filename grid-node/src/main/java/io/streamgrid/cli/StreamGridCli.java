@@ -21,7 +21,7 @@ import java.util.ServiceLoader;
         footer = {"", "Benchmarks: ./streamgrid bench [NAME...] [--quick] runs the perf module's side-by-side "
                 + "benchmarks (./streamgrid bench --help)."},
         subcommands = {NodeCommand.class, ClusterCommand.class, IngestCommand.class, JobCommand.class, CassandraCommand.class, KafkaCommand.class,
-                StateCommands.Get.class, StateCommands.Query.class, StateCommands.Watch.class, TopCommand.class,
+                StateCommands.Get.class, StateCommands.Query.class, StateCommands.Watch.class, TopCommand.class, DimCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class})
 public final class StreamGridCli {

@@ -68,6 +68,16 @@ public final class SchemaRecord {
         return length;
     }
 
+    /**
+     * A copy of the record's bytes — how a dimension map holds a record, for a job's lookup of
+     * records of this schema ({@code KeyedJob.Builder.lookup(map, keyField, valueSchema, onMissing)}).
+     */
+    public byte[] toBytes() {
+        final byte[] copy = new byte[length];
+        buffer.getBytes(offset, copy);
+        return copy;
+    }
+
     public int version() {
         return buffer.getShort(offset + 2, ORDER);
     }

@@ -78,20 +78,75 @@ public final class SchemaLoader {
      */
     public LoadReport load(final Path input, final Format format, final EventLog log, final Path rejectedFile,
                            final LoadProgress ledger, final Consumer<String> progress) throws IOException {
+        return load(input, format, rejectedFile, ledger, progress, record -> ledger.append(log, record));
+    }
+
+    /**
+     * Reads {@code input}'s events into {@code sink} (each record valid during the call), the whole
+     * file every time, rejected lines as for a log: for targets where loading a line twice changes
+     * nothing, such as a dimension map's puts by key. A {@link IllegalArgumentException} from
+     * {@code sink} rejects the line.
+     */
+    public LoadReport load(final Path input, final Format format, final Path rejectedFile, final Consumer<String> progress,
+                           final Consumer<SchemaRecord> sink) throws IOException {
+        return load(input, format, rejectedFile, new WholeFile(), progress, sink);
+    }
+
+    private LoadReport load(final Path input, final Format format, final Path rejectedFile, final LoadProgress ledger,
+                            final Consumer<String> progress, final Consumer<SchemaRecord> sink) throws IOException {
         if (format == Format.ACCESSLOG) {
             checkAccessLogFields(input);
             final List<String> kept = schema.fields().stream().map(Field::name).toList();
             return LineLoad.load(input, rejectedFile, progress, null, ledger, (line, lineNumber) -> {
                 final Map<String, Object> values = AccessLogLine.parse(line);
                 values.keySet().retainAll(kept); // the log's other parts (ident, protocol, ...) are not the schema's
-                ledger.append(log, encoder.encode(values, lineNumber));
+                sink.accept(encoder.encode(values, lineNumber));
             });
         }
         final List<String> header = new ArrayList<>();
         return LineLoad.load(input, rejectedFile, progress, format == Format.CSV ? first -> header.addAll(checkHeader(first, input)) : null,
-                ledger, (line, lineNumber) -> {
-                    ledger.append(log, encoder.encode(header.isEmpty() ? FlatJson.parse(line) : csvValues(header, line), lineNumber));
-                });
+                ledger, (line, lineNumber) -> sink.accept(encoder.encode(header.isEmpty() ? FlatJson.parse(line) : csvValues(header, line),
+                        lineNumber)));
+    }
+
+    /** A load that keeps no record of its progress: every run reads the whole file. */
+    private static final class WholeFile implements LoadProgress {
+        @Override
+        public long resumeAfterLine() {
+            return 0;
+        }
+
+        @Override
+        public boolean finished() {
+            return false;
+        }
+
+        @Override
+        public String finishedDescription() {
+            return "";
+        }
+
+        @Override
+        public long skippedAsAlreadyAppended() {
+            return 0;
+        }
+
+        @Override
+        public boolean append(final EventLog log, final SchemaRecord record) {
+            throw new UnsupportedOperationException("a whole-file load hands its records to its sink");
+        }
+
+        @Override
+        public void lineDone(final long lineNumber) {
+        }
+
+        @Override
+        public void finish(final long lines) {
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     /** The field names an access log provides; a schema loaded from one uses some of them. */

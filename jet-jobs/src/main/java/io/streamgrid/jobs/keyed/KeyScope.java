@@ -40,6 +40,16 @@ public interface KeyScope<S> {
     <V> V lookup(String map);
 
     /**
+     * The record the job's lookup of records in {@code map} ({@link KeyedJob.Builder#lookup(String,
+     * String, EventSchema, Lookup.OnMissing)}) found for this event, read with the value schema's
+     * field handles; valid only during this call (copy what you keep). Null as for
+     * {@link #lookup(String)}, and when the value found was not a record of the schema.
+     *
+     * @throws IllegalArgumentException when the job declares no lookup of records in {@code map}
+     */
+    SchemaRecord lookupRecord(String map);
+
+    /**
      * The value of {@code key} in a dimension map the job declares a lookup in or reads
      * ({@link KeyedJob.Builder#reads}), from the member's replica; null when absent.
      *

@@ -147,6 +147,14 @@ public final class KeyedJob<S> implements JobDefinition {
         return List.copyOf(maps);
     }
 
+    @Override
+    public List<EventSchema> declaredSchemas() {
+        final java.util.LinkedHashSet<EventSchema> all = new java.util.LinkedHashSet<>(schemas);
+        all.addAll(emits);
+        lookups.stream().map(Lookup::valueSchema).filter(Objects::nonNull).forEach(all::add);
+        return List.copyOf(all);
+    }
+
     /** The schemas whose logs the function emits events into ({@link KeyedContext#emit}). */
     public List<EventSchema> emits() {
         return emits;
@@ -303,7 +311,28 @@ public final class KeyedJob<S> implements JobDefinition {
          * what the live run saw; see {@link Lookup} for how the map holds versions.
          */
         public Builder<S> lookupAsOfEventTime(final String map, final String keyField, final Lookup.OnMissing onMissing) {
-            lookups.add(new Lookup(map, keyField, onMissing, true));
+            lookups.add(new Lookup(map, keyField, onMissing, true, null));
+            return this;
+        }
+
+        /**
+         * As {@link #lookup(String, String, Lookup.OnMissing)}, the map's values records of
+         * {@code valueSchema}, read with its field handles from {@link KeyScope#lookupRecord(String)}
+         * (values {@code streamgrid dim load} writes, or any client as {@link io.streamgrid.jobs.schema.SchemaRecord#toBytes()}).
+         */
+        public Builder<S> lookup(final String map, final String keyField, final EventSchema valueSchema,
+                                 final Lookup.OnMissing onMissing) {
+            lookups.add(new Lookup(map, keyField, onMissing, false, Objects.requireNonNull(valueSchema, "valueSchema")));
+            return this;
+        }
+
+        /**
+         * As {@link #lookupAsOfEventTime(String, String, Lookup.OnMissing)}, the versions records of
+         * {@code valueSchema}, read from {@link KeyScope#lookupRecord(String)}.
+         */
+        public Builder<S> lookupAsOfEventTime(final String map, final String keyField, final EventSchema valueSchema,
+                                              final Lookup.OnMissing onMissing) {
+            lookups.add(new Lookup(map, keyField, onMissing, true, Objects.requireNonNull(valueSchema, "valueSchema")));
             return this;
         }
 

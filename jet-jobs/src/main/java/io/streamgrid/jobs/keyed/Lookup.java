@@ -1,5 +1,8 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaRecord;
+
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -35,8 +38,11 @@ import java.util.Objects;
  * @param keyField      the event field whose value is the map key
  * @param onMissing     what happens to an event whose key is not in the map (or has no version yet)
  * @param asOfEventTime whether the lookup is versioned by event time rather than latest known
+ * @param valueSchema   the schema of the map's values when they are records ({@link SchemaRecord}
+ *                      bytes), else null (values of the job's own classes)
  */
-public record Lookup(String map, String keyField, OnMissing onMissing, boolean asOfEventTime) implements Serializable {
+public record Lookup(String map, String keyField, OnMissing onMissing, boolean asOfEventTime, EventSchema valueSchema)
+        implements Serializable {
     /** What happens to an event whose key is not in the dimension map. */
     public enum OnMissing {
         /** The function is called; {@link KeyedContext#lookup(String)} returns null. */
@@ -55,9 +61,9 @@ public record Lookup(String map, String keyField, OnMissing onMissing, boolean a
         checkDimensionMap(map);
     }
 
-    /** A latest-known lookup. */
+    /** A latest-known lookup of values of the job's own classes. */
     public Lookup(final String map, final String keyField, final OnMissing onMissing) {
-        this(map, keyField, onMissing, false);
+        this(map, keyField, onMissing, false, null);
     }
 
     /**

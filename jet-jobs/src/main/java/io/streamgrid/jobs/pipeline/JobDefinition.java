@@ -20,6 +20,15 @@ public interface JobDefinition extends Serializable {
     /** The schemas it reads, the first one first. */
     List<EventSchema> schemas();
 
+    /**
+     * Every schema the job declares — those it reads, then those it emits and whose records it looks
+     * up — so that a tool given the job ({@code streamgrid ingest load --schema NAME --jar FILE
+     * --class C}) needs no second declaration of them.
+     */
+    default List<EventSchema> declaredSchemas() {
+        return schemas();
+    }
+
     /** The {@code state.*} maps it writes. */
     List<String> stateMaps();
 

@@ -321,6 +321,12 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     }
 
     @Override
+    public SchemaRecord lookupRecord(final String map) {
+        bound();
+        return lookups.foundRecord(map);
+    }
+
+    @Override
     public <V> V lookup(final String map, final Object key) {
         bound();
         return lookups.get(map, key);

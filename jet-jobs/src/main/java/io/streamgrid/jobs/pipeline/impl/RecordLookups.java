@@ -5,8 +5,11 @@ import io.streamgrid.jobs.keyed.Lookup;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 
+import org.agrona.concurrent.UnsafeBuffer;
+
 import java.util.Arrays;
 import java.util.List;
+import java.util.logging.Logger;
 
 /**
  * A keyed job's dimension maps on one partition: the lookups made for each record before the
@@ -14,6 +17,8 @@ import java.util.List;
  * key ({@link KeyedJob#reads()}) — all from the member's {@link DimensionReplica}s.
  */
 final class RecordLookups {
+    private static final Logger LOG = Logger.getLogger(RecordLookups.class.getName());
+
     private final String jobName;
     /** One per lookup, then one per map the job reads by key. */
     private final DimensionReplica[] replicas;
@@ -24,6 +29,11 @@ final class RecordLookups {
     /** Per schema the job reads, per lookup: the field holding the lookup key. */
     private final int[][] keyFields;
     private final Object[] found;
+    /** Per lookup of records ({@link Lookup#valueSchema()}), the flyweight its value is read through; else null. */
+    private final SchemaRecord[] valueRecords;
+    private final UnsafeBuffer[] valueBuffers;
+    /** Values that were not records of their lookup's schema, counted as missing (the first one is logged). */
+    private long notRecords;
 
     /** @param replicas one per {@link KeyedJob#lookups()}, then one per {@link KeyedJob#reads()}, in order */
     RecordLookups(final KeyedJob<?> job, final DimensionReplica[] replicas) {
@@ -43,6 +53,14 @@ final class RecordLookups {
             }
         }
         this.found = new Object[lookups.length];
+        this.valueRecords = new SchemaRecord[lookups.length];
+        this.valueBuffers = new UnsafeBuffer[lookups.length];
+        for (int i = 0; i < lookups.length; i++) {
+            if (lookups[i].valueSchema() != null) {
+                valueRecords[i] = new SchemaRecord(lookups[i].valueSchema().layout());
+                valueBuffers[i] = new UnsafeBuffer(new byte[0]);
+            }
+        }
     }
 
     /**
@@ -53,12 +71,39 @@ final class RecordLookups {
         for (int i = 0; i < lookups.length; i++) {
             final Object key = keyOf(record, input, i);
             found[i] = asOfEventTime[i] ? replicas[i].getAsOf(key, record.eventTime()) : replicas[i].get(key);
+            if (found[i] != null && valueRecords[i] != null) {
+                found[i] = asRecord(i, key, found[i]);
+            }
             if (found[i] == null && lookups[i].onMissing() == Lookup.OnMissing.SIDE_OUTPUT) {
                 clear();
                 return i;
             }
         }
         return -1;
+    }
+
+    /** {@code value} read through lookup {@code i}'s flyweight, or null (counted, the first logged) when it is not a record of its schema. */
+    private SchemaRecord asRecord(final int i, final Object key, final Object value) {
+        final SchemaRecord valueRecord = valueRecords[i];
+        String problem = "a " + value.getClass().getSimpleName() + ", not the bytes of a record";
+        if (value instanceof byte[] bytes) {
+            valueBuffers[i].wrap(bytes);
+            valueRecord.wrap(valueBuffers[i], 0, bytes.length);
+            problem = valueRecord.validate();
+            if (problem == null && valueRecord.version() > valueRecord.layout().schema().version()) {
+                problem = "written with version " + valueRecord.version() + " of the schema, newer than the job's "
+                        + valueRecord.layout().schema().version();
+            }
+            if (problem == null) {
+                return valueRecord;
+            }
+        }
+        if (notRecords++ == 0) {
+            final String reason = problem;
+            LOG.warning(() -> "job " + jobName + ": the value of " + key + " in " + lookups[i].map() + " is not a record of schema "
+                    + lookups[i].valueSchema().name() + " (" + reason + "); counted as missing, as every such value will be");
+        }
+        return null;
     }
 
     /** The key lookup {@code lookup} looks up for {@code record}: a string, or a long (ints widened). */
@@ -79,6 +124,21 @@ final class RecordLookups {
     /** Forgets what the last record's lookups found. */
     void clear() {
         Arrays.fill(found, null);
+    }
+
+    /**
+     * What the current record's lookup of records in {@code map} found (null: nothing), valid during the call.
+     *
+     * @throws IllegalArgumentException when the lookup in {@code map} is not declared with a value schema
+     */
+    SchemaRecord foundRecord(final String map) {
+        final int index = dimensionIndex(map);
+        if (index >= lookups.length || valueRecords[index] == null) {
+            throw new IllegalArgumentException("job " + jobName + " declares no lookup of records in " + map
+                    + ": declare it with the values' schema (KeyedJob.Builder.lookup(map, keyField, valueSchema, onMissing)), "
+                    + "or read values of your own classes with lookup(map)");
+        }
+        return (SchemaRecord) found[index];
     }
 
     /** What the current record's lookup in {@code map} found (null: nothing). */
