@@ -105,7 +105,9 @@ final class DimCommand {
                     throw new UncheckedIOException(e);
                 }
                 target.putAll(batch);
-                out.println(report + " into " + map + " (" + target.size() + " entries now)");
+                out.println(report.lines() + " lines, " + report.loaded() + " rows put into " + map + ", " + report.rejected() + " rejected"
+                        + (report.rejected() > 0 ? " (see " + report.rejectedFile() + ")" : "") + "; " + map + " holds "
+                        + target.size() + " entries");
                 return 0;
             });
         }

@@ -126,6 +126,44 @@ class UserJarTest {
             }
             """;
 
+    /** A job whose two schemas — the calls it reads, the plans it looks up as records — are declared here only. */
+    private static final String BILLS_SOURCE = """
+            package com.acme;
+
+            import io.streamgrid.jobs.keyed.*;
+            import io.streamgrid.jobs.schema.*;
+
+            public final class CallBills implements StreamGridJob {
+                public static final EventSchema CALL = EventSchema.builder("call").stringKey("subscriber", 16).eventTime("ts")
+                        .int64("seconds").build();
+                public static final EventSchema PLAN = EventSchema.builder("plan").stringKey("subscriber", 16).eventTime("valid_from")
+                        .enumOf("tier", "BASIC", "GOLD").int64("cents_per_minute").build();
+                static final TypedField.LongField SECONDS = CALL.longField("seconds");
+                static final TypedField.EnumField TIER = PLAN.enumField("tier");
+                static final TypedField.LongField RATE = PLAN.longField("cents_per_minute");
+
+                public static final class Bill implements StringKeyedFunction<long[]> {
+                    @Override
+                    public void onEvent(final SchemaRecord call, final StringKeyContext<long[]> context) {
+                        final SchemaRecord plan = context.lookupRecord("dim.plans");
+                        long[] cents = context.state();
+                        if (cents == null) {
+                            cents = new long[1];
+                            context.setState(cents);
+                        }
+                        cents[0] += call.get(SECONDS) * plan.get(RATE) / 60;
+                        context.put("state.call-bills", context.stringKey(), plan.get(TIER) + ":" + cents[0]);
+                    }
+                }
+
+                @Override
+                public KeyedJob<?> job() {
+                    return KeyedJob.<long[]>builder("call-bills", CALL).stringKeyed(new Bill()).state(StateCodec.longs(1))
+                            .lookup("dim.plans", "subscriber", PLAN, Lookup.OnMissing.SIDE_OUTPUT).writes("state.call-bills").build();
+                }
+            }
+            """;
+
     private Path workDir;
     private Path jar;
 
@@ -136,10 +174,11 @@ class UserJarTest {
         final Path classes = Files.createDirectories(workDir.resolve("classes"));
         Files.writeString(sources.resolve("VisitTotals.java"), SOURCE);
         Files.writeString(sources.resolve("RequestsPerMinute.java"), WINDOWED_SOURCE);
+        Files.writeString(sources.resolve("CallBills.java"), BILLS_SOURCE);
         final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         final int result = compiler.run(null, null, null, "-d", classes.toString(), "-classpath",
                 System.getProperty("java.class.path"), sources.resolve("VisitTotals.java").toString(),
-                sources.resolve("RequestsPerMinute.java").toString());
+                sources.resolve("RequestsPerMinute.java").toString(), sources.resolve("CallBills.java").toString());
         assertThat(result).as("javac").isZero();
         jar = workDir.resolve("acme-jobs.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
@@ -334,6 +373,74 @@ class UserJarTest {
      * A windowed job from the same jar: requests per IP and minute over the built-in request log,
      * every count equal to the oracle's, read as the user's records without their class.
      */
+    /**
+     * Schemas declared once, in the job's Java: the configuration declares none, and the CLI takes
+     * them from the jar — the calls loaded into their log, the plans (a CSV file, one row invalid)
+     * into the dimension map {@code dim.plans} as records, read back by field name. The job reads
+     * each call's plan with the plan schema's field handles. Oracle: per subscriber with a plan, the
+     * tier and seconds × rate / 60 summed; every call of the subscriber whose plan row was rejected
+     * in the unmatched map.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void when_theJobDeclaresItsSchemas_then_ingestAndDimLoadTakeThemFromTheJarAndTheJobReadsPlansByField() throws IOException {
+        final String clusterName = "dims-" + System.nanoTime();
+        final Path config = config(clusterName, true);
+        final String jarClass = "com.acme.CallBills";
+        final Path calls = workDir.resolve("calls.csv");
+        final StringBuilder callLines = new StringBuilder("subscriber,ts,seconds\n");
+        final Map<String, Long> cents = new HashMap<>();
+        final Map<String, Long> rates = Map.of("ann", 6L, "ben", 12L);
+        int unplanned = 0;
+        for (int i = 0; i < 300; i++) {
+            final String subscriber = List.of("ann", "ben", "cat").get(i % 3);
+            final long seconds = 20 + i;
+            callLines.append(subscriber).append(',').append(1_767_225_600_000L + i * 1_000L).append(',').append(seconds).append('\n');
+            if (rates.containsKey(subscriber)) {
+                cents.merge(subscriber, seconds * rates.get(subscriber) / 60, Long::sum);
+            } else {
+                unplanned++;
+            }
+        }
+        Files.writeString(calls, callLines);
+        final Path plans = workDir.resolve("plans.csv");
+        Files.writeString(plans, "subscriber,valid_from,tier,cents_per_minute\nann,0,GOLD,6\nben,0,BASIC,12\ncat,0,PLATINUM,3\n");
+
+        final CliRun notDeclared = CliRun.of("ingest", "load", calls.toString(), "--schema", "sms", "--jar", jar.toString(),
+                "--class", jarClass, "--config", config.toString());
+        assertThat(notDeclared.code()).isEqualTo(2);
+        assertThat(notDeclared.err()).contains("job call-bills", "declares no such schema", "[call, plan]");
+        final CliRun loaded = CliRun.of("ingest", "load", calls.toString(), "--schema", "call", "--jar", jar.toString(),
+                "--class", jarClass, "--config", config.toString());
+        assertThat(loaded.code()).as(loaded.err()).isZero();
+        assertThat(loaded.out()).contains("300 events loaded, 0 rejected");
+        try (LocalCluster cluster = LocalCluster.builder().members(1).clusterName(clusterName).configFile(config)
+                .workDir(workDir).start()) {
+            final String member = "--member=" + cluster.members().get(0).address();
+            final CliRun dims = CliRun.of("dim", "load", plans.toString(), "--map", "dim.plans", "--schema", "plan", "--jar",
+                    jar.toString(), "--class", jarClass, "--rejected", workDir.resolve("plans.rejected").toString(),
+                    "--config", config.toString(), member);
+            assertThat(dims.code()).as(dims.err()).isZero();
+            assertThat(dims.out()).contains("2 rows put into dim.plans, 1 rejected", "dim.plans holds 2 entries");
+            assertThat(Files.readString(workDir.resolve("plans.rejected"))).contains("line 4", "PLATINUM");
+            final CliRun shown = CliRun.of("dim", "get", "dim.plans", "ann", "--schema", "plan", "--jar", jar.toString(),
+                    "--class", jarClass, "--config", config.toString(), member);
+            assertThat(shown.code()).as(shown.err()).isZero();
+            assertThat(shown.out()).containsPattern("tier\\s+GOLD").containsPattern("cents_per_minute\\s+6");
+
+            final CliRun submitted = CliRun.of("job", "submit", "--jar", jar.toString(), "--class", jarClass,
+                    "--config", config.toString(), member);
+            assertThat(submitted.code()).as(submitted.err()).isZero();
+            final HazelcastInstance client = cluster.newClient();
+            final Map<String, String> expected = Map.of("ann", "GOLD:" + cents.get("ann"), "ben", "BASIC:" + cents.get("ben"));
+            final int unmatched = unplanned;
+            await().atMost(Duration.ofMinutes(2)).until(() -> expected.equals(Map.copyOf(client.<String, String>getMap("state.call-bills")))
+                    && client.getMap("unmatched.call-bills").size() == unmatched);
+            System.out.println(expected.size() + " bills equal the oracle, " + unmatched + " calls without a plan side-output; "
+                    + "the schemas declared in the jar only");
+        }
+    }
+
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void when_windowedJobSubmittedFromAJar_then_itsWindowsEqualTheOracle() throws IOException {
