@@ -36,15 +36,25 @@ public interface StreamGridClient extends AutoCloseable {
      * Subscribes to the entries of {@code map} matching {@code where}: {@code listener} gets the
      * snapshot, then ordered deltas. Returns once the snapshot is delivered. Member crashes and
      * migrations lose nothing (the journal is backed up and migrates); a listener slower than the
-     * changes makes reading wait for it (see {@link SubscriptionOptions}); journal events
+     * changes makes reading wait for it, or, conflated, gets the latest value of each key (see
+     * {@link SubscriptionOptions}); journal events
      * overwritten before they were read are recovered by re-reading the affected partitions,
      * reported with {@link DeltaListener#onResync}. State maps keep an event journal
      * ({@code state.*}: see the member configuration); other maps cannot be subscribed to.
      */
     Subscription subscribe(String map, String where, DeltaListener listener, SubscriptionOptions options);
 
-    /** A view of the entries of {@code map} matching {@code where}, kept current by a subscription. */
-    LocalView localView(String map, String where);
+    /**
+     * A view of the entries of {@code map} matching {@code where}, kept current by a conflated
+     * subscription ({@link SubscriptionOptions.Delivery#CONFLATED}: a view needs each key's latest
+     * value, and its change hooks then get the latest changes rather than a backlog).
+     */
+    default LocalView localView(final String map, final String where) {
+        return localView(map, where, SubscriptionOptions.conflated());
+    }
+
+    /** As {@link #localView(String, String)}, delivering as {@code options} say (every change, for hooks that need each version). */
+    LocalView localView(String map, String where, SubscriptionOptions options);
 
     /**
      * Opens publisher {@code publisherId} of {@code schema}'s log: events published through it are

@@ -40,10 +40,19 @@ public interface Subscription extends AutoCloseable {
      */
     long overflows();
 
+    /**
+     * Versions skipped because a newer one of their key arrived before they were delivered
+     * ({@link SubscriptionOptions.Delivery#CONFLATED}; always 0 for every-change delivery).
+     */
+    long conflated();
+
     /** Exceptions the listener threw so far; each was logged, and the subscription went on. */
     long listenerErrors();
 
-    /** Deltas received and waiting for the listener: how far it is behind (at most the buffer's capacity). */
+    /**
+     * Deltas received and waiting for the listener: how far it is behind (at most the buffer's
+     * capacity; conflated, at most one per key).
+     */
     int queued();
 
     @Override

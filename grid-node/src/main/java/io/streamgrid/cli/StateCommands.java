@@ -162,6 +162,10 @@ final class StateCommands {
         @Option(names = "--json", description = "One JSON object per line: {\"change\": ..., \"key\": ..., \"value\": {...}}.")
         boolean json;
 
+        @Option(names = "--conflated", description = {"The latest value of each key rather than every change: a terminal that cannot",
+                "keep up with the writes shows fewer, newer changes instead of falling behind."})
+        boolean conflated;
+
         @Override
         public Integer call() throws InterruptedException {
             parseWhere(where); // a syntax error is reported before connecting
@@ -210,7 +214,7 @@ final class StateCommands {
                 };
                 final Subscription subscription;
                 try {
-                    subscription = client.subscribe(map, where, listener, SubscriptionOptions.defaults());
+                    subscription = client.subscribe(map, where, listener, conflated ? SubscriptionOptions.conflated() : SubscriptionOptions.defaults());
                 } catch (final RuntimeException e) {
                     throw wrongForTheValues(where, e);
                 }

@@ -28,9 +28,12 @@ import static org.awaitility.Awaitility.await;
  * Design of these tests: three member processes; a writer makes 200,000 updates over 10,000 keys
  * (each key's versions increase; bucket and tag change at random, so entries enter and leave the
  * queries); three subscribers with different predicates — two listeners that record every key's
- * versions, one LocalView. In the middle the test kills a member, or adds one, or does nothing. At
- * the end each subscriber's view must equal the server's query result, and no subscriber may have
- * seen a key's version go back. RESYNC signals are counted and printed.
+ * versions, one LocalView (conflated) — and two conflated listeners on the first two predicates, one
+ * of them sleeping 0.2 ms per delta (far slower than the writer). In the middle the test kills a
+ * member, or adds one, or does nothing. At the end each subscriber's view must equal the server's
+ * query result, and no subscriber may have seen a key's version go back; the sleeping one was
+ * spared versions (conflated) and got fewer deltas than every-change delivery of its predicate.
+ * RESYNC signals are counted and printed.
  */
 class ContinuousQueryTest {
     private static final String MAP = "state.ticks";
@@ -70,10 +73,15 @@ class ContinuousQueryTest {
             final Recorder second = new Recorder();
             final Subscription s1 = client.subscribe(MAP, WHERE.get(0), first, SubscriptionOptions.defaults());
             final Subscription s2 = client.subscribe(MAP, WHERE.get(1), second, SubscriptionOptions.defaults());
-            final LocalView view = client.localView(MAP, WHERE.get(2));
+            final LocalView view = client.localView(MAP, WHERE.get(2)); // conflated, as views are by default
             final Recorder third = new Recorder();
             view.forEach((k, v) -> third.versions.put(k, ((Tick) v).version()));
             view.onChange(third::onDelta);
+            // Conflated beside every-change on the same predicates: one keeping up, one far slower than the writes.
+            final Recorder fourth = new Recorder();
+            final Recorder slow = new SleepingRecorder(200_000);
+            final Subscription s4 = client.subscribe(MAP, WHERE.get(0), fourth, SubscriptionOptions.conflated());
+            final Subscription s5 = client.subscribe(MAP, WHERE.get(1), slow, SubscriptionOptions.conflated());
 
             writer.write(UPDATES / 2);
             if (disruption != null) {
@@ -81,13 +89,16 @@ class ContinuousQueryTest {
             }
             writer.write(UPDATES / 2);
 
-            final List<Recorder> recorders = List.of(first, second, third);
-            final List<Subscription> subscriptions = List.of(s1, s2, view.subscription());
-            for (int n = 0; n < 3; n++) {
+            final List<Recorder> recorders = List.of(first, second, third, fourth, slow);
+            final List<Subscription> subscriptions = List.of(s1, s2, view.subscription(), s4, s5);
+            final List<String> wheres = List.of(WHERE.get(0), WHERE.get(1), WHERE.get(2), WHERE.get(0), WHERE.get(1));
+            final List<String> names = List.of("every change", "every change", "view, conflated", "conflated",
+                    "conflated, listener sleeping 0.2 ms per delta");
+            for (int n = 0; n < recorders.size(); n++) {
                 final int i = n;
                 final Recorder recorder = recorders.get(i);
                 final Map<Object, Long> expected = new HashMap<>();
-                client.query(MAP, WHERE.get(i)).forEach((k, v) -> expected.put(k, ((Tick) v).version()));
+                client.query(MAP, wheres.get(i)).forEach((k, v) -> expected.put(k, ((Tick) v).version()));
                 try {
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                             .until(() -> (i == 2 ? viewVersions(view) : recorder.view()).equals(expected));
@@ -97,18 +108,22 @@ class ContinuousQueryTest {
                     final long extra = actual.keySet().stream().filter(k -> !expected.containsKey(k)).count();
                     final long stale = expected.entrySet().stream().filter(e -> actual.containsKey(e.getKey())
                             && !actual.get(e.getKey()).equals(e.getValue())).count();
-                    System.out.println("subscriber '" + WHERE.get(i) + "': " + expected.size() + " expected, " + actual.size()
-                            + " in view, " + lost + " lost, " + extra + " extra, " + stale + " stale; "
-                            + subscriptions.get(i).delivered() + " deltas, " + subscriptions.get(i).resyncs() + " RESYNC, "
-                            + recorder.backwards.get() + " went back");
+                    System.out.println("subscriber '" + wheres.get(i) + "' (" + names.get(i) + "): " + expected.size() + " expected, "
+                            + actual.size() + " in view, " + lost + " lost, " + extra + " extra, " + stale + " stale; "
+                            + subscriptions.get(i).delivered() + " deltas, " + subscriptions.get(i).conflated() + " versions conflated, "
+                            + subscriptions.get(i).resyncs() + " RESYNC, " + recorder.backwards.get() + " went back");
                 }
-                assertThat(recorder.backwards.get()).as("versions that went back for '" + WHERE.get(i) + "'").isZero();
+                assertThat(recorder.backwards.get()).as("versions that went back for '" + wheres.get(i) + "'").isZero();
                 if (disruption == null) {
                     // Undisturbed, every change arrives as its own delta: the journal holds what a
                     // subscriber that keeps up needs, so a resync means the reads fell behind.
-                    assertThat(subscriptions.get(i).resyncs()).as("resyncs of '" + WHERE.get(i) + "' with nothing disturbed").isZero();
+                    assertThat(subscriptions.get(i).resyncs()).as("resyncs of '" + wheres.get(i) + "' with nothing disturbed").isZero();
                 }
             }
+            assertThat(s5.conflated()).as("versions the sleeping conflated listener was spared").isPositive();
+            assertThat(s5.delivered()).as("deltas to the sleeping conflated listener against every change's")
+                    .isLessThan(s2.delivered());
+            assertThat(s1.conflated()).as("every-change delivery skips nothing").isZero();
             assertThat(view.get(-1L)).isNull();
             subscriptions.forEach(Subscription::close);
         }
@@ -268,6 +283,21 @@ class ContinuousQueryTest {
                 .filter(e -> actual.containsKey(e.getKey()) && !actual.get(e.getKey()).equals(e.getValue())).count();
         return expected.size() + " expected, " + (actual.size() - extra) + " found, " + lost + " lost, " + extra + " extra, "
                 + stale + " stale";
+    }
+
+    /** A {@link Recorder} whose listener takes {@code nanos} per delta: far slower than the writer. */
+    static final class SleepingRecorder extends Recorder {
+        private final long nanos;
+
+        SleepingRecorder(final long nanos) {
+            this.nanos = nanos;
+        }
+
+        @Override
+        public void onDelta(final Delta delta) {
+            java.util.concurrent.locks.LockSupport.parkNanos(nanos);
+            super.onDelta(delta);
+        }
     }
 
     /** Keeps a key → version view from snapshot and deltas; counts versions that go back. */

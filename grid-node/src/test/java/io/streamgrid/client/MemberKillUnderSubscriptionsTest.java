@@ -93,6 +93,13 @@ class MemberKillUnderSubscriptionsTest {
                 recorders.add(recorder);
                 subscriptions.add(client.subscribe(MAP, where, recorder, SubscriptionOptions.defaults()));
             }
+            // Conflated subscribers on the same predicates: one keeping up, one sleeping 0.2 ms per delta.
+            final List<ContinuousQueryTest.Recorder> conflatedRecorders = List.of(new ContinuousQueryTest.Recorder(),
+                    new ContinuousQueryTest.SleepingRecorder(200_000));
+            final List<Subscription> conflated = new ArrayList<>();
+            for (int i = 0; i < WHERE.size(); i++) {
+                conflated.add(client.subscribe(MAP, WHERE.get(i), conflatedRecorders.get(i), SubscriptionOptions.conflated()));
+            }
             final BackgroundWriter writer = new BackgroundWriter(map);
             writer.writer.recordAcknowledged();
             writer.start();
@@ -126,7 +133,21 @@ class MemberKillUnderSubscriptionsTest {
                 assertEveryMatchingVersionDelivered(writer.writer.acknowledged(), WHERE_AS_JAVA.get(i), recorder, WHERE.get(i),
                         subscriptions.get(i).resyncs());
             }
+            for (int i = 0; i < WHERE.size(); i++) {
+                final ContinuousQueryTest.Recorder recorder = conflatedRecorders.get(i);
+                final Map<Object, Long> expected = versions(client, WHERE.get(i));
+                try {
+                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> recorder.view().equals(expected));
+                } finally {
+                    System.out.println("conflated subscriber '" + WHERE.get(i) + "'" + (i == 1 ? " (sleeping)" : "") + ": "
+                            + ContinuousQueryTest.comparison(expected, recorder.view()) + "; " + conflated.get(i).delivered()
+                            + " deltas, " + conflated.get(i).conflated() + " versions conflated, " + conflated.get(i).resyncs()
+                            + " RESYNC, " + recorder.backwards.get() + " went back");
+                }
+                assertThat(recorder.backwards.get()).as("versions that went back for conflated '" + WHERE.get(i) + "'").isZero();
+            }
             subscriptions.forEach(Subscription::close);
+            conflated.forEach(Subscription::close);
         }
     }
 

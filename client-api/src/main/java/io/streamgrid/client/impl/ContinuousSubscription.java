@@ -50,6 +50,11 @@ import java.util.logging.Logger;
  * its position resynchronises, and only its partition. Transient failures (member gone, migration)
  * are retried at the same sequence.
  *
+ * <p>Conflated ({@link SubscriptionOptions.Delivery#CONFLATED}): the shared read's changes go to
+ * {@link LatestChanges} instead of the queue — a key's waiting change replaced by its newer one —
+ * and the delivery thread drains them all at once, so nothing ever stops the reads and a slow
+ * listener gets the latest value of each key; the queue then carries only resyncs and wake-ups.
+ *
  * <p>Failures: a listener that throws is logged and counted, and the subscription goes on (the
  * mirror was updated before the call, so nothing is lost or repeated by it). A resync that fails
  * (the map query while a member leaves, say) is tried again with backoff, unless the failure says
@@ -99,6 +104,11 @@ final class ContinuousSubscription implements Subscription {
     /** This subscription's counters in the cluster's report map. */
     private final SubscriptionReporter reporter;
 
+    /** Conflated: the latest change per key, or null when every change is delivered. */
+    private final LatestChanges latest;
+    /** Conflated: wakes the delivery thread when changes wait in {@link #latest}. */
+    private static final Object WAKE = new Object();
+
     /** Asks the delivery thread to resynchronise a partition. */
     record Resync(int partition, String reason) {
     }
@@ -122,6 +132,7 @@ final class ContinuousSubscription implements Subscription {
         this.mirror = new DeltaMirror(mirror, where, partitions.count());
         this.chains = new ReadChains(this, mapName, journal, filter, queue, Math.min(MAX_BATCH, options.bufferCapacity() / 2), generation);
         this.reporter = new SubscriptionReporter(client, mapName, where.text());
+        this.latest = options.delivery() == SubscriptionOptions.Delivery.CONFLATED ? new LatestChanges() : null;
         this.delivery = new Thread(this::deliverLoop, "streamgrid-subscription-" + mapName);
         this.delivery.setDaemon(true);
     }
@@ -159,8 +170,13 @@ final class ContinuousSubscription implements Subscription {
     }
 
     @Override
+    public long conflated() {
+        return latest == null ? 0 : latest.replaced();
+    }
+
+    @Override
     public int queued() {
-        return queue.size();
+        return latest == null ? queue.size() : latest.size();
     }
 
     @Override
@@ -193,7 +209,7 @@ final class ContinuousSubscription implements Subscription {
                 if (feedFailure != null) {
                     throw feedFailure;
                 }
-                reporter.report(state.name(), delivered.get(), resyncs.get(), chains.overflows(), listenerErrors.get(), queue.size());
+                reporter.report(state.name(), delivered.get(), resyncs.get(), chains.overflows(), listenerErrors.get(), queued());
                 if (clusterReplaced.getAndSet(false)) {
                     resyncUntilDone(partitions.all(), "the client reconnected to another cluster (a restart of the whole cluster): "
                             + "its journals began again");
@@ -206,6 +222,11 @@ final class ContinuousSubscription implements Subscription {
                     resyncUntilDone(Set.of(resync.partition()), resync.reason());
                 } else if (item == null && !client.getLifecycleService().isRunning()) {
                     throw new IllegalStateException("the Hazelcast client of this subscription was shut down");
+                }
+                if (latest != null) {
+                    for (final Delta delta : latest.drain()) {
+                        apply(delta); // the latest change of each key, in journal order per partition
+                    }
                 }
             }
         } catch (final InterruptedException e) {
@@ -357,7 +378,16 @@ final class ContinuousSubscription implements Subscription {
             }
             return false;
         }
-        if (delta == null || queue.offer(delta)) {
+        if (delta == null) {
+            return true;
+        }
+        if (latest != null) {
+            if (latest.offer(delta)) {
+                queue.offer(WAKE); // when the queue is full of resyncs, the delivery thread drains within its 100 ms poll
+            }
+            return true;
+        }
+        if (queue.offer(delta)) {
             return true;
         }
         chains.stop(partition, generation.get(partition), sequence);

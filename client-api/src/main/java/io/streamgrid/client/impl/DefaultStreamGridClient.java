@@ -60,9 +60,9 @@ public final class DefaultStreamGridClient implements StreamGridClient {
     }
 
     @Override
-    public LocalView localView(final String map, final String where) {
+    public LocalView localView(final String map, final String where, final SubscriptionOptions options) {
         final MirrorView view = new MirrorView();
-        view.attach(start(map, where, view, SubscriptionOptions.defaults(), view.entries()));
+        view.attach(start(map, where, view, options, view.entries()));
         return view;
     }
 

@@ -136,8 +136,12 @@ public final class TradingDemo extends ClusterDemo {
                     final Position p = (Position) delta.value();
                     final List<Integer> ofSymbol = tradesBySymbol.get(p.symbol());
                     if (ofSymbol != null && p.trades() >= 1 && p.trades() <= ofSymbol.size()) {
-                        final int trade = ofSymbol.get((int) p.trades() - 1);
-                        seenAt.compareAndSet(trade, 0, System.nanoTime());
+                        // The view is conflated: it may skip a version, so this one is the first sight of
+                        // every earlier trade of the symbol not seen yet (the view holds it or newer).
+                        final long now = System.nanoTime();
+                        for (int n = (int) p.trades() - 1; n >= 0 && seenAt.compareAndSet(ofSymbol.get(n), 0, now); n--) {
+                            // marked
+                        }
                     }
                 }
                 if (delta.kind() != Delta.Kind.LEAVE && updates.incrementAndGet() % 25 == 1) {
