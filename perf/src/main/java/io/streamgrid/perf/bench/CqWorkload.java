@@ -15,6 +15,7 @@ import org.HdrHistogram.SynchronizedHistogram;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 
 /**
@@ -45,21 +46,55 @@ final class CqWorkload {
         return map.setAsync(key, new IpWindowCount("10.0.0.1", scheduledNanos, 0, countOf(key), sequence, false));
     }
 
-    /** Deliveries of one phase: latency from the write's schedule, and which writes arrived. */
+    /**
+     * Deliveries of one phase: latency from the write's schedule and which writes arrived as their
+     * own delivery; and staleness — for each write, the time from its schedule until a delivery of
+     * its key carried it or a newer write (what a conflated subscriber's view needs).
+     */
     static final class Deliveries {
         final Histogram latency = new SynchronizedHistogram(3);
+        final Histogram staleness = new SynchronizedHistogram(3);
         private final BitSet seen = new BitSet();
+        private final BitSet covered = new BitSet();
+        /** Each write's scheduled time, by sequence (0: not recorded; sequences beyond the array are not timed). */
+        private final AtomicLongArray scheduledAt;
         /** Writes before this sequence are warm-up: neither timed nor counted. */
         volatile long firstMeasured = Long.MAX_VALUE;
+
+        /** Deliveries without staleness timing of skipped writes (every subject delivers each write). */
+        Deliveries() {
+            this(0);
+        }
+
+        /** @param sequences how many write sequences the phase may number (for staleness) */
+        Deliveries(final int sequences) {
+            scheduledAt = new AtomicLongArray(sequences);
+        }
+
+        /** Write {@code sequence} is scheduled at {@code nanos}. */
+        void scheduled(final int sequence, final long nanos) {
+            if (sequence < scheduledAt.length()) {
+                scheduledAt.set(sequence, nanos);
+            }
+        }
 
         void accept(final IpWindowCount value) {
             final int sequence = value.updateSequence();
             if (sequence < firstMeasured) {
                 return;
             }
-            latency.recordValue(Math.max(0, System.nanoTime() - value.windowStart()));
+            final long now = System.nanoTime();
+            latency.recordValue(Math.max(0, now - value.windowStart()));
             synchronized (seen) {
                 seen.set(sequence);
+            }
+            // This write and every earlier write of its key not yet covered are in the view now.
+            synchronized (covered) {
+                for (long s = sequence; s >= firstMeasured && !covered.get((int) s); s -= KEYS) {
+                    covered.set((int) s);
+                    final long at = s < scheduledAt.length() ? scheduledAt.get((int) s) : 0;
+                    staleness.recordValue(Math.max(0, now - (at != 0 ? at : value.windowStart())));
+                }
             }
         }
 
@@ -69,11 +104,26 @@ final class CqWorkload {
             }
         }
 
-        /** How many of {@code expected} never arrived. */
+        int coveredCount() {
+            synchronized (covered) {
+                return covered.cardinality();
+            }
+        }
+
+        /** How many of {@code expected} never arrived as their own delivery. */
         int missing(final BitSet expected) {
             final BitSet missing = (BitSet) expected.clone();
             synchronized (seen) {
                 missing.andNot(seen);
+            }
+            return missing.cardinality();
+        }
+
+        /** How many of {@code expected} no delivery of their key ever carried, nor a newer write of it. */
+        int uncovered(final BitSet expected) {
+            final BitSet missing = (BitSet) expected.clone();
+            synchronized (covered) {
+                missing.andNot(covered);
             }
             return missing.cardinality();
         }
@@ -82,6 +132,12 @@ final class CqWorkload {
     /** A StreamGrid subscription to {@code where} on {@code map} passing each delta's value on (LEAVE included). */
     static Subscription subscribeValues(final StreamGridClient client, final String map, final String where,
                                         final Consumer<IpWindowCount> onValue) {
+        return subscribeValues(client, map, where, onValue, SubscriptionOptions.defaults());
+    }
+
+    /** As {@link #subscribeValues(StreamGridClient, String, String, Consumer)}, delivering as {@code options} say. */
+    static Subscription subscribeValues(final StreamGridClient client, final String map, final String where,
+                                        final Consumer<IpWindowCount> onValue, final SubscriptionOptions options) {
         return client.subscribe(map, where, new DeltaListener() {
             @Override
             public void onSnapshot(final Map<Object, Object> entries) {
@@ -93,7 +149,7 @@ final class CqWorkload {
                     onValue.accept(value);
                 }
             }
-        }, SubscriptionOptions.defaults());
+        }, options);
     }
 
     /** A plain Hazelcast entry listener passing the value of every added or updated entry on. */
