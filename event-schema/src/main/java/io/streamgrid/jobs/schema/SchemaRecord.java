@@ -388,58 +388,7 @@ public final class SchemaRecord {
      * every present field's value (enum ordinals, string lengths, finite doubles, timestamps).
      */
     public String validate() {
-        if (length < SchemaLayout.HEADER) {
-            return "record of " + length + " bytes is shorter than the " + SchemaLayout.HEADER + "-byte header";
-        }
-        final byte kind = buffer.getByte(offset);
-        if (kind != SchemaLayout.KIND_EVENT && kind != SchemaLayout.KIND_EMITTED && kind != SchemaLayout.KIND_PUBLISHED || buffer.getByte(offset + 1) != SchemaLayout.MARKER) {
-            return "not an event record of schema " + layout.schema().name() + " (kind " + buffer.getByte(offset) + ")";
-        }
-        final int version = version();
-        if (version < 1) {
-            return "record of schema version " + version + ", versions start at 1";
-        }
-        if (version > layout.schema().version() && length < layout.length()) {
-            // A later version only appends fields (its log checked that), so its records are longer.
-            return "record of schema version " + version + " is " + length + " bytes, shorter than version "
-                    + layout.schema().version() + "'s " + layout.length();
-        }
-        if (!has(layout.keyIndex()) || !has(layout.eventTimeIndex())) {
-            return "record of " + length + " bytes ends before its key or event time";
-        }
-        if (length != layout.length()) {
-            if (version == layout.schema().version()) {
-                return "record of " + length + " bytes, but version " + version + " of schema " + layout.schema().name()
-                        + " is " + layout.length() + " bytes";
-            }
-            for (int i = 0; i < layout.fieldCount(); i++) {
-                if (!has(i) && layout.field(i).defaultValue() == null) {
-                    return "record of " + length + " bytes lacks field " + layout.field(i).name() + ", which has no default";
-                }
-            }
-        }
-        for (final int i : layout.checkedFields()) {
-            if (!has(i)) {
-                break; // fields are in order: the rest are missing too, and have defaults
-            }
-            final int at = offset + layout.offset(i);
-            final String problem = switch (layout.type(i)) {
-                case DOUBLE -> Double.isFinite(buffer.getDouble(at, ORDER)) ? null : "is not a finite number";
-                case TIMESTAMP -> buffer.getLong(at, ORDER) >= 0 ? null : "is a negative timestamp";
-                case ENUM -> {
-                    final int ordinal = buffer.getShort(at, ORDER);
-                    yield ordinal >= 0 && ordinal < layout.field(i).symbols().size() ? null : "has no symbol number " + ordinal;
-                }
-                case STRING -> (buffer.getShort(at, ORDER) & 0xffff) <= layout.field(i).maxLength() ? null
-                        : "is longer than its maximum " + layout.field(i).maxLength();
-                case BOOLEAN -> buffer.getByte(at) <= 1 && buffer.getByte(at) >= 0 ? null : "is neither true nor false";
-                default -> null;
-            };
-            if (problem != null) {
-                return "field " + layout.field(i).name() + " " + problem;
-            }
-        }
-        return null;
+        return RecordValidation.problemOf(this);
     }
 
     private int at(final int index, final FieldType type) {
