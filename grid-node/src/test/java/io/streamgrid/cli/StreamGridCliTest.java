@@ -129,7 +129,7 @@ class StreamGridCliTest {
 
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.errLines()).singleElement().asString()
-                .contains("unknown command 'frobnicate'", "cluster, demo, get").doesNotContain("did you mean", "Unmatched");
+                .contains("unknown command 'frobnicate'", "cluster, demo, dim, get").doesNotContain("did you mean", "Unmatched");
         assertThat(typo.code()).isEqualTo(2);
         assertThat(typo.errLines()).singleElement().asString()
                 .contains("unknown command 'sumbit' (did you mean 'submit'?)", "commands of streamgrid job are");
