@@ -56,6 +56,7 @@ class ContinuousQueryTest {
     }
 
     @Test
+    @Tag("soak") // ~35 s; the member-killed run has the same five subscribers and checks by default (and the repeated-kill soak test adds members under writes): soak only, to keep the default run within 30 minutes
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void when_memberAddedMidStream_then_viewsStillEqualServer(final TestInfo test) throws Exception {
         run(test, LocalCluster::addMember);
