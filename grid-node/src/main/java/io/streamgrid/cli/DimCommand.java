@@ -40,9 +40,12 @@ final class DimCommand {
     private DimCommand() {
     }
 
+    /** The jobs' own rule for a dimension map's name ({@link Lookup#checkDimensionMap}), as a usage error. */
     static void checkDimensionMap(final String map) {
-        if (!map.startsWith("dim.") || map.length() == 4) {
-            throw new ConfigException("--map " + map + ": a dimension map is named dim.<name>, e.g. dim.users");
+        try {
+            Lookup.checkDimensionMap(map);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("--map " + map + ": " + e.getMessage() + ", e.g. dim.users", e);
         }
     }
 
@@ -168,15 +171,8 @@ final class DimCommand {
         }
 
         private static String valueText(final SchemaRecord record, final int field) {
-            return switch (record.layout().type(field)) {
-                case INT -> Integer.toString(record.getInt(field));
-                case LONG -> Long.toString(record.getLong(field));
-                case DOUBLE -> Double.toString(record.getDouble(field));
-                case BOOLEAN -> Boolean.toString(record.getBoolean(field));
-                case TIMESTAMP -> Instant.ofEpochMilli(record.getTimestamp(field)).toString();
-                case ENUM -> record.getEnum(field);
-                case STRING -> record.getString(field);
-            };
+            return record.layout().type(field) == FieldType.TIMESTAMP ? Instant.ofEpochMilli(record.getTimestamp(field)).toString()
+                    : String.valueOf(record.value(field));
         }
     }
 }

@@ -69,6 +69,22 @@ public final class SchemaRecord {
     }
 
     /**
+     * Field {@code index}'s value boxed, for text and tools rather than hot paths: an Integer, a Long
+     * (long and timestamp fields), a Double, a Boolean, or a String (enum symbol, string).
+     */
+    public Object value(final int index) {
+        return switch (layout.type(index)) {
+            case INT -> getInt(index);
+            case LONG -> getLong(index);
+            case DOUBLE -> getDouble(index);
+            case BOOLEAN -> getBoolean(index);
+            case TIMESTAMP -> getTimestamp(index);
+            case ENUM -> getEnum(index);
+            case STRING -> getString(index);
+        };
+    }
+
+    /**
      * A copy of the record's bytes — how a dimension map holds a record, for a job's lookup of
      * records of this schema ({@code KeyedJob.Builder.lookup(map, keyField, valueSchema, onMissing)}).
      */

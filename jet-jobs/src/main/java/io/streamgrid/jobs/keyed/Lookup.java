@@ -75,7 +75,12 @@ public record Lookup(String map, String keyField, OnMissing onMissing, boolean a
         return key + "@" + validFromMs;
     }
 
-    static void checkDimensionMap(final String map) {
+    /**
+     * Refuses a map name that is not a dimension map's ({@code dim.<name>}).
+     *
+     * @throws IllegalArgumentException naming the map and the rule
+     */
+    public static void checkDimensionMap(final String map) {
         if (!map.startsWith("dim.") || map.length() == 4) {
             throw new IllegalArgumentException("lookup map '" + map + "' must be a dimension map named dim.<name>");
         }

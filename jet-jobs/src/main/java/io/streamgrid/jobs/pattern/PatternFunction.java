@@ -287,20 +287,8 @@ final class PatternFunction implements KeyedFunction<PatternState> {
             if (f == layout.keyIndex() || f == layout.eventTimeIndex()) {
                 continue;
             }
-            out.append(' ').append(layout.field(f).name()).append('=').append(valueText(record, layout, f));
+            out.append(' ').append(layout.field(f).name()).append('=').append(record.value(f));
         }
-    }
-
-    private static String valueText(final SchemaRecord record, final SchemaLayout layout, final int field) {
-        return switch (layout.type(field)) {
-            case INT -> Integer.toString(record.getInt(field));
-            case LONG -> Long.toString(record.getLong(field));
-            case DOUBLE -> Double.toString(record.getDouble(field));
-            case BOOLEAN -> Boolean.toString(record.getBoolean(field));
-            case TIMESTAMP -> Long.toString(record.getTimestamp(field));
-            case ENUM -> record.getEnum(field);
-            case STRING -> record.getString(field);
-        };
     }
 
     /** Pattern {@code p}'s reusable empty match, starting at {@code start}. */
