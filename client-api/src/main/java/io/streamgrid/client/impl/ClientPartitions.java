@@ -1,5 +1,8 @@
 package io.streamgrid.client.impl;
 
+import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
+import java.util.UUID;
+
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.query.Predicate;
 import com.hazelcast.query.Predicates;
@@ -29,6 +32,11 @@ final class ClientPartitions {
 
     int of(final Object key) {
         return client.getPartitionService().getPartition(key).getPartitionId();
+    }
+
+    /** The member that owns partition {@code p} as this client last heard, or null while it knows none. */
+    UUID ownerOf(final int p) {
+        return client instanceof HazelcastClientProxy proxy ? proxy.client.getClientPartitionService().getPartitionOwner(p) : null;
     }
 
     Set<Integer> all() {

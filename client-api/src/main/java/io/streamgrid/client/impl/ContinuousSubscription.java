@@ -369,9 +369,14 @@ final class ContinuousSubscription implements Subscription {
      * subscription then ends); the feed detaches it from the partition either way.
      */
     boolean feedChange(final int partition, final EventJournalMapEvent<Object, Object> event, final long sequence) {
+        return feedChange(partition, event.getKey(), event.getOldValue(), event.getNewValue(), sequence);
+    }
+
+    /** {@link #feedChange(int, EventJournalMapEvent, long)} for a change a member pushed: its key, values before and after. */
+    boolean feedChange(final int partition, final Object key, final Object oldValue, final Object newValue, final long sequence) {
         final Delta delta;
         try {
-            delta = deltaOf(event, partition, sequence);
+            delta = mirror.toDelta(new DeltaMirror.Change(key, oldValue, newValue, partition, sequence));
         } catch (final RuntimeException e) {
             if (feedFailure == null) {
                 feedFailure = e;

@@ -21,6 +21,9 @@ public final class DefaultStreamGridClient implements StreamGridClient {
     /** The shared journal reads of this client's subscriptions, per map. */
     private final Map<String, MapFeed> feeds = new ConcurrentHashMap<>();
 
+    /** Where the members push this client's subscriptions' changes; made with the first subscription (guarded by this). */
+    private PushInbox inbox;
+
     private DefaultStreamGridClient(final HazelcastInstance client) {
         this.client = client;
     }
@@ -69,8 +72,15 @@ public final class DefaultStreamGridClient implements StreamGridClient {
     private ContinuousSubscription start(final String map, final String where, final DeltaListener listener,
                                          final SubscriptionOptions options, final Map<Object, Object> mirror) {
         final Where parsed = Where.parse(where);
-        final MapFeed feed = feeds.computeIfAbsent(map, name -> new MapFeed(client, name));
+        final MapFeed feed = feeds.computeIfAbsent(map, name -> new MapFeed(client, name, inbox()));
         return new ContinuousSubscription(client, feed, map, parsed, listener, options, mirror).start();
+    }
+
+    private synchronized PushInbox inbox() {
+        if (inbox == null) {
+            inbox = new PushInbox(client);
+        }
+        return inbox;
     }
 
     @Override

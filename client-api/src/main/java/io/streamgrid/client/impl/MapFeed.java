@@ -5,6 +5,7 @@ import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.ringbuffer.ReadResultSet;
+import io.streamgrid.client.impl.push.PushMessage;
 import io.streamgrid.cq.ChangeFilter;
 import io.streamgrid.cq.Where;
 
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -84,6 +86,10 @@ final class MapFeed {
     private final FeedDoorbell doorbell;
     /** Says when a member left and when the client is connected to another cluster. */
     private final ClusterWatch clusterWatch;
+    /** The members' pushing of this map's changes; null when this feed reads the journals itself. */
+    private final FeedPush push;
+    /** Whether the members push (else this feed reads): false once a member could not. */
+    private volatile boolean pushing;
 
     /** One partition's reading. */
     private static final class Part {
@@ -106,8 +112,9 @@ final class MapFeed {
         }
     }
 
+    /** @param inbox where the members push this client's changes; null: this feed reads the journals itself */
     @SuppressWarnings("unchecked")
-    MapFeed(final HazelcastInstance client, final String mapName) {
+    MapFeed(final HazelcastInstance client, final String mapName, final PushInbox inbox) {
         this.client = client;
         this.map = client.getMap(mapName);
         this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;
@@ -117,8 +124,20 @@ final class MapFeed {
         for (int p = 0; p < partitions; p++) {
             parts[p] = new Part(p);
         }
+        this.push = inbox == null ? null : new FeedPush(client, inbox, mapName, this, partitions);
+        this.pushing = push != null;
+        if (inbox != null) {
+            inbox.register(mapName, this);
+        }
         // Doorbell events the member that left had not sent yet are gone: read every partition now.
-        this.clusterWatch = new ClusterWatch(client, this::ringAll, this::clusterReplaced);
+        // Pushed, the partitions the member that left pushed move to their new owners.
+        this.clusterWatch = new ClusterWatch(client, () -> {
+            if (pushing) {
+                push.sweep();
+            } else {
+                ringAll();
+            }
+        }, this::clusterReplaced);
     }
 
     /**
@@ -257,6 +276,10 @@ final class MapFeed {
         part.filter = filter;
         final int generation = part.generation;
         final long sequence = part.sequence;
+        if (pushing) {
+            push.attach(part.partition, generation, sequence, filter); // the member pushes from there on
+            return;
+        }
         final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
         try {
             reading = journal.readFromEventJournal(sequence, 0, ContinuousSubscription.MAX_BATCH, part.partition, filter, null);
@@ -347,17 +370,20 @@ final class MapFeed {
         part.attached.clear();
     }
 
-    /** Under the part's lock: no one is attached; the answer of a read still in flight is dropped. */
-    private static void stopReading(final Part part) {
+    /** Under the part's lock: no one is attached; the answer of a read still in flight (or a push) is dropped. */
+    private void stopReading(final Part part) {
         part.reading = false;
         part.generation++;
+        if (pushing) {
+            push.detach(part.partition);
+        }
     }
 
     /** Something may have changed in {@code partition}: a resting chain reads, a reading one reads again after. */
     private void ring(final int partition) {
         final Part part = parts[partition];
         synchronized (part) {
-            if (part.attached.isEmpty()) {
+            if (part.attached.isEmpty() || pushing) {
                 return;
             }
             if (part.reading) {
@@ -388,8 +414,12 @@ final class MapFeed {
         }
         try {
             clusterWatch.check();
-            updateDoorbell();
-            ringAll();
+            if (pushing) {
+                push.sweep();
+            } else {
+                updateDoorbell();
+                ringAll();
+            }
         } finally {
             scheduleSweep();
         }
@@ -397,8 +427,90 @@ final class MapFeed {
 
     /** Registers the doorbell for the current union, or removes it when no one is left; reads every partition when it changed. */
     private void updateDoorbell() {
+        if (pushing) {
+            return; // the members ring themselves
+        }
         if (doorbell.update(() -> union)) {
             ringAll();
+        }
+    }
+
+    // ---- pushed by the members (the client's event threads) ----
+
+    /** A member's message for this feed ({@link io.streamgrid.client.impl.push.PushMessage}). */
+    void pushed(final PushMessage message, final UUID from) {
+        push.heard(from);
+        if (message.kind() == PushMessage.POSITIONS) {
+            for (int i = 0; i < message.partitions().length; i++) {
+                final Part part = parts[message.partitions()[i]];
+                synchronized (part) {
+                    if (pushing && part.reading && message.generations()[i] == part.generation && message.positions()[i] > part.sequence) {
+                        LOG.fine(() -> map.getName() + ": a pushed message of partition " + part.partition + " was lost; attaching again");
+                        part.generation++;
+                        issue(part); // a message was lost on the way: from where this feed is, again
+                    }
+                }
+            }
+            return;
+        }
+        final Part part = parts[message.partition()];
+        synchronized (part) {
+            if (!pushing || !part.reading || message.generation() != part.generation) {
+                return; // of an attachment this feed has replaced
+            }
+            if (message.kind() == PushMessage.LOST) {
+                lose(part, part.sequence, message.reason());
+                stopReading(part);
+                return;
+            }
+            if (message.from() != part.sequence) {
+                if (message.from() > part.sequence) {
+                    part.generation++;
+                    issue(part); // a message was lost on the way
+                }
+                return;
+            }
+            final List<ContinuousSubscription> attached = part.attached;
+            for (int i = 0; i < message.size() && !attached.isEmpty(); i++) {
+                for (int s = 0; s < attached.size(); s++) {
+                    if (!attached.get(s).feedChange(part.partition, message.key(i), message.oldValue(i), message.newValue(i),
+                            message.sequence(i))) {
+                        attached.remove(s--); // no room: it reads on its own from this change
+                    }
+                }
+            }
+            part.sequence = message.next();
+            if (attached.isEmpty()) {
+                stopReading(part);
+            }
+        }
+    }
+
+    /** Attaches {@code partition} again (on its current owner) if its attachment is still {@code generation}. */
+    void repush(final int partition, final int generation) {
+        final Part part = parts[partition];
+        synchronized (part) {
+            if (pushing && part.reading && part.generation == generation) {
+                part.generation++;
+                issue(part);
+            }
+        }
+    }
+
+    /** The members cannot push: this feed reads every attached partition itself from where it is. */
+    void pushUnavailable() {
+        if (!pushing) {
+            return;
+        }
+        pushing = false;
+        updateDoorbell();
+        for (final Part part : parts) {
+            synchronized (part) {
+                if (part.reading) {
+                    part.generation++;
+                    issue(part);
+                }
+            }
         }
     }
 }

@@ -1,0 +1,397 @@
+package io.streamgrid.client.impl.push;
+
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.journal.EventJournalReader;
+import com.hazelcast.map.EventJournalMapEvent;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.MapEvent;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryEvictedListener;
+import com.hazelcast.map.listener.EntryExpiredListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import com.hazelcast.map.listener.MapClearedListener;
+import com.hazelcast.map.listener.MapEvictedListener;
+import com.hazelcast.ringbuffer.ReadResultSet;
+import com.hazelcast.topic.ITopic;
+import io.streamgrid.cq.ChangeFilter;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One map's pushing on one member: per partition one chain of local journal reads, filtered by the
+ * union of the attached feeds' filters, each answer handed to every feed attached to the partition
+ * — the changes its own filter passes, from its own position — as one {@link PushMessage} on the
+ * feed's topic. A chain reads on while reads come back full or a local change rang meanwhile
+ * (a local entry listener: it hears the writes of the partitions this member owns, without a
+ * network hop), else it rests; the sweep reads every attached partition every
+ * {@link MemberPush#SWEEP_MS} ms (a partition that migrated away rings elsewhere) and sends each
+ * feed its positions.
+ *
+ * <p>Thread safety: each partition's state is guarded by its own lock, under which answers are
+ * handed out and published — so one feed's messages of a partition leave in order.
+ */
+final class MapPush {
+    /** Most changes one read returns. */
+    static final int MAX_BATCH = 1_000;
+    private static final Logger LOG = Logger.getLogger(MapPush.class.getName());
+
+    private final HazelcastInstance member;
+    private final String name;
+    private final EventJournalReader<EventJournalMapEvent<Object, Object>> journal;
+    private final Executor handOut;
+    private final Part[] parts;
+    /** The feeds attached to any partition, by topic (guarded by this). */
+    private final Map<String, Feed> feeds = new HashMap<>();
+
+    /** A client feed of this map: where its messages go and until when it is kept without news of it. */
+    private static final class Feed {
+        final ITopic<PushMessage> topic;
+        volatile long leaseUntil;
+
+        Feed(final ITopic<PushMessage> topic) {
+            this.topic = topic;
+        }
+    }
+
+    /** A feed attached to a partition. */
+    private static final class Attachment {
+        final Feed feed;
+        final int generation;
+        final ChangeFilter filter;
+        /** The next sequence this feed is owed. */
+        long position;
+        /** Where the next message to the feed continues from (its last message's end). */
+        long sent;
+
+        Attachment(final Feed feed, final int generation, final ChangeFilter filter, final long position) {
+            this.feed = feed;
+            this.generation = generation;
+            this.filter = filter;
+            this.position = position;
+            this.sent = position;
+        }
+    }
+
+    private static final class Part {
+        final int partition;
+        final List<Attachment> attached = new ArrayList<>();
+        int generation;
+        boolean reading;
+        boolean rung;
+        long sequence;
+
+        Part(final int partition) {
+            this.partition = partition;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    MapPush(final HazelcastInstance member, final String name, final Executor handOut) {
+        this.member = member;
+        this.name = name;
+        this.handOut = handOut;
+        final IMap<Object, Object> map = member.getMap(name);
+        this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;
+        final int partitions = member.getPartitionService().getPartitions().size();
+        this.parts = new Part[partitions];
+        for (int p = 0; p < partitions; p++) {
+            parts[p] = new Part(p);
+        }
+        map.addLocalEntryListener(new Doorbell());
+    }
+
+    void control(final String topic, final ChangeFilter filter, final int[] attach, final int[] generations, final long[] positions,
+                 final int[] detach, final long leaseUntil) {
+        final Feed feed;
+        synchronized (this) {
+            feed = feeds.computeIfAbsent(topic, t -> new Feed(member.getTopic(t)));
+            feed.leaseUntil = leaseUntil;
+        }
+        for (final int p : detach) {
+            final Part part = parts[p];
+            synchronized (part) {
+                part.attached.removeIf(a -> a.feed == feed);
+                if (part.attached.isEmpty()) {
+                    stop(part);
+                }
+            }
+        }
+        for (int i = 0; i < attach.length; i++) {
+            attach(parts[attach[i]], new Attachment(feed, generations[i], filter, positions[i]));
+        }
+    }
+
+    private void attach(final Part part, final Attachment attachment) {
+        synchronized (part) {
+            part.attached.removeIf(a -> a.feed == attachment.feed);
+            final boolean others = !part.attached.isEmpty();
+            part.attached.add(attachment);
+            if (part.reading && part.sequence <= attachment.position) {
+                part.rung = true; // the read in flight started early enough; its answer has a part for it
+                return;
+            }
+            part.sequence = others ? Math.min(part.sequence, attachment.position) : attachment.position;
+            part.generation++;
+            issue(part);
+        }
+    }
+
+    /** Under the part's lock. */
+    private void issue(final Part part) {
+        final ChangeFilter union = unionOf(part.attached);
+        part.reading = true;
+        part.rung = false;
+        final int generation = part.generation;
+        final long sequence = part.sequence;
+        final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
+        try {
+            reading = journal.readFromEventJournal(sequence, 0, MAX_BATCH, part.partition, union, null);
+        } catch (final RuntimeException e) {
+            failed(part, generation, e);
+            return;
+        }
+        reading.whenCompleteAsync((batch, error) -> {
+            synchronized (part) {
+                if (generation != part.generation) {
+                    return;
+                }
+                if (error != null) {
+                    failed(part, generation, error);
+                    return;
+                }
+                try {
+                    handOut(part, sequence, batch);
+                } catch (final RuntimeException e) {
+                    LOG.log(Level.WARNING, "pushing " + name + "'s partition " + part.partition + " failed; its feeds resynchronise it", e);
+                    lose(part, "the member failed to push its changes: " + e);
+                }
+            }
+        }, handOut);
+    }
+
+    private static ChangeFilter unionOf(final List<Attachment> attached) {
+        if (attached.size() == 1) {
+            return attached.get(0).filter;
+        }
+        final List<io.streamgrid.cq.Where> wheres = new ArrayList<>();
+        for (final Attachment a : attached) {
+            for (final io.streamgrid.cq.Where where : a.filter.wheres()) {
+                if (!wheres.contains(where)) {
+                    wheres.add(where);
+                }
+            }
+        }
+        return ChangeFilter.anyOf(wheres);
+    }
+
+    /** Under the part's lock: the answer of the read that started at {@code sequence}. */
+    private void handOut(final Part part, final long sequence, final ReadResultSet<EventJournalMapEvent<Object, Object>> batch) {
+        final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
+        final long firstRead = next - batch.readCount();
+        if (firstRead < sequence && batch.readCount() > 0) {
+            lose(part, "the journal of partition " + part.partition + " went back from sequence " + sequence + " to " + firstRead
+                    + " (a new primary without the changes read before, or a new cluster)");
+            return;
+        }
+        if (firstRead > sequence) {
+            lose(part, (firstRead - sequence) + " journal events overwritten before they were read");
+            return;
+        }
+        final boolean alone = part.attached.size() == 1;
+        for (final Attachment a : part.attached) {
+            if (next <= a.position) {
+                continue;
+            }
+            final List<Integer> passed = new ArrayList<>();
+            for (int i = 0; i < batch.size(); i++) {
+                if (batch.getSequence(i) >= a.position && (alone || a.filter.testEx(batch.get(i)))) {
+                    passed.add(i);
+                }
+            }
+            a.position = next;
+            if (passed.isEmpty()) {
+                continue;
+            }
+            final int n = passed.size();
+            final Object[] keys = new Object[n];
+            final Object[] olds = new Object[n];
+            final Object[] news = new Object[n];
+            final long[] sequences = new long[n];
+            for (int j = 0; j < n; j++) {
+                final int i = passed.get(j);
+                final EventJournalMapEvent<Object, Object> event = batch.get(i);
+                keys[j] = event.getKey();
+                olds[j] = event.getOldValue();
+                news[j] = event.getNewValue();
+                sequences[j] = batch.getSequence(i);
+            }
+            a.feed.topic.publish(PushMessage.changes(name, part.partition, a.generation, a.sent, next, keys, olds, news, sequences));
+            a.sent = next;
+        }
+        part.sequence = next;
+        if (batch.readCount() == MAX_BATCH || part.rung) {
+            issue(part);
+        } else {
+            part.reading = false;
+        }
+    }
+
+    /** Under the part's lock. */
+    private void failed(final Part part, final int generation, final Throwable error) {
+        if (!member.getLifecycleService().isRunning()) {
+            return;
+        }
+        // A migrating or promoted partition answers in a moment; the sweep tries again within its period.
+        LOG.log(Level.FINE, "reading " + name + "'s partition " + part.partition + " failed; read again at the next sweep", error);
+        if (generation == part.generation) {
+            part.reading = false;
+        }
+    }
+
+    /** Under the part's lock: every feed attached is told it must resynchronise the partition, and detached. */
+    private void lose(final Part part, final String reason) {
+        for (final Attachment a : part.attached) {
+            a.feed.topic.publish(PushMessage.lost(name, part.partition, a.generation, a.sent, reason));
+        }
+        part.attached.clear();
+        stop(part);
+    }
+
+    private static void stop(final Part part) {
+        part.reading = false;
+        part.generation++;
+    }
+
+    private void ring(final int partition) {
+        final Part part = parts[partition];
+        synchronized (part) {
+            if (part.attached.isEmpty()) {
+                return;
+            }
+            if (part.reading) {
+                part.rung = true;
+            } else {
+                issue(part);
+            }
+        }
+    }
+
+    private void ringAll() {
+        for (int p = 0; p < parts.length; p++) {
+            ring(p);
+        }
+    }
+
+    /** Drops the feeds whose lease ran out, reads every attached partition, and sends each feed its positions. */
+    void sweep(final long now) {
+        final List<Feed> expired = new ArrayList<>();
+        final List<Feed> live;
+        synchronized (this) {
+            for (final Iterator<Feed> it = feeds.values().iterator(); it.hasNext(); ) {
+                final Feed feed = it.next();
+                if (feed.leaseUntil < now) {
+                    expired.add(feed);
+                    it.remove();
+                }
+            }
+            live = List.copyOf(feeds.values());
+        }
+        if (!expired.isEmpty()) {
+            LOG.info(() -> expired.size() + " continuous-query feed(s) of " + name + " not renewed for " + MemberPush.LEASE_MS
+                    + " ms: their clients left; no longer pushed to");
+        }
+        final Map<Feed, Positions> positions = new HashMap<>();
+        for (final Part part : parts) {
+            synchronized (part) {
+                if (!expired.isEmpty() && part.attached.removeIf(a -> expired.contains(a.feed)) && part.attached.isEmpty()) {
+                    stop(part);
+                }
+                for (final Attachment a : part.attached) {
+                    positions.computeIfAbsent(a.feed, f -> new Positions()).add(part.partition, a.generation, a.sent);
+                }
+            }
+        }
+        ringAll();
+        for (final Feed feed : live) {
+            final Positions p = positions.get(feed);
+            if (p != null) {
+                feed.topic.publish(p.message(name));
+            }
+        }
+    }
+
+    private static final class Positions {
+        private final List<long[]> rows = new ArrayList<>();
+
+        void add(final int partition, final int generation, final long sent) {
+            rows.add(new long[]{partition, generation, sent});
+        }
+
+        PushMessage message(final String map) {
+            final int n = rows.size();
+            final int[] partitions = new int[n];
+            final int[] generations = new int[n];
+            final long[] sent = new long[n];
+            for (int i = 0; i < n; i++) {
+                partitions[i] = (int) rows.get(i)[0];
+                generations[i] = (int) rows.get(i)[1];
+                sent[i] = rows.get(i)[2];
+            }
+            return PushMessage.positions(map, partitions, generations, sent);
+        }
+    }
+
+    /** Local changes ring their partition's chain; a cleared or evicted map rings them all. */
+    private final class Doorbell implements EntryAddedListener<Object, Object>, EntryUpdatedListener<Object, Object>,
+            EntryRemovedListener<Object, Object>, EntryEvictedListener<Object, Object>, EntryExpiredListener<Object, Object>,
+            MapClearedListener, MapEvictedListener {
+        private void rang(final EntryEvent<Object, Object> event) {
+            ring(member.getPartitionService().getPartition(event.getKey()).getPartitionId());
+        }
+
+        @Override
+        public void entryAdded(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryUpdated(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryRemoved(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryEvicted(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void entryExpired(final EntryEvent<Object, Object> event) {
+            rang(event);
+        }
+
+        @Override
+        public void mapCleared(final MapEvent event) {
+            ringAll();
+        }
+
+        @Override
+        public void mapEvicted(final MapEvent event) {
+            ringAll();
+        }
+    }
+}
