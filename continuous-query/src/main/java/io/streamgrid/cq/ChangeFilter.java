@@ -88,12 +88,21 @@ public final class ChangeFilter implements PredicateEx<EventJournalMapEvent<Obje
 
     @Override
     public boolean testEx(final EventJournalMapEvent<Object, Object> event) {
+        return passes(event.getOldValue(), event.getNewValue());
+    }
+
+    /**
+     * Whether a change of a key from {@code oldValue} to {@code newValue} (null: absent) matters to
+     * any of the predicates: either value passes one. A single predicate that cannot judge a value
+     * throws (its subscriber meets the error); among several, such a change passes.
+     */
+    public boolean passes(final Object oldValue, final Object newValue) {
         if (wheres.length == 1) {
-            return passes(wheres[0], event);
+            return passes(wheres[0], oldValue, newValue);
         }
         for (final Where where : wheres) {
             try {
-                if (passes(where, event)) {
+                if (passes(where, oldValue, newValue)) {
                     return true;
                 }
             } catch (final RuntimeException e) {
@@ -103,8 +112,8 @@ public final class ChangeFilter implements PredicateEx<EventJournalMapEvent<Obje
         return false;
     }
 
-    private static boolean passes(final Where where, final EventJournalMapEvent<Object, Object> event) {
-        return where.test(event.getNewValue()) || where.test(event.getOldValue());
+    private static boolean passes(final Where where, final Object oldValue, final Object newValue) {
+        return where.test(newValue) || where.test(oldValue);
     }
 
     /**

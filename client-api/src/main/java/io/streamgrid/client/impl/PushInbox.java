@@ -5,6 +5,7 @@ import com.hazelcast.topic.ITopic;
 import io.streamgrid.client.impl.push.PushMessage;
 
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -25,16 +26,28 @@ final class PushInbox {
         this.topic = "streamgrid.push." + client.getLocalEndpoint().getUuid();
         final ITopic<PushMessage> inbox = client.getTopic(topic);
         inbox.addMessageListener(message -> {
-            final MapFeed feed = feeds.get(message.getMessageObject().map());
-            if (feed == null) {
-                return; // a feed this client no longer has: the member drops it when its lease runs out
-            }
-            try {
-                feed.pushed(message.getMessageObject(), message.getPublishingMember().getUuid());
-            } catch (final RuntimeException e) {
-                LOG.log(Level.WARNING, "a pushed change of " + message.getMessageObject().map() + " could not be handed out", e);
+            final PushMessage pushed = message.getMessageObject();
+            final UUID from = message.getPublishingMember().getUuid();
+            if (pushed.kind() == PushMessage.BUNDLE) {
+                for (final PushMessage one : pushed.bundled()) {
+                    handOut(one, from);
+                }
+            } else {
+                handOut(pushed, from);
             }
         });
+    }
+
+    private void handOut(final PushMessage message, final UUID from) {
+        final MapFeed feed = feeds.get(message.map());
+        if (feed == null) {
+            return; // a feed this client no longer has: the member drops it when its lease runs out
+        }
+        try {
+            feed.pushed(message, from);
+        } catch (final RuntimeException e) {
+            LOG.log(Level.WARNING, "a pushed change of " + message.map() + " could not be handed out", e);
+        }
     }
 
     String topic() {

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.streamgrid.client.StreamGridClient;
 import io.streamgrid.client.Subscription;
+import io.streamgrid.client.SubscriptionOptions;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.cq.Where;
 import io.streamgrid.jobs.usecase.IpWindowCount;
@@ -59,14 +60,18 @@ public final class CqFanOutBench implements Benchmark {
 
     /** One way of listening with {@code n} subscribers. */
     private enum Kind {
-        OURS_ONE_CLIENT("StreamGrid subscriptions, one client"),
-        OURS_SEVERAL_CLIENTS("StreamGrid subscriptions, " + MAX_CLIENTS + " clients"),
-        LISTENERS_ONE_CLIENT("entry listeners with predicate, one client");
+        OURS_ONE_CLIENT("StreamGrid subscriptions, one client", false),
+        OURS_SEVERAL_CLIENTS("StreamGrid subscriptions, " + MAX_CLIENTS + " clients", false),
+        CONFLATED_SEVERAL_CLIENTS("StreamGrid conflated subscriptions, " + MAX_CLIENTS + " clients", true),
+        LISTENERS_ONE_CLIENT("entry listeners with predicate, one client", false);
 
         final String label;
+        /** Conflated: its figure is the staleness (write → the view holds it or newer), and a write is lost when never covered. */
+        final boolean conflated;
 
-        Kind(final String label) {
+        Kind(final String label, final boolean conflated) {
             this.label = label;
+            this.conflated = conflated;
         }
     }
 
@@ -88,7 +93,7 @@ public final class CqFanOutBench implements Benchmark {
             measure(context, cluster, writer, null, 0, "state.bench-fanout-" + mapId++, warmUp, measured);
             for (final int n : COUNTS) {
                 for (final Kind kind : Kind.values()) {
-                    if (kind == Kind.OURS_SEVERAL_CLIENTS && n == 1) {
+                    if ((kind == Kind.OURS_SEVERAL_CLIENTS || kind == Kind.CONFLATED_SEVERAL_CLIENTS) && n == 1) {
                         continue; // one subscription: the same as one client
                     }
                     phases.add(measure(context, cluster, writer, kind, n, "state.bench-fanout-" + mapId++, warmUp, measured));
@@ -120,6 +125,8 @@ public final class CqFanOutBench implements Benchmark {
         final Phase ours100 = find(phases, Kind.OURS_ONE_CLIENT, 100);
         final Phase listeners100 = find(phases, Kind.LISTENERS_ONE_CLIENT, 100);
         final Phase ours1 = find(phases, Kind.OURS_ONE_CLIENT, 1);
+        final Phase conflated100 = find(phases, Kind.CONFLATED_SEVERAL_CLIENTS, 100);
+        final double conflatedCpu = memberCostPerSubscriber(conflated100, idle);
         final long lost = phases.stream().filter(p -> p.kind != Kind.LISTENERS_ONE_CLIENT).mapToLong(p -> p.latency.lost()).sum();
         final double oursCpu = memberCostPerSubscriber(ours100, idle);
         final double listenerCpu = memberCostPerSubscriber(listeners100, idle);
@@ -129,7 +136,7 @@ public final class CqFanOutBench implements Benchmark {
                 "2 member processes (1 GB heap each, state map with sync backup and event journal), writing and listening "
                         + "clients in the benchmark JVM, all on 2 cores. setAsync at %,d writes/s over %,d keys; subscriber i "
                         + "asks for `count = i %% 100` (1%% of the writes each). Subscriber counts %s: StreamGrid subscriptions "
-                        + "in one client and spread over %d clients, and as many entry listeners with the same predicates in "
+                        + "in one client and spread over %d clients (every change, and conflated), and as many entry listeners with the same predicates in "
                         + "one client. %d s warm-up, %d s measured per phase, fresh map each; member CPU = process CPU time of "
                         + "both members over the measured phase; per subscriber = (that − the same writes with nobody "
                         + "listening: %.2f cores) / subscribers. Client CPU alike, of the benchmark JVM (the writer, and the "
@@ -144,16 +151,29 @@ public final class CqFanOutBench implements Benchmark {
                         Ratio.of("StreamGrid / entry listeners, delivery p99 at 100", ours100.latency.p99Us(),
                                 listeners100.latency.p99Us(), "below 1: we deliver faster"),
                         Ratio.of("StreamGrid, delivery p99 at 100 / at 1 subscription", ours100.latency.p99Us(),
-                                ours1.latency.p99Us(), "how delivery slows as subscriptions are added (1 = not at all)")),
+                                ours1.latency.p99Us(), "how delivery slows as subscriptions are added (1 = not at all)"),
+                        Ratio.of("StreamGrid conflated over " + MAX_CLIENTS + " clients / entry listeners, member CPU per subscriber "
+                                + "at 100", conflatedCpu, listenerCpu, "below 1: a conflated subscription costs the members less"),
+                        Ratio.of("StreamGrid conflated over " + MAX_CLIENTS + " clients (staleness) / entry listeners (latency), "
+                                + "p99 at 100", conflated100.latency.p99Us(), listeners100.latency.p99Us(), "below 1: fresher")),
                 List.of(GoalCheck.of("An added subscription costs the members no more CPU than an added entry listener "
                                 + "(at 100), nothing lost", oursCpu <= listenerCpu && lost == 0,
                         String.format(Locale.ROOT, "%.3f %% vs %.3f %% of a core per subscriber; %d lost in all our phases",
-                                100 * oursCpu, 100 * listenerCpu, lost))),
+                                100 * oursCpu, 100 * listenerCpu, lost)),
+                        GoalCheck.of("100 CONFLATED subscriptions over " + MAX_CLIENTS + " clients: member CPU per subscription ≤ an "
+                                + "entry listener's", conflatedCpu <= listenerCpu, String.format(Locale.ROOT,
+                                "%.3f %% vs %.3f %% of a core per subscriber", 100 * conflatedCpu, 100 * listenerCpu)),
+                        GoalCheck.of("100 CONFLATED subscriptions over " + MAX_CLIENTS + " clients: staleness p99 ≤ the entry "
+                                + "listeners' delivery p99", conflated100.latency.p99Us() <= listeners100.latency.p99Us(),
+                                String.format(Locale.ROOT, "%.0f µs vs %.0f µs", conflated100.latency.p99Us(),
+                                        listeners100.latency.p99Us()))),
                 List.of("Lost counts matching writes of the measured phase a subscriber had not received " + DRAIN_SECONDS
                                 + " s after the last write; a subscription that resynchronised delivers current values, so "
                                 + "superseded intermediate writes count as lost here.",
                         "Latency runs from the write's scheduled time to the listener call, over every delivery of every "
-                                + "subscriber of the phase."));
+                                + "subscriber of the phase; for conflated subscriptions the figure is staleness: from each write's "
+                                + "scheduled time until its subscriber's view holds it or a newer write of its key (a write "
+                                + "superseded before delivery is covered by the newer one, not lost)."));
     }
 
     /** Cores the members used beyond nobody listening, per subscriber of {@code phase}. */
@@ -209,15 +229,17 @@ public final class CqFanOutBench implements Benchmark {
             final double cores = (ProcessCpu.members(cluster) - cpuBefore) / elapsed;
             final double clientCores = (ProcessCpu.own() - clientCpuBefore) / elapsed;
             final long deadline = System.nanoTime() + Duration.ofSeconds(DRAIN_SECONDS).toNanos();
-            while (!allArrived(deliveries, expectedByCount) && System.nanoTime() < deadline) {
+            while (!allArrived(deliveries, expectedByCount, kind != null && kind.conflated) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             final Histogram all = new Histogram(3);
             long lost = 0;
             long expectedTotal = 0;
+            final boolean conflated = kind != null && kind.conflated;
             for (int i = 0; i < n; i++) {
-                all.add(deliveries.get(i).latency.copy());
-                lost += deliveries.get(i).missing(expectedByCount[i % 100]);
+                final CqWorkload.Deliveries d = deliveries.get(i);
+                all.add((conflated ? d.staleness : d.latency).copy());
+                lost += conflated ? d.uncovered(expectedByCount[i % 100]) : d.missing(expectedByCount[i % 100]);
                 expectedTotal += expectedByCount[i % 100].cardinality();
             }
             final LatencyProfile latency = LatencyProfile.ofNanos(kind == null ? label : kind.label, n + " subscribers", RATE,
@@ -231,9 +253,11 @@ public final class CqFanOutBench implements Benchmark {
         }
     }
 
-    private static boolean allArrived(final List<CqWorkload.Deliveries> deliveries, final BitSet[] expectedByCount) {
+    private static boolean allArrived(final List<CqWorkload.Deliveries> deliveries, final BitSet[] expectedByCount,
+                                      final boolean conflated) {
         for (int i = 0; i < deliveries.size(); i++) {
-            if (deliveries.get(i).seenCount() < expectedByCount[i % 100].cardinality()) {
+            final CqWorkload.Deliveries d = deliveries.get(i);
+            if ((conflated ? d.coveredCount() : d.seenCount()) < expectedByCount[i % 100].cardinality()) {
                 return false;
             }
         }
@@ -273,7 +297,7 @@ public final class CqFanOutBench implements Benchmark {
                 for (int i = 0; i < deliveries.size(); i++) {
                     final CqWorkload.Deliveries target = deliveries.get(i);
                     final Subscription subscription = CqWorkload.subscribeValues(streamGridClients.get(i % clients), map, whereOf(i),
-                            target::accept);
+                            target::accept, kind.conflated ? SubscriptionOptions.conflated() : SubscriptionOptions.defaults());
                     listeners.open.add(0, subscription::close); // closed before its client
                 }
                 return listeners;

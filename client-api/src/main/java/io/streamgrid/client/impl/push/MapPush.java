@@ -52,11 +52,16 @@ final class MapPush {
     private final Part[] parts;
     /** The feeds attached to any partition, by topic (guarded by this). */
     private final Map<String, Feed> feeds = new HashMap<>();
+    /** The union of every attachment's filter: what a local change must pass to ring; null when none is attached. */
+    private volatile ChangeFilter ringsFor;
 
     /** A client feed of this map: where its messages go and until when it is kept without news of it. */
     private static final class Feed {
         final ITopic<PushMessage> topic;
         volatile long leaseUntil;
+        /** Messages waiting to leave as one bundle, in order (guarded by the feed). */
+        final List<PushMessage> outbox = new ArrayList<>();
+        boolean flushScheduled;
 
         Feed(final ITopic<PushMessage> topic) {
             this.topic = topic;
@@ -129,6 +134,20 @@ final class MapPush {
         for (int i = 0; i < attach.length; i++) {
             attach(parts[attach[i]], new Attachment(feed, generations[i], filter, positions[i]));
         }
+        if (attach.length > 0 || detach.length > 0) {
+            updateRingsFor();
+        }
+    }
+
+    /** Recomputes {@link #ringsFor} from every partition's attachments. */
+    private void updateRingsFor() {
+        final List<Attachment> all = new ArrayList<>();
+        for (final Part part : parts) {
+            synchronized (part) {
+                all.addAll(part.attached);
+            }
+        }
+        ringsFor = all.isEmpty() ? null : unionOf(all);
     }
 
     private void attach(final Part part, final Attachment attachment) {
@@ -180,7 +199,7 @@ final class MapPush {
     }
 
     private static ChangeFilter unionOf(final List<Attachment> attached) {
-        if (attached.size() == 1) {
+        if (attached.size() == 1 || attached.stream().allMatch(a -> a.filter.equals(attached.get(0).filter))) {
             return attached.get(0).filter;
         }
         final List<io.streamgrid.cq.Where> wheres = new ArrayList<>();
@@ -235,7 +254,7 @@ final class MapPush {
                 news[j] = event.getNewValue();
                 sequences[j] = batch.getSequence(i);
             }
-            a.feed.topic.publish(PushMessage.changes(name, part.partition, a.generation, a.sent, next, keys, olds, news, sequences));
+            send(a.feed, PushMessage.changes(name, part.partition, a.generation, a.sent, next, keys, olds, news, sequences));
             a.sent = next;
         }
         part.sequence = next;
@@ -258,10 +277,37 @@ final class MapPush {
         }
     }
 
+    /**
+     * Queues {@code message} for {@code feed}; what is queued leaves as one bundle when the hand-out
+     * threads come to it — at once when they are idle, after the answers before it when busy.
+     */
+    private void send(final Feed feed, final PushMessage message) {
+        synchronized (feed) {
+            feed.outbox.add(message);
+            if (feed.flushScheduled) {
+                return;
+            }
+            feed.flushScheduled = true;
+        }
+        handOut.execute(() -> flush(feed));
+    }
+
+    private static void flush(final Feed feed) {
+        synchronized (feed) { // publishing under the lock keeps the bundles in order
+            feed.flushScheduled = false;
+            if (feed.outbox.isEmpty()) {
+                return;
+            }
+            final List<PushMessage> out = feed.outbox;
+            feed.topic.publish(out.size() == 1 ? out.get(0) : PushMessage.bundle(out.toArray(PushMessage[]::new)));
+            out.clear();
+        }
+    }
+
     /** Under the part's lock: every feed attached is told it must resynchronise the partition, and detached. */
     private void lose(final Part part, final String reason) {
         for (final Attachment a : part.attached) {
-            a.feed.topic.publish(PushMessage.lost(name, part.partition, a.generation, a.sent, reason));
+            send(a.feed, PushMessage.lost(name, part.partition, a.generation, a.sent, reason));
         }
         part.attached.clear();
         stop(part);
@@ -307,6 +353,7 @@ final class MapPush {
             live = List.copyOf(feeds.values());
         }
         if (!expired.isEmpty()) {
+            updateRingsFor();
             LOG.info(() -> expired.size() + " continuous-query feed(s) of " + name + " not renewed for " + MemberPush.LEASE_MS
                     + " ms: their clients left; no longer pushed to");
         }
@@ -325,7 +372,7 @@ final class MapPush {
         for (final Feed feed : live) {
             final Positions p = positions.get(feed);
             if (p != null) {
-                feed.topic.publish(p.message(name));
+                send(feed, p.message(name));
             }
         }
     }
@@ -351,12 +398,29 @@ final class MapPush {
         }
     }
 
-    /** Local changes ring their partition's chain; a cleared or evicted map rings them all. */
+    /**
+     * Local changes ring their partition's chain when they matter to an attached feed (the value
+     * before or after passes one of the predicates: a read per change that no one wants would double
+     * the partition threads' work); a cleared or evicted map rings them all. Events are not durable:
+     * the sweep reads what a lost one would have rung for.
+     */
     private final class Doorbell implements EntryAddedListener<Object, Object>, EntryUpdatedListener<Object, Object>,
             EntryRemovedListener<Object, Object>, EntryEvictedListener<Object, Object>, EntryExpiredListener<Object, Object>,
             MapClearedListener, MapEvictedListener {
         private void rang(final EntryEvent<Object, Object> event) {
-            ring(member.getPartitionService().getPartition(event.getKey()).getPartitionId());
+            final ChangeFilter filter = ringsFor;
+            if (filter == null) {
+                return;
+            }
+            boolean matters;
+            try {
+                matters = filter.passes(event.getOldValue(), event.getValue());
+            } catch (final RuntimeException e) {
+                matters = true; // let the read meet it (and its subscriber hear of it)
+            }
+            if (matters) {
+                ring(member.getPartitionService().getPartition(event.getKey()).getPartitionId());
+            }
         }
 
         @Override
