@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
  * partition, filtered by the union of their predicates, woken by one change listener). Sharing
  * must cost nothing in completeness: a subscription that joins while writes go on gets every
  * change after its snapshot, in order; and the members must hold one listener registration per
- * client and map, not one per subscription, and no parked read at all.
+ * map, not one per subscription (the member's local doorbell when it pushes, decision record 0012;
+ * the client's key-only doorbell when the client reads itself), and no parked read at all.
  */
 class SharedReadsTest {
     private static final int GROUPS = 10;
@@ -151,15 +152,16 @@ class SharedReadsTest {
         return ((OperationParkerImpl) proxy.getOriginal().node.getNodeEngine().getOperationParker()).getTotalParkedOperationCount();
     }
 
-    private static int listenerRegistrations(final HazelcastInstance member, final String map) {
+    static int listenerRegistrations(final HazelcastInstance member, final String map) {
         final HazelcastInstanceProxy proxy = (HazelcastInstanceProxy) member;
         return proxy.getOriginal().node.getNodeEngine().getEventService().getRegistrations(MapService.SERVICE_NAME, map).size();
     }
 
-    /** Per key, the version of the snapshot or last delta, counting deltas that skip a version. */
-    private static final class VersionRecorder implements DeltaListener {
+    /** Per key, the version of the snapshot or last delta, counting deltas that skip a version or go back. */
+    static final class VersionRecorder implements DeltaListener {
         private final Map<Object, Version> last = new ConcurrentHashMap<>();
         private volatile int gaps;
+        private volatile int wentBack;
         private volatile long deltas;
 
         @Override
@@ -174,6 +176,9 @@ class SharedReadsTest {
             if (before != null && now.version() != before.version() + 1) {
                 gaps++;
             }
+            if (before != null && now.version() <= before.version()) {
+                wentBack++;
+            }
             deltas++;
         }
 
@@ -181,8 +186,14 @@ class SharedReadsTest {
             return new HashMap<>(last);
         }
 
+        /** Deltas that skipped a version (none for every-change delivery; conflated delivery may skip). */
         int gaps() {
             return gaps;
+        }
+
+        /** Deltas not newer than the key's last one (none for either delivery). */
+        int wentBack() {
+            return wentBack;
         }
 
         long deltas() {

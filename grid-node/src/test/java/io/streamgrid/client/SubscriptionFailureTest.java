@@ -132,6 +132,29 @@ class SubscriptionFailureTest {
                 .hasMessageContaining("has no field 'celcius'");
     }
 
+    /** A value of another shape, without the field the subscription's predicate reads. */
+    record Note(String machine, String text) {
+    }
+
+    /**
+     * A value the predicate cannot judge arrives after the subscription started: the journal read
+     * that meets it fails the same way every time (on the member that pushes the changes, or on the
+     * client reading itself). Trying again for ever would leave the subscription RUNNING and silent;
+     * it must end, naming the field, and tell its listener.
+     */
+    @Test
+    void when_aValueWrittenLaterLacksThePredicatesField_then_theSubscriptionFailsNamingIt() {
+        client.hazelcast().getMap("state.later").put("m1", new Reading("m1", 61.5));
+        final ThrowingListener listener = new ThrowingListener();
+        final Subscription subscription = client.subscribe("state.later", "celsius > 60", listener, SubscriptionOptions.defaults());
+
+        client.hazelcast().getMap("state.later").put("m2", new Note("m2", "fan replaced"));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> subscription.state() == Subscription.State.FAILED);
+        assertThat(subscription.failure()).hasMessageContaining("has no field 'celsius'");
+        assertThat(listener.failure.get()).isSameAs(subscription.failure());
+    }
+
     @Test
     void when_clientIsShutDown_then_theSubscriptionReportsFailedWithTheCause() {
         final ThrowingListener listener = new ThrowingListener();

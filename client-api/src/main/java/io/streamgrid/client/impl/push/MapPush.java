@@ -6,6 +6,8 @@ import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.MapEvent;
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.map.impl.journal.InternalEventJournalMapEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryEvictedListener;
 import com.hazelcast.map.listener.EntryExpiredListener;
@@ -15,6 +17,7 @@ import com.hazelcast.map.listener.MapClearedListener;
 import com.hazelcast.map.listener.MapEvictedListener;
 import com.hazelcast.ringbuffer.ReadResultSet;
 import com.hazelcast.topic.ITopic;
+import io.streamgrid.client.impl.ReadFailures;
 import io.streamgrid.cq.ChangeFilter;
 
 import java.util.ArrayList;
@@ -213,6 +216,16 @@ final class MapPush {
         return ChangeFilter.anyOf(wheres);
     }
 
+    @SuppressWarnings("unchecked")
+    private static EventJournalMapEvent<Object, Object>[] events(final ReadResultSet<EventJournalMapEvent<Object, Object>> batch,
+                                                               final int size) {
+        final EventJournalMapEvent<Object, Object>[] events = new EventJournalMapEvent[size];
+        for (int i = 0; i < size; i++) {
+            events[i] = batch.get(i);
+        }
+        return events;
+    }
+
     /** Under the part's lock: the answer of the read that started at {@code sequence}. */
     private void handOut(final Part part, final long sequence, final ReadResultSet<EventJournalMapEvent<Object, Object>> batch) {
         final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
@@ -226,14 +239,20 @@ final class MapPush {
             lose(part, (firstRead - sequence) + " journal events overwritten before they were read");
             return;
         }
+        // Each change is read out of the answer once (get(i) deserializes the whole event every time)
+        // and leaves as the member's own serialized key and values: the messages of ten clients
+        // share them, nothing is serialized again per client. Filtering per client needs the
+        // values; with one client attached its filter is the read's own, so nothing is deserialized.
         final boolean alone = part.attached.size() == 1;
+        final int size = batch.size();
+        final EventJournalMapEvent<Object, Object>[] events = events(batch, size);
         for (final Attachment a : part.attached) {
             if (next <= a.position) {
                 continue;
             }
             final List<Integer> passed = new ArrayList<>();
-            for (int i = 0; i < batch.size(); i++) {
-                if (batch.getSequence(i) >= a.position && (alone || a.filter.testEx(batch.get(i)))) {
+            for (int i = 0; i < size; i++) {
+                if (batch.getSequence(i) >= a.position && (alone || a.filter.testEx(events[i]))) {
                     passed.add(i);
                 }
             }
@@ -242,16 +261,16 @@ final class MapPush {
                 continue;
             }
             final int n = passed.size();
-            final Object[] keys = new Object[n];
-            final Object[] olds = new Object[n];
-            final Object[] news = new Object[n];
+            final Data[] keys = new Data[n];
+            final Data[] olds = new Data[n];
+            final Data[] news = new Data[n];
             final long[] sequences = new long[n];
             for (int j = 0; j < n; j++) {
                 final int i = passed.get(j);
-                final EventJournalMapEvent<Object, Object> event = batch.get(i);
-                keys[j] = event.getKey();
-                olds[j] = event.getOldValue();
-                news[j] = event.getNewValue();
+                final InternalEventJournalMapEvent event = (InternalEventJournalMapEvent) events[i];
+                keys[j] = event.getDataKey();
+                olds[j] = event.getDataOldValue();
+                news[j] = event.getDataNewValue();
                 sequences[j] = batch.getSequence(i);
             }
             send(a.feed, PushMessage.changes(name, part.partition, a.generation, a.sent, next, keys, olds, news, sequences));
@@ -270,11 +289,20 @@ final class MapPush {
         if (!member.getLifecycleService().isRunning()) {
             return;
         }
-        // A migrating or promoted partition answers in a moment; the sweep tries again within its period.
-        LOG.log(Level.FINE, "reading " + name + "'s partition " + part.partition + " failed; read again at the next sweep", error);
-        if (generation == part.generation) {
-            part.reading = false;
+        if (generation != part.generation) {
+            return;
         }
+        final Throwable cause = ReadFailures.causeOf(error);
+        if (ReadFailures.isTransient(cause)) {
+            // A migrating or promoted partition answers in a moment; the sweep tries again within its period.
+            LOG.log(Level.FINE, "reading " + name + "'s partition " + part.partition + " failed; read again at the next sweep", cause);
+            part.reading = false;
+            return;
+        }
+        // Trying again will not help (a predicate that cannot judge the values written now): the
+        // feeds resynchronise the partition, and a subscription whose query fails the same way ends
+        // and tells its listener why — as when the client reads itself.
+        lose(part, "journal read failed on the member: " + cause);
     }
 
     /**

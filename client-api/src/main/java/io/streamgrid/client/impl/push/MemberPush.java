@@ -27,7 +27,8 @@ import java.util.logging.Logger;
  * for {@link #LEASE_MS} is dropped.
  */
 public final class MemberPush {
-    static final String CONTEXT_KEY = "io.streamgrid.push";
+    /** Where a member keeps its push service, in its user context. */
+    public static final String CONTEXT_KEY = "io.streamgrid.push";
     /** A feed not renewed within this is dropped; clients renew every {@code LEASE_MS / 6}. */
     public static final long LEASE_MS = 30_000;
     /** How often every attached partition is read whether a local change rang or not, and positions are sent. */

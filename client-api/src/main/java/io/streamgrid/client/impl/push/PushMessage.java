@@ -1,5 +1,8 @@
 package io.streamgrid.client.impl.push;
 
+import com.hazelcast.internal.nio.DataReader;
+import com.hazelcast.internal.nio.DataWriter;
+import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.DataSerializable;
@@ -38,6 +41,11 @@ public final class PushMessage implements DataSerializable {
     private long from;
     private long next;
     private String reason;
+    /** CHANGES, on the member: the journal's serialized keys and values, written as they are. */
+    private Data[] keyData;
+    private Data[] oldData;
+    private Data[] newData;
+    /** CHANGES, on the client: the keys and values read back. */
     private Object[] keys;
     private Object[] oldValues;
     private Object[] newValues;
@@ -52,7 +60,7 @@ public final class PushMessage implements DataSerializable {
     }
 
     static PushMessage changes(final String map, final int partition, final int generation, final long from, final long next,
-                               final Object[] keys, final Object[] oldValues, final Object[] newValues, final long[] sequences) {
+                               final Data[] keys, final Data[] oldValues, final Data[] newValues, final long[] sequences) {
         final PushMessage m = new PushMessage();
         m.kind = CHANGES;
         m.map = map;
@@ -60,9 +68,9 @@ public final class PushMessage implements DataSerializable {
         m.generation = generation;
         m.from = from;
         m.next = next;
-        m.keys = keys;
-        m.oldValues = oldValues;
-        m.newValues = newValues;
+        m.keyData = keys;
+        m.oldData = oldValues;
+        m.newData = newValues;
         m.sequences = sequences;
         return m;
     }
@@ -175,11 +183,12 @@ public final class PushMessage implements DataSerializable {
             case CHANGES -> {
                 writeHead(out);
                 out.writeLong(next);
-                out.writeInt(keys.length);
-                for (int i = 0; i < keys.length; i++) {
-                    out.writeObject(keys[i]);
-                    out.writeObject(oldValues[i]);
-                    out.writeObject(newValues[i]);
+                final DataWriter data = (DataWriter) out;
+                out.writeInt(keyData.length);
+                for (int i = 0; i < keyData.length; i++) {
+                    data.writeData(keyData[i]);
+                    data.writeData(oldData[i]);
+                    data.writeData(newData[i]);
                     out.writeLong(sequences[i]);
                 }
             }
@@ -238,10 +247,11 @@ public final class PushMessage implements DataSerializable {
         oldValues = new Object[n];
         newValues = new Object[n];
         sequences = new long[n];
+        final DataReader data = (DataReader) in;
         for (int i = 0; i < n; i++) {
-            keys[i] = in.readObject();
-            oldValues[i] = in.readObject();
-            newValues[i] = in.readObject();
+            keys[i] = data.readDataAsObject();
+            oldValues[i] = data.readDataAsObject();
+            newValues[i] = data.readDataAsObject();
             sequences[i] = in.readLong();
         }
     }
