@@ -34,7 +34,7 @@ class MemberPushTest {
     Path dir;
 
     /**
-     * Design of this test: three clients follow one map while a writer bumps the versions of 1,000
+     * Design of this test: three clients join one by one while a writer bumps the versions of 1,000
      * keys round after round; each client has an every-change subscription of its own group and a
      * conflated one of half the groups. Oracle: the map itself — each view equals it once the writes
      * stop; every-change recorders see every version after their snapshot without a gap, conflated
@@ -83,7 +83,7 @@ class MemberPushTest {
                 List.of(address.getHost() + ":" + address.getPort())));
     }
 
-    /** Subscribes on every client, writes rounds of versions for about two seconds, and waits for the views. */
+    /** Subscribes on every client while rounds of versions are written, and goes on writing for a second after. */
     private static Run follow(final OneMemberGrid grid, final List<StreamGridClient> clients, final String mapName)
             throws Exception {
         final IMap<Long, Version> map = grid.client.hazelcast().getMap(mapName);
@@ -107,7 +107,7 @@ class MemberPushTest {
                 run.add(clients.get(c).subscribe(mapName, "group < 5", run.recorder("group < 5", true),
                         SubscriptionOptions.conflated()));
             }
-            Thread.sleep(2_000);
+            Thread.sleep(1_000);
         } finally {
             writing.set(false);
             writer.join();

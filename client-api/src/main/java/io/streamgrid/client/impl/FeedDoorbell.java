@@ -3,15 +3,6 @@ package io.streamgrid.client.impl;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryMergedListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.map.listener.MapClearedListener;
-import com.hazelcast.map.listener.MapEvictedListener;
 import com.hazelcast.query.Predicate;
 import com.hazelcast.query.Predicates;
 import io.streamgrid.cq.ChangeFilter;
@@ -89,50 +80,14 @@ final class FeedDoorbell {
     }
 
     /** Each change event names only its key, whose partition is read. */
-    private final class Listener implements EntryAddedListener<Object, Object>, EntryUpdatedListener<Object, Object>,
-            EntryRemovedListener<Object, Object>, EntryExpiredListener<Object, Object>, EntryEvictedListener<Object, Object>,
-            EntryMergedListener<Object, Object>, MapClearedListener, MapEvictedListener {
-        private void rang(final EntryEvent<Object, Object> event) {
+    private final class Listener extends AnyChangeListener {
+        @Override
+        protected void changed(final EntryEvent<Object, Object> event) {
             ring.accept(client.getPartitionService().getPartition(event.getKey()).getPartitionId());
         }
 
         @Override
-        public void entryAdded(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryUpdated(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryRemoved(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryExpired(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryEvicted(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryMerged(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void mapCleared(final MapEvent event) {
-            ringAll.run();
-        }
-
-        @Override
-        public void mapEvicted(final MapEvent event) {
+        protected void allChanged() {
             ringAll.run();
         }
     }

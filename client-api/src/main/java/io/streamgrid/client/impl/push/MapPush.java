@@ -5,18 +5,11 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.journal.EventJournalReader;
 import com.hazelcast.map.EventJournalMapEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapEvent;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.map.impl.journal.InternalEventJournalMapEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.map.listener.MapClearedListener;
-import com.hazelcast.map.listener.MapEvictedListener;
 import com.hazelcast.ringbuffer.ReadResultSet;
 import com.hazelcast.topic.ITopic;
+import io.streamgrid.client.impl.AnyChangeListener;
 import io.streamgrid.client.impl.ReadFailures;
 import io.streamgrid.cq.ChangeFilter;
 
@@ -432,10 +425,9 @@ final class MapPush {
      * the partition threads' work); a cleared or evicted map rings them all. Events are not durable:
      * the sweep reads what a lost one would have rung for.
      */
-    private final class Doorbell implements EntryAddedListener<Object, Object>, EntryUpdatedListener<Object, Object>,
-            EntryRemovedListener<Object, Object>, EntryEvictedListener<Object, Object>, EntryExpiredListener<Object, Object>,
-            MapClearedListener, MapEvictedListener {
-        private void rang(final EntryEvent<Object, Object> event) {
+    private final class Doorbell extends AnyChangeListener {
+        @Override
+        protected void changed(final EntryEvent<Object, Object> event) {
             final ChangeFilter filter = ringsFor;
             if (filter == null) {
                 return;
@@ -452,37 +444,7 @@ final class MapPush {
         }
 
         @Override
-        public void entryAdded(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryUpdated(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryRemoved(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryEvicted(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void entryExpired(final EntryEvent<Object, Object> event) {
-            rang(event);
-        }
-
-        @Override
-        public void mapCleared(final MapEvent event) {
-            ringAll();
-        }
-
-        @Override
-        public void mapEvicted(final MapEvent event) {
+        protected void allChanged() {
             ringAll();
         }
     }
