@@ -130,8 +130,7 @@ final class FeedPush {
                         .add(p);
             }
         }
-        final Map<UUID, Member> members = new HashMap<>();
-        client.getCluster().getMembers().forEach(m -> members.put(m.getUuid(), m));
+        final Map<UUID, Member> members = membersById();
         for (final Map.Entry<UUID, List<Integer>> entry : detachOn.entrySet()) {
             final Member member = members.get(entry.getKey());
             if (member != null && !attachOn.containsKey(entry.getKey())) {
@@ -210,8 +209,7 @@ final class FeedPush {
      */
     void sweep() {
         final long now = System.currentTimeMillis();
-        final Map<UUID, Member> members = new HashMap<>();
-        client.getCluster().getMembers().forEach(m -> members.put(m.getUuid(), m));
+        final Map<UUID, Member> members = membersById();
         final Set<UUID> used = new HashSet<>();
         final List<int[]> move = new ArrayList<>();
         synchronized (this) {
@@ -240,6 +238,13 @@ final class FeedPush {
         for (final int[] m : move) {
             feed.repush(m[0], m[1]);
         }
+    }
+
+    /** The cluster's members as this client knows them now, by id. */
+    private Map<UUID, Member> membersById() {
+        final Map<UUID, Member> members = new HashMap<>();
+        client.getCluster().getMembers().forEach(m -> members.put(m.getUuid(), m));
+        return members;
     }
 
     private static int[] ints(final List<Integer> list) {

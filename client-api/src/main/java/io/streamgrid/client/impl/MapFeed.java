@@ -140,24 +140,6 @@ final class MapFeed {
         }, this::clusterReplaced);
     }
 
-    /**
-     * Why a read from {@code sequence} shows the partition's journal went back — its first event is
-     * below where the read started: Hazelcast moves a read beyond the newest event back to just
-     * after it (a new cluster, or a new primary that never received the tail read before) — or null.
-     */
-    static String wentBack(final int partition, final long sequence, final ReadResultSet<?> batch) {
-        if (batch.readCount() == 0) {
-            return null;
-        }
-        // What was read, filtered or not, began at next - readCount (the filter may have passed none of it).
-        final long firstRead = batch.getNextSequenceToReadFrom() - batch.readCount();
-        if (firstRead >= sequence) {
-            return null;
-        }
-        return "the journal of partition " + partition + " went back from sequence " + sequence + " to " + firstRead
-                + " (a new primary without the changes read before, or a new cluster)";
-    }
-
     /** Every member subscription resynchronises every partition, and no partition is read until they attach again. */
     private void clusterReplaced() {
         final List<ContinuousSubscription> subscriptions;
@@ -310,17 +292,13 @@ final class MapFeed {
 
     /** Under the part's lock: the answer to the read that started at {@code sequence}. */
     private void handOut(final Part part, final long sequence, final ReadResultSet<EventJournalMapEvent<Object, Object>> batch) {
-        // An empty read reports 0 as the next sequence (Hazelcast never sets it): stay where we are.
-        final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
-        final long lost = next - batch.readCount() - sequence;
+        final long next = JournalReads.next(sequence, batch);
         final List<ContinuousSubscription> attached = part.attached;
-        final String wentBack = wentBack(part.partition, sequence, batch);
-        if (wentBack != null) {
-            lose(part, sequence, wentBack);
-        } else if (lost > 0) {
-            // Each resynchronises the partition and attaches again after it: reading on past the gap
+        final String trouble = JournalReads.trouble(part.partition, sequence, batch);
+        if (trouble != null) {
+            // Each resynchronises the partition and attaches again after it: reading on past a gap
             // meanwhile would find more gaps in a burst and ask each for more resyncs.
-            lose(part, sequence, lost + " journal events overwritten before they were read");
+            lose(part, sequence, trouble);
         } else {
             for (int i = 0; i < batch.size() && !attached.isEmpty(); i++) {
                 final EventJournalMapEvent<Object, Object> event = batch.get(i);

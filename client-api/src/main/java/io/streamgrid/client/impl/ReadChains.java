@@ -109,18 +109,12 @@ final class ReadChains {
             if (generation.get(partition) != chain) {
                 return;
             }
-            final String wentBack = MapFeed.wentBack(partition, sequence, batch);
-            if (wentBack != null) {
-                requestResync(partition, chain, sequence, wentBack);
+            final String trouble = JournalReads.trouble(partition, sequence, batch);
+            if (trouble != null) {
+                requestResync(partition, chain, sequence, trouble);
                 return;
             }
-            // An empty read reports 0 as the next sequence (Hazelcast never sets it): stay where we are.
-            final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
-            final long lost = next - batch.readCount() - sequence;
-            if (lost > 0) {
-                requestResync(partition, chain, sequence, lost + " journal events overwritten before they were read");
-                return;
-            }
+            final long next = JournalReads.next(sequence, batch);
             for (int i = 0; i < batch.size(); i++) {
                 final Delta delta = subscription.deltaOf(batch.get(i), partition, batch.getSequence(i));
                 if (delta != null && !queue.offer(delta)) {

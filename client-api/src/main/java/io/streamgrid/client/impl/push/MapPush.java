@@ -10,6 +10,7 @@ import com.hazelcast.map.impl.journal.InternalEventJournalMapEvent;
 import com.hazelcast.ringbuffer.ReadResultSet;
 import com.hazelcast.topic.ITopic;
 import io.streamgrid.client.impl.AnyChangeListener;
+import io.streamgrid.client.impl.JournalReads;
 import io.streamgrid.client.impl.ReadFailures;
 import io.streamgrid.cq.ChangeFilter;
 
@@ -86,6 +87,8 @@ final class MapPush {
     private static final class Part {
         final int partition;
         final List<Attachment> attached = new ArrayList<>();
+        /** The union of the attached filters, what its reads pass (kept with {@link #attached}); null when none. */
+        ChangeFilter union;
         int generation;
         boolean reading;
         boolean rung;
@@ -122,9 +125,7 @@ final class MapPush {
             final Part part = parts[p];
             synchronized (part) {
                 part.attached.removeIf(a -> a.feed == feed);
-                if (part.attached.isEmpty()) {
-                    stop(part);
-                }
+                attachmentsChanged(part);
             }
         }
         for (int i = 0; i < attach.length; i++) {
@@ -151,6 +152,7 @@ final class MapPush {
             part.attached.removeIf(a -> a.feed == attachment.feed);
             final boolean others = !part.attached.isEmpty();
             part.attached.add(attachment);
+            attachmentsChanged(part);
             if (part.reading && part.sequence <= attachment.position) {
                 part.rung = true; // the read in flight started early enough; its answer has a part for it
                 return;
@@ -163,7 +165,7 @@ final class MapPush {
 
     /** Under the part's lock. */
     private void issue(final Part part) {
-        final ChangeFilter union = unionOf(part.attached);
+        final ChangeFilter union = part.union;
         part.reading = true;
         part.rung = false;
         final int generation = part.generation;
@@ -194,19 +196,21 @@ final class MapPush {
         }, handOut);
     }
 
+    /** Under the part's lock, after its attachments changed: their union again; a part left without any stops. */
+    private static void attachmentsChanged(final Part part) {
+        part.union = part.attached.isEmpty() ? null : unionOf(part.attached);
+        if (part.union == null) {
+            stop(part);
+        }
+    }
+
     private static ChangeFilter unionOf(final List<Attachment> attached) {
-        if (attached.size() == 1 || attached.stream().allMatch(a -> a.filter.equals(attached.get(0).filter))) {
+        if (attached.stream().allMatch(a -> a.filter.equals(attached.get(0).filter))) {
             return attached.get(0).filter;
         }
         final List<io.streamgrid.cq.Where> wheres = new ArrayList<>();
-        for (final Attachment a : attached) {
-            for (final io.streamgrid.cq.Where where : a.filter.wheres()) {
-                if (!wheres.contains(where)) {
-                    wheres.add(where);
-                }
-            }
-        }
-        return ChangeFilter.anyOf(wheres);
+        attached.forEach(a -> wheres.addAll(a.filter.wheres()));
+        return ChangeFilter.anyOf(wheres); // each text once
     }
 
     @SuppressWarnings("unchecked")
@@ -221,17 +225,12 @@ final class MapPush {
 
     /** Under the part's lock: the answer of the read that started at {@code sequence}. */
     private void handOut(final Part part, final long sequence, final ReadResultSet<EventJournalMapEvent<Object, Object>> batch) {
-        final long next = batch.readCount() == 0 ? sequence : batch.getNextSequenceToReadFrom();
-        final long firstRead = next - batch.readCount();
-        if (firstRead < sequence && batch.readCount() > 0) {
-            lose(part, "the journal of partition " + part.partition + " went back from sequence " + sequence + " to " + firstRead
-                    + " (a new primary without the changes read before, or a new cluster)");
+        final String trouble = JournalReads.trouble(part.partition, sequence, batch);
+        if (trouble != null) {
+            lose(part, trouble);
             return;
         }
-        if (firstRead > sequence) {
-            lose(part, (firstRead - sequence) + " journal events overwritten before they were read");
-            return;
-        }
+        final long next = JournalReads.next(sequence, batch);
         // Each change is read out of the answer once (get(i) deserializes the whole event every time)
         // and leaves as the member's own serialized key and values: the messages of ten clients
         // share them, nothing is serialized again per client. Filtering per client needs the
@@ -331,7 +330,7 @@ final class MapPush {
             send(a.feed, PushMessage.lost(name, part.partition, a.generation, a.sent, reason));
         }
         part.attached.clear();
-        stop(part);
+        attachmentsChanged(part);
     }
 
     private static void stop(final Part part) {
@@ -381,8 +380,8 @@ final class MapPush {
         final Map<Feed, Positions> positions = new HashMap<>();
         for (final Part part : parts) {
             synchronized (part) {
-                if (!expired.isEmpty() && part.attached.removeIf(a -> expired.contains(a.feed)) && part.attached.isEmpty()) {
-                    stop(part);
+                if (!expired.isEmpty() && part.attached.removeIf(a -> expired.contains(a.feed))) {
+                    attachmentsChanged(part);
                 }
                 for (final Attachment a : part.attached) {
                     positions.computeIfAbsent(a.feed, f -> new Positions()).add(part.partition, a.generation, a.sent);
