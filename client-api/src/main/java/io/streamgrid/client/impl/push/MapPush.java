@@ -89,6 +89,8 @@ final class MapPush {
         final List<Attachment> attached = new ArrayList<>();
         /** The union of the attached filters, what its reads pass (kept with {@link #attached}); null when none. */
         ChangeFilter union;
+        /** The filter of the read in flight (the union when it was issued). */
+        ChangeFilter readFilter;
         int generation;
         boolean reading;
         boolean rung;
@@ -101,11 +103,17 @@ final class MapPush {
 
     @SuppressWarnings("unchecked")
     MapPush(final HazelcastInstance member, final String name, final Executor handOut) {
+        this(member, name, handOut, (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) member.getMap(name));
+    }
+
+    /** @param journal the map's journal (a test holds its answers back to have a read in flight when it wants) */
+    MapPush(final HazelcastInstance member, final String name, final Executor handOut,
+            final EventJournalReader<EventJournalMapEvent<Object, Object>> journal) {
         this.member = member;
         this.name = name;
         this.handOut = handOut;
         final IMap<Object, Object> map = member.getMap(name);
-        this.journal = (EventJournalReader<EventJournalMapEvent<Object, Object>>) (Object) map;
+        this.journal = journal;
         final int partitions = member.getPartitionService().getPartitions().size();
         this.parts = new Part[partitions];
         for (int p = 0; p < partitions; p++) {
@@ -153,10 +161,12 @@ final class MapPush {
             final boolean others = !part.attached.isEmpty();
             part.attached.add(attachment);
             attachmentsChanged(part);
-            if (part.reading && part.sequence <= attachment.position) {
-                part.rung = true; // the read in flight started early enough; its answer has a part for it
+            if (part.reading && part.sequence <= attachment.position && covers(part.readFilter, attachment.filter)) {
+                part.rung = true; // the read in flight started early enough and passes what it wants: its answer has a part for it
                 return;
             }
+            // Else the read in flight is replaced (its answer dropped): filtered without this
+            // attachment's predicates, it would hand it a stretch with their changes missing.
             part.sequence = others ? Math.min(part.sequence, attachment.position) : attachment.position;
             part.generation++;
             issue(part);
@@ -168,6 +178,7 @@ final class MapPush {
         final ChangeFilter union = part.union;
         part.reading = true;
         part.rung = false;
+        part.readFilter = union;
         final int generation = part.generation;
         final long sequence = part.sequence;
         final CompletionStage<ReadResultSet<EventJournalMapEvent<Object, Object>>> reading;
@@ -204,6 +215,11 @@ final class MapPush {
         }
     }
 
+    /** Whether {@code read} passes every change {@code wanted} passes. */
+    private static boolean covers(final ChangeFilter read, final ChangeFilter wanted) {
+        return wanted.wheres().stream().allMatch(read::includes);
+    }
+
     private static ChangeFilter unionOf(final List<Attachment> attached) {
         if (attached.stream().allMatch(a -> a.filter.equals(attached.get(0).filter))) {
             return attached.get(0).filter;
@@ -234,8 +250,8 @@ final class MapPush {
         // Each change is read out of the answer once (get(i) deserializes the whole event every time)
         // and leaves as the member's own serialized key and values: the messages of ten clients
         // share them, nothing is serialized again per client. Filtering per client needs the
-        // values; with one client attached its filter is the read's own, so nothing is deserialized.
-        final boolean alone = part.attached.size() == 1;
+        // values; one client attached with the read's own filter needs none, so nothing is deserialized.
+        final boolean alone = part.attached.size() == 1 && part.attached.get(0).filter.equals(part.readFilter);
         final int size = batch.size();
         final EventJournalMapEvent<Object, Object>[] events = events(batch, size);
         for (final Attachment a : part.attached) {
