@@ -47,7 +47,8 @@ final class FeedPush {
     private final MapFeed feed;
     /** Guarded by this. */
     private final Map<Integer, Request> toAttach = new HashMap<>();
-    private final Set<Integer> toDetach = new HashSet<>();
+    /** Partitions to detach, with the generation that detaches them. */
+    private final Map<Integer, Integer> toDetach = new HashMap<>();
     private boolean flushScheduled;
     /** Per partition, the member pushing it (null: none) and the generation last requested (guarded by this). */
     private final UUID[] attachedOn;
@@ -77,13 +78,12 @@ final class FeedPush {
         scheduleFlush();
     }
 
-    /** No more changes of {@code partition} are wanted. */
-    synchronized void detach(final int partition) {
+    /** No more changes of {@code partition} are wanted from {@code generation} on. */
+    synchronized void detach(final int partition, final int generation) {
         toAttach.remove(partition);
-        if (attachedOn[partition] != null) {
-            toDetach.add(partition);
-            scheduleFlush();
-        }
+        requested[partition] = generation;
+        toDetach.put(partition, generation); // also when no attachment was confirmed yet: one may be on its way
+        scheduleFlush();
     }
 
     /** A message of member {@code member} arrived: it is alive. */
@@ -100,22 +100,24 @@ final class FeedPush {
 
     private void flush() {
         final Map<Integer, Request> attach;
-        final Set<Integer> detach;
-        final Map<UUID, List<Integer>> detachOn = new HashMap<>();
+        final Map<Integer, Integer> detach;
+        final Map<UUID, Map<Integer, Integer>> detachOn = new HashMap<>();
         final Map<UUID, Map<ChangeFilter, List<Integer>>> attachOn = new HashMap<>();
         final List<Integer> ownerless = new ArrayList<>();
         synchronized (this) {
             attach = new HashMap<>(toAttach);
-            detach = new HashSet<>(toDetach);
+            detach = new HashMap<>(toDetach);
             toAttach.clear();
             toDetach.clear();
             flushScheduled = false;
-            for (final int p : detach) {
-                if (attachedOn[p] != null) {
-                    detachOn.computeIfAbsent(attachedOn[p], m -> new ArrayList<>()).add(p);
-                    attachedOn[p] = null;
+            detach.forEach((p, generation) -> {
+                // Not yet confirmed, an attachment was sent to the owner of the time: most likely the owner now.
+                final UUID on = attachedOn[p] != null ? attachedOn[p] : partitions.ownerOf(p);
+                if (on != null) {
+                    detachOn.computeIfAbsent(on, m -> new HashMap<>()).put(p, generation);
                 }
-            }
+                attachedOn[p] = null;
+            });
             for (final Map.Entry<Integer, Request> entry : attach.entrySet()) {
                 final int p = entry.getKey();
                 final UUID owner = partitions.ownerOf(p);
@@ -124,17 +126,18 @@ final class FeedPush {
                     continue;
                 }
                 if (attachedOn[p] != null && !attachedOn[p].equals(owner)) {
-                    detachOn.computeIfAbsent(attachedOn[p], m -> new ArrayList<>()).add(p);
+                    detachOn.computeIfAbsent(attachedOn[p], m -> new HashMap<>()).put(p, entry.getValue().generation());
                 }
                 attachOn.computeIfAbsent(owner, m -> new HashMap<>()).computeIfAbsent(entry.getValue().filter(), f -> new ArrayList<>())
                         .add(p);
             }
         }
         final Map<UUID, Member> members = membersById();
-        for (final Map.Entry<UUID, List<Integer>> entry : detachOn.entrySet()) {
+        for (final Map.Entry<UUID, Map<Integer, Integer>> entry : detachOn.entrySet()) {
             final Member member = members.get(entry.getKey());
             if (member != null && !attachOn.containsKey(entry.getKey())) {
-                send(member, new PushControl(topic, map, null, NONE, NONE, new long[0], ints(entry.getValue())), List.of(), attach);
+                final Map<Integer, Integer> here = entry.getValue();
+                send(member, new PushControl(topic, map, null, NONE, NONE, new long[0], keys(here), values(here)), List.of(), attach);
             }
         }
         for (final Map.Entry<UUID, Map<ChangeFilter, List<Integer>>> byMember : attachOn.entrySet()) {
@@ -143,7 +146,7 @@ final class FeedPush {
                 byMember.getValue().values().forEach(ownerless::addAll); // it left meanwhile: the new owner is known in a moment
                 continue;
             }
-            int[] detachHere = ints(detachOn.getOrDefault(member.getUuid(), List.of()));
+            Map<Integer, Integer> detachHere = detachOn.getOrDefault(member.getUuid(), Map.of());
             for (final Map.Entry<ChangeFilter, List<Integer>> byFilter : byMember.getValue().entrySet()) {
                 final List<Integer> partitions = byFilter.getValue();
                 final int[] generations = new int[partitions.size()];
@@ -153,9 +156,9 @@ final class FeedPush {
                     generations[i] = request.generation();
                     positions[i] = request.position();
                 }
-                send(member, new PushControl(topic, map, byFilter.getKey(), ints(partitions), generations, positions, detachHere),
-                        partitions, attach);
-                detachHere = NONE;
+                send(member, new PushControl(topic, map, byFilter.getKey(), ints(partitions), generations, positions, keys(detachHere),
+                        values(detachHere)), partitions, attach);
+                detachHere = Map.of();
             }
         }
         if (!ownerless.isEmpty()) {
@@ -231,7 +234,7 @@ final class FeedPush {
             for (final UUID on : used) {
                 final Member member = members.get(on);
                 if (member != null) {
-                    send(member, new PushControl(topic, map, null, NONE, NONE, new long[0], NONE), List.of(), Map.of());
+                    send(member, new PushControl(topic, map, null, NONE, NONE, new long[0], NONE, NONE), List.of(), Map.of());
                 }
             }
         }
@@ -245,6 +248,15 @@ final class FeedPush {
         final Map<UUID, Member> members = new HashMap<>();
         client.getCluster().getMembers().forEach(m -> members.put(m.getUuid(), m));
         return members;
+    }
+
+    private static int[] keys(final Map<Integer, Integer> map) {
+        return map.keySet().stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The values of {@code map} in the order of {@link #keys} (the same iteration of an unchanged map). */
+    private static int[] values(final Map<Integer, Integer> map) {
+        return map.keySet().stream().mapToInt(map::get).toArray();
     }
 
     private static int[] ints(final List<Integer> list) {

@@ -353,7 +353,7 @@ final class MapFeed {
         part.reading = false;
         part.generation++;
         if (pushing) {
-            push.detach(part.partition);
+            push.detach(part.partition, part.generation);
         }
     }
 

@@ -15,6 +15,7 @@ import io.streamgrid.client.impl.ReadFailures;
 import io.streamgrid.cq.ChangeFilter;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -59,9 +60,22 @@ final class MapPush {
         /** Messages waiting to leave as one bundle, in order (guarded by the feed). */
         final List<PushMessage> outbox = new ArrayList<>();
         boolean flushScheduled;
+        /** Per partition, the newest generation a request of this feed carried (guarded by the partition's lock). */
+        private final int[] newestGeneration;
 
-        Feed(final ITopic<PushMessage> topic) {
+        Feed(final ITopic<PushMessage> topic, final int partitions) {
             this.topic = topic;
+            this.newestGeneration = new int[partitions];
+            Arrays.fill(newestGeneration, Integer.MIN_VALUE);
+        }
+
+        /** Under the partition's lock: whether a request of {@code generation} is the newest for it (and records it). */
+        boolean newest(final int partition, final int generation) {
+            if (generation < newestGeneration[partition]) {
+                return false;
+            }
+            newestGeneration[partition] = generation;
+            return true;
         }
     }
 
@@ -122,18 +136,26 @@ final class MapPush {
         map.addLocalEntryListener(new Doorbell());
     }
 
+    /**
+     * Applies one request of a client feed ({@link PushControl}) and renews its lease. The requests
+     * of a feed may run out of order here (the executor's threads), so each partition's attachment
+     * or detachment carries the feed's generation for it, which only grows: one older than the
+     * newest this feed's partition has seen is stale and ignored.
+     */
     void control(final String topic, final ChangeFilter filter, final int[] attach, final int[] generations, final long[] positions,
-                 final int[] detach, final long leaseUntil) {
+                 final int[] detach, final int[] detachGenerations, final long leaseUntil) {
         final Feed feed;
         synchronized (this) {
-            feed = feeds.computeIfAbsent(topic, t -> new Feed(member.getTopic(t)));
+            feed = feeds.computeIfAbsent(topic, t -> new Feed(member.getTopic(t), parts.length));
             feed.leaseUntil = leaseUntil;
         }
-        for (final int p : detach) {
-            final Part part = parts[p];
+        for (int i = 0; i < detach.length; i++) {
+            final Part part = parts[detach[i]];
             synchronized (part) {
-                part.attached.removeIf(a -> a.feed == feed);
-                attachmentsChanged(part);
+                if (feed.newest(part.partition, detachGenerations[i])) {
+                    part.attached.removeIf(a -> a.feed == feed);
+                    attachmentsChanged(part);
+                }
             }
         }
         for (int i = 0; i < attach.length; i++) {
@@ -157,6 +179,9 @@ final class MapPush {
 
     private void attach(final Part part, final Attachment attachment) {
         synchronized (part) {
+            if (!attachment.feed.newest(part.partition, attachment.generation)) {
+                return; // a request this feed sent before one already applied
+            }
             part.attached.removeIf(a -> a.feed == attachment.feed);
             final boolean others = !part.attached.isEmpty();
             part.attached.add(attachment);

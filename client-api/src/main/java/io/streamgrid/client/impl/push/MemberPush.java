@@ -62,9 +62,9 @@ public final class MemberPush {
     }
 
     void control(final String topic, final String map, final ChangeFilter filter, final int[] attach, final int[] generations,
-                 final long[] positions, final int[] detach) {
+                 final long[] positions, final int[] detach, final int[] detachGenerations) {
         final MapPush push = maps.computeIfAbsent(map, name -> new MapPush(member, name, handOut));
-        push.control(topic, filter, attach, generations, positions, detach, System.currentTimeMillis() + LEASE_MS);
+        push.control(topic, filter, attach, generations, positions, detach, detachGenerations, System.currentTimeMillis() + LEASE_MS);
     }
 
     private void sweep() {

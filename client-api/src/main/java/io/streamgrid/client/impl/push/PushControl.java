@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
  * A client feed's request to one member, run there on Hazelcast's executor: push the changes of
  * {@code attach} partitions of {@code map} that {@code filter} passes, each from its position on
  * (its changes before that the feed has), stamped with its generation; stop pushing
- * {@code detach} partitions. Every request also renews the feed's lease on the member: a feed not
+ * {@code detach} partitions (each with the feed's generation for it, so that a request overtaken by
+ * a newer one on the way changes nothing: {@link MapPush#control}). Every request also renews the feed's lease on the member: a feed not
  * heard from for {@link MemberPush#LEASE_MS} is dropped (its client died or left). Answers true.
  */
 public final class PushControl implements Callable<Boolean>, HazelcastInstanceAware, DataSerializable {
@@ -25,6 +26,7 @@ public final class PushControl implements Callable<Boolean>, HazelcastInstanceAw
     private int[] generations;
     private long[] positions;
     private int[] detach;
+    private int[] detachGenerations;
     private transient HazelcastInstance member;
 
     /** For Hazelcast's deserialization only. */
@@ -32,10 +34,10 @@ public final class PushControl implements Callable<Boolean>, HazelcastInstanceAw
     }
 
     public PushControl(final String topic, final String map, final ChangeFilter filter, final int[] attach, final int[] generations,
-                       final long[] positions, final int[] detach) {
-        if (attach.length != generations.length || attach.length != positions.length) {
+                       final long[] positions, final int[] detach, final int[] detachGenerations) {
+        if (attach.length != generations.length || attach.length != positions.length || detach.length != detachGenerations.length) {
             throw new IllegalArgumentException("bug: " + attach.length + " partitions, " + generations.length + " generations, "
-                    + positions.length + " positions");
+                    + positions.length + " positions; " + detach.length + " detached, " + detachGenerations.length + " generations");
         }
         this.topic = topic;
         this.map = map;
@@ -44,6 +46,7 @@ public final class PushControl implements Callable<Boolean>, HazelcastInstanceAw
         this.generations = generations;
         this.positions = positions;
         this.detach = detach;
+        this.detachGenerations = detachGenerations;
     }
 
     @Override
@@ -53,7 +56,7 @@ public final class PushControl implements Callable<Boolean>, HazelcastInstanceAw
 
     @Override
     public Boolean call() {
-        MemberPush.of(member).control(topic, map, filter, attach, generations, positions, detach);
+        MemberPush.of(member).control(topic, map, filter, attach, generations, positions, detach, detachGenerations);
         return Boolean.TRUE;
     }
 
@@ -66,6 +69,7 @@ public final class PushControl implements Callable<Boolean>, HazelcastInstanceAw
         out.writeIntArray(generations);
         out.writeLongArray(positions);
         out.writeIntArray(detach);
+        out.writeIntArray(detachGenerations);
     }
 
     @Override
@@ -77,5 +81,6 @@ public final class PushControl implements Callable<Boolean>, HazelcastInstanceAw
         generations = in.readIntArray();
         positions = in.readLongArray();
         detach = in.readIntArray();
+        detachGenerations = in.readIntArray();
     }
 }

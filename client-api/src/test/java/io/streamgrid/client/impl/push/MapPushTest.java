@@ -85,8 +85,8 @@ class MapPushTest {
         final long lease = System.currentTimeMillis() + 60_000;
 
         journal.hold();
-        push.control(TOPIC, narrow, new int[]{0}, new int[]{1}, new long[]{0}, new int[0], lease);
-        push.control(TOPIC, wide, new int[]{0}, new int[]{2}, new long[]{0}, new int[0], lease);
+        push.control(TOPIC, narrow, new int[]{0}, new int[]{1}, new long[]{0}, new int[0], new int[0], lease);
+        push.control(TOPIC, wide, new int[]{0}, new int[]{2}, new long[]{0}, new int[0], new int[0], lease);
         journal.release();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> changesOf(pushed, 2).stream().anyMatch(m -> m.next() >= 2));
@@ -97,6 +97,33 @@ class MapPushTest {
             }
         }
         assertThat(keys).as("keys pushed to the attachment of the wider filter").containsExactlyInAnyOrder(1L, 2L);
+    }
+
+    /**
+     * Design of this test: a client's requests reach the member on Hazelcast's executor, whose
+     * threads may run two of them out of order. The feed attaches the partition (generation 3), then
+     * a request the feed sent before it arrives: an attachment of generation 2, then a detachment of
+     * generation 1. Oracle: a change written afterwards is pushed stamped 3 (the generation the
+     * client waits for); the stale requests change nothing — applied, the client would drop every
+     * message of the partition for good.
+     */
+    @Test
+    void when_aFeedsOlderRequestsArriveAfterItsNewest_then_theNewestAttachmentStays() {
+        final IMap<Long, Version> map = member.getMap(MAP);
+        final List<PushMessage> pushed = new CopyOnWriteArrayList<>();
+        member.<PushMessage>getTopic(TOPIC).addMessageListener(message -> pushed.addAll(flat(message.getMessageObject())));
+        final MapPush push = new MapPush(member, MAP, handOut);
+        final ChangeFilter filter = new ChangeFilter(Where.parse("group = 0"));
+        final long lease = System.currentTimeMillis() + 60_000;
+
+        push.control(TOPIC, filter, new int[]{0}, new int[]{3}, new long[]{0}, new int[0], new int[0], lease);
+        push.control(TOPIC, filter, new int[]{0}, new int[]{2}, new long[]{0}, new int[0], new int[0], lease);
+        push.control(TOPIC, null, new int[0], new int[0], new long[0], new int[]{0}, new int[]{1}, lease);
+        map.set(1L, new Version(0, 1));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> !changesOf(pushed, 3).stream().filter(m -> m.size() > 0).toList().isEmpty());
+        assertThat(pushed.stream().filter(m -> m.kind() == PushMessage.CHANGES && m.generation() != 3).toList())
+                .as("changes pushed under a stale attachment").isEmpty();
     }
 
     private static List<PushMessage> changesOf(final List<PushMessage> pushed, final int generation) {
