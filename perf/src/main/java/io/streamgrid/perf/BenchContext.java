@@ -14,8 +14,9 @@ import java.util.function.Consumer;
  * @param quick    the short variant: fewer and shorter runs, for a check in a few minutes
  * @param workDir  a fresh directory of its own for files and member processes
  * @param progress where to report progress (a line at a time)
+ * @param query    {@code --query}: the one query to run of a benchmark made of several (nexmark); empty: all
  */
-public record BenchContext(boolean quick, Path workDir, Consumer<String> progress) {
+public record BenchContext(boolean quick, Path workDir, Consumer<String> progress, java.util.Optional<String> query) {
 
     /** {@code quick} when quick, {@code full} otherwise. */
     public <T> T pick(final T quickValue, final T fullValue) {

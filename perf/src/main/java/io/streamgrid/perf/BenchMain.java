@@ -45,6 +45,9 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--quick", description = "Short runs: all of them in about 25 minutes (a full run about 73), wider ranges.")
     private boolean quick;
 
+    @Option(names = "--query", paramLabel = "QUERY", description = "nexmark: run only this query (Q0, Q1, Q2, …).")
+    private String query;
+
     @Option(names = "--list", description = "List the benchmarks and exit.")
     private boolean list;
 
@@ -125,7 +128,7 @@ public final class BenchMain implements Callable<Integer> {
             final double elapsed = (System.nanoTime() - start) / 1e9;
             System.out.printf(Locale.ROOT, "[%s %d/%d +%.1fs%s] %s%n", benchmark.name(), index + 1, order.size(), elapsed,
                     times.timeLeft(order, index, elapsed, quick), line);
-        });
+        }, java.util.Optional.ofNullable(query));
         context.progress("start (" + (quick ? "quick" : "full") + "): " + benchmark.title());
         try {
             final BenchResult result = benchmark.run(context);

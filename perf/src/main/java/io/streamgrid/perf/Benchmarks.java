@@ -33,6 +33,7 @@ final class Benchmarks {
         return List.of(WindowingBench.throughput(), WindowingBench.exactlyOnceCost(), new PointReadsBench(),
                 new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new StateReloadBench(), new DurableSnapshotsBench(), new KeyedBench(),
                 new PatternBench(), new LookupJoinBench(), new EnrichmentBench(),
-                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new StateCodecsBench(), new PublishBench(), new KafkaStreamsBench(), new PublishResultBench());
+                new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new StateCodecsBench(), new PublishBench(), new KafkaStreamsBench(), new PublishResultBench(),
+                new io.streamgrid.perf.bench.nexmark.NexmarkBench());
     }
 }

@@ -94,6 +94,27 @@ public final class ChildJvm {
         }
     }
 
+    /**
+     * Waits up to {@code timeout} for a process that runs to its end by itself (a benchmark run) and
+     * returns its exit code; kills it when it has not ended by then.
+     *
+     * @throws IllegalStateException when it was not started, or had to be killed (naming the log file)
+     */
+    public int awaitExit(final java.time.Duration timeout) throws InterruptedException {
+        final Process running;
+        synchronized (this) {
+            running = process;
+        }
+        if (running == null) {
+            throw new IllegalStateException(name + " was not started");
+        }
+        if (!running.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            kill();
+            throw new IllegalStateException(name + " did not end within " + timeout.toSeconds() + " s: killed; see " + logFile);
+        }
+        return running.exitValue();
+    }
+
     public synchronized boolean isRunning() {
         return process != null && process.isAlive();
     }

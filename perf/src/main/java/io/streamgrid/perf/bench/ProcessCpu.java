@@ -6,7 +6,7 @@ import io.streamgrid.cluster.MemberProcess;
 import java.util.Optional;
 
 /** CPU time processes have used so far, in nanoseconds: benchmarks report where the 2 cores went between two readings. */
-final class ProcessCpu {
+public final class ProcessCpu {
     private ProcessCpu() {
     }
 
@@ -20,7 +20,7 @@ final class ProcessCpu {
     }
 
     /** This JVM (the benchmark: its writers, clients, embedded members). */
-    static long own() {
+    public static long own() {
         return nanos(Optional.of(ProcessHandle.current()), "the benchmark JVM");
     }
 

@@ -1,0 +1,76 @@
+package io.streamgrid.perf.bench.nexmark;
+
+import com.hazelcast.jet.JetService;
+import com.hazelcast.jet.Job;
+import io.streamgrid.nexmark.ResultFingerprint;
+import io.streamgrid.perf.bench.ProcessCpu;
+
+import java.util.function.Function;
+
+/**
+ * One run of a query by an engine that computes on the benchmark's embedded member (StreamGrid,
+ * plain Jet): its jobs are submitted, and the run ends at its last row — found once its result
+ * equals the one expected, or has stayed unchanged for the quiet time (then it differs, and
+ * whoever reads the run sees so). What {@code submit} started is stopped after, by the action it
+ * returned.
+ *
+ * @param elapsedNanos from submission to the last row (0 rows: 0)
+ * @param cpuNanos     this process's CPU time from submission until the end was found
+ */
+record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
+    /** The longest a run may go on producing rows. */
+    private static final long LIMIT_NANOS = 20L * 60 * 1_000_000_000L;
+
+    static InJvmRun run(final JetService jet, final ResultRows rows, final ResultFingerprint expected,
+                        final Function<JetService, Runnable> submit, final long quietMs) {
+        rows.reset();
+        final long cpuAtStart = ProcessCpu.own();
+        final long start = System.nanoTime();
+        final Runnable stop = submit.apply(jet);
+        final long cpuAtEnd;
+        try {
+            while (!rows.fingerprint().equals(expected)) {
+                final long now = System.nanoTime();
+                if ((now - Math.max(start, rows.lastRowNanos())) / 1_000_000 > quietMs) {
+                    break;
+                }
+                if (now - start > LIMIT_NANOS) {
+                    throw new IllegalStateException("still producing rows after " + LIMIT_NANOS / 60_000_000_000L + " minutes");
+                }
+                sleep(10);
+            }
+            cpuAtEnd = ProcessCpu.own();
+        } finally {
+            stop.run();
+        }
+        final long lastRow = rows.lastRowNanos();
+        return new InJvmRun(lastRow == 0 ? 0 : lastRow - start, cpuAtEnd - cpuAtStart, rows.fingerprint());
+    }
+
+    double eventsPerSecond(final long events) {
+        return elapsedNanos == 0 ? 0 : events * 1e9 / elapsedNanos;
+    }
+
+    double eventsPerCpuSecond(final long events) {
+        return events * 1e9 / cpuNanos;
+    }
+
+    /** Cancels {@code job} and waits for it to end. */
+    static void cancel(final Job job) {
+        try {
+            job.cancel();
+            job.join();
+        } catch (final RuntimeException cancelled) {
+            // a cancelled job completes exceptionally: that is how it ends here
+        }
+    }
+
+    private static void sleep(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for results", e);
+        }
+    }
+}

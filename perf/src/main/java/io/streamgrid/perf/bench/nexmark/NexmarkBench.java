@@ -1,0 +1,263 @@
+package io.streamgrid.perf.bench.nexmark;
+
+import com.hazelcast.jet.JetService;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.config.JobConfig;
+import com.hazelcast.jet.config.ProcessingGuarantee;
+import com.hazelcast.jet.pipeline.Pipeline;
+import io.streamgrid.jobs.Jobs;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.pipeline.JobDefinition;
+import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.nexmark.NexmarkGenerator;
+import io.streamgrid.nexmark.NexmarkQuery;
+import io.streamgrid.nexmark.ResultFingerprint;
+import io.streamgrid.perf.BenchContext;
+import io.streamgrid.perf.Benchmark;
+import io.streamgrid.perf.bench.EmbeddedGrid;
+import io.streamgrid.perf.report.BenchResult;
+import io.streamgrid.perf.report.Environment;
+import io.streamgrid.perf.report.GoalCheck;
+import io.streamgrid.perf.report.Measurement;
+import io.streamgrid.perf.report.Ratio;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * NEXMark (issue 49): the field's benchmark — an auction site's persons, auctions and bids and its
+ * standard queries — run by StreamGrid, Apache Flink and plain Hazelcast Jet over the same events,
+ * each with exactly-once snapshots every second, results checked equal.
+ *
+ * <p>Design: the events are generated once by the shared generator ({@code perf/nexmark}) into the
+ * three schema logs (2 partitions each, ended by an end-of-stream record) for StreamGrid and Jet;
+ * Flink's runner (a child JVM) generates the same events into memory before its job starts. Each
+ * engine drains the whole input; a run lasts from the job's start (StreamGrid, Jet: submission;
+ * Flink: its first event read) to its last result row, and its CPU is its process's over that
+ * span — events per CPU second is the per-core figure. Every engine folds its rows into an
+ * order-insensitive fingerprint ({@link ResultFingerprint}); a query whose engines disagree is
+ * reported as such and its goals fail. Events counted: every NEXMark event of the input (persons,
+ * auctions and bids, as the published figures count them), whichever streams the query reads.
+ */
+public final class NexmarkBench implements Benchmark {
+    static final long SNAPSHOT_INTERVAL_MS = 1_000;
+    /** How long a run's results must stay unchanged before it is taken as done without matching Flink's. */
+    private static final long QUIET_MS = 15_000;
+    static final AtomicInteger JOB_IDS = new AtomicInteger();
+
+    @Override
+    public String name() {
+        return "nexmark";
+    }
+
+    @Override
+    public String title() {
+        return "NEXMark: StreamGrid vs Apache Flink (MiniCluster) vs plain Jet, exactly-once, same events, results checked equal";
+    }
+
+    /** One engine's runs of one query. */
+    private record Runs(double[] eventsPerSecond, double[] eventsPerCpuSecond, ResultFingerprint result) {
+    }
+
+    @Override
+    public BenchResult run(final BenchContext context) throws Exception {
+        final NexmarkSetup setup = NexmarkSetup.DEFAULT;
+        final long events = context.pick(2_000_000L, 10_000_000L);
+        final int runs = context.pick(1, 3);
+        final List<NexmarkQuery> queries = context.query().map(q -> List.of(NexmarkQuery.named(q))).orElse(List.of(NexmarkQuery.values()));
+        final Path ingest = context.workDir().resolve("ingest");
+        context.progress("writing " + events + " NEXMark events into the schema logs under " + ingest);
+        NexmarkLogs.write(ingest, setup.generator(), events, setup.parallelism(), context::progress);
+
+        final List<Measurement> measurements = new ArrayList<>();
+        final List<Ratio> ratios = new ArrayList<>();
+        final List<GoalCheck> goals = new ArrayList<>();
+        final List<String> notes = new ArrayList<>();
+        try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
+            final JetService jet = grid.member().getJet();
+            for (final NexmarkQuery query : queries) {
+                final Optional<List<JobDefinition>> ours = StreamGridQueries.jobs(query);
+                final Optional<Pipeline> plainJet = JetQueries.pipeline(query, ingest, setup.parallelism());
+                if (ours.isEmpty() && plainJet.isEmpty()) {
+                    notes.add(query + " (" + query.title() + "): not built yet in StreamGrid or plain Jet; not run.");
+                    continue;
+                }
+                final Runs flink = flink(context, query, events, setup, runs);
+                final Optional<Runs> streamGrid = ours.map(jobs -> inJvm(context, query, "StreamGrid", runs, flink.result(),
+                        ResultRows.STREAMGRID, events, jet, j -> submitAll(j, query, jobs, ingest, setup, events)));
+                final Optional<Runs> jetRuns = plainJet.map(pipeline -> inJvm(context, query, "plain Jet", runs, flink.result(),
+                        ResultRows.PLAIN_JET, events, jet, j -> submitJet(j, pipeline, query)));
+                report(query, flink, streamGrid, jetRuns, measurements, ratios, goals, notes);
+            }
+        }
+        return new BenchResult(name(), title(), setup(events, runs, setup), context.pick("quick", "full"), Instant.now().toString(),
+                Environment.current(), measurements, List.of(), ratios, goals, notes);
+    }
+
+    private static Runs flink(final BenchContext context, final NexmarkQuery query, final long events, final NexmarkSetup setup,
+                              final int runs) throws InterruptedException {
+        final List<FlinkRun> done = FlinkRun.run(query, events, setup, SNAPSHOT_INTERVAL_MS, runs,
+                context.workDir().resolve("flink-" + query + ".log"), context::progress);
+        final double[] rate = new double[runs];
+        final double[] perCore = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            final FlinkRun run = done.get(r);
+            rate[r] = run.eventsPerSecond();
+            perCore[r] = run.eventsPerCpuSecond();
+            context.progress(String.format(Locale.ROOT, "%s Flink run %d: %,.0f events/s, %,.0f per CPU second; %s", query, r + 1,
+                    rate[r], perCore[r], run.result()));
+            if (!run.result().equals(done.get(0).result())) {
+                throw new IllegalStateException("Flink's runs of " + query + " computed different results: " + done);
+            }
+        }
+        return new Runs(rate, perCore, done.get(0).result());
+    }
+
+    /** {@code runs} runs of an engine on the embedded member ({@link InJvmRun}), each checked against Flink's result. */
+    private static Runs inJvm(final BenchContext context, final NexmarkQuery query, final String engine, final int runs,
+                              final ResultFingerprint expected, final ResultRows rows, final long events, final JetService jet,
+                              final Function<JetService, Runnable> submit) {
+        final double[] rate = new double[runs];
+        final double[] perCore = new double[runs];
+        ResultFingerprint result = null;
+        for (int r = 0; r < runs; r++) {
+            final InJvmRun run = InJvmRun.run(jet, rows, expected, submit, QUIET_MS);
+            result = run.result();
+            rate[r] = run.eventsPerSecond(events);
+            perCore[r] = run.eventsPerCpuSecond(events);
+            context.progress(String.format(Locale.ROOT, "%s %s run %d: %,.0f events/s, %,.0f per CPU second; %s%s", query, engine, r + 1,
+                    rate[r], perCore[r], result, result.equals(expected) ? " (equals Flink's)" : " — DIFFERS from Flink's " + expected));
+        }
+        return new Runs(rate, perCore, result);
+    }
+
+    /**
+     * Submits StreamGrid's jobs of {@code query} over {@code events} events; returns what stops them.
+     * The logs they derive (a re-keyed copy of the bids) start empty, so each run copies the input
+     * afresh; once a copy holds every bid the benchmark ends it with an end-of-stream record, as the
+     * end of the input travels downstream in Flink (a StreamGrid job does not yet pass the end of its
+     * input on to the logs it writes).
+     */
+    static Runnable submitAll(final JetService jet, final NexmarkQuery query, final List<JobDefinition> jobs, final Path ingest,
+                              final NexmarkSetup setup, final long events) {
+        final List<DerivedLogEnd> ends = new ArrayList<>();
+        for (final EventSchema derived : StreamGridQueries.derivedLogs(query)) {
+            final Path log = SchemaLog.directoryOf(ingest, derived.name());
+            deleteRecursively(log);
+            SchemaLog.open(log, derived, setup.parallelism()).close();
+            ends.add(DerivedLogEnd.start(log, derived, NexmarkGenerator.bidsBefore(events)));
+        }
+        final List<Job> started = new ArrayList<>();
+        final JobOptions options = new JobOptions(ingest, SNAPSHOT_INTERVAL_MS, setup.parallelism());
+        for (final JobDefinition job : jobs) {
+            final String name = job.name() + "-" + JOB_IDS.incrementAndGet();
+            started.add(Jobs.submit(jet, job, options, null, options.jobConfig(name)));
+        }
+        return () -> {
+            ends.forEach(DerivedLogEnd::stop);
+            started.forEach(InJvmRun::cancel);
+        };
+    }
+
+    /** Submits plain Jet's pipeline of {@code query}; returns what stops it. */
+    static Runnable submitJet(final JetService jet, final Pipeline pipeline, final NexmarkQuery query) {
+        final Job job = jet.newJob(pipeline, config("nexmark-jet-" + query));
+        return () -> InJvmRun.cancel(job);
+    }
+
+    private static void deleteRecursively(final Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot empty " + dir, e);
+        }
+    }
+
+    static JobConfig config(final String name) {
+        return new JobConfig().setName(name + "-" + JOB_IDS.incrementAndGet()).setProcessingGuarantee(ProcessingGuarantee.EXACTLY_ONCE)
+                .setSnapshotIntervalMillis(SNAPSHOT_INTERVAL_MS);
+    }
+
+    private static void report(final NexmarkQuery query, final Runs flink, final Optional<Runs> ours, final Optional<Runs> jet,
+                               final List<Measurement> measurements, final List<Ratio> ratios, final List<GoalCheck> goals,
+                               final List<String> notes) {
+        final String q = query + " ";
+        measurements.add(Measurement.of(q + "Flink (MiniCluster, HashMap state)", "reference", "events/s", flink.eventsPerSecond()));
+        measurements.add(Measurement.of(q + "Flink (MiniCluster, HashMap state)", "reference", "events/s per core",
+                flink.eventsPerCpuSecond()));
+        jet.ifPresent(j -> {
+            measurements.add(Measurement.of(q + "plain Jet", "reference", "events/s", j.eventsPerSecond()));
+            measurements.add(Measurement.of(q + "plain Jet", "reference", "events/s per core", j.eventsPerCpuSecond()));
+        });
+        final boolean jetAgrees = jet.map(j -> j.result().equals(flink.result())).orElse(true);
+        if (ours.isEmpty()) {
+            goals.add(GoalCheck.notMeasured(q + "StreamGrid ≥ 3× Flink's events/s per core", "StreamGrid's " + query
+                    + " is not built yet"));
+            goals.add(GoalCheck.notMeasured(q + "StreamGrid ≥ 2× plain Jet's events/s", "StreamGrid's " + query + " is not built yet"));
+            notes.add(q + (jetAgrees ? "Flink and plain Jet computed the same result: " + flink.result()
+                    : "RESULTS DIFFER: Flink " + flink.result() + ", plain Jet " + jet.get().result()));
+            return;
+        }
+        final Runs sg = ours.get();
+        measurements.add(Measurement.of(q + "StreamGrid", "ours", "events/s", sg.eventsPerSecond()));
+        measurements.add(Measurement.of(q + "StreamGrid", "ours", "events/s per core", sg.eventsPerCpuSecond()));
+        final boolean agree = jetAgrees && sg.result().equals(flink.result());
+        final double perCore = median(sg.eventsPerCpuSecond()) / median(flink.eventsPerCpuSecond());
+        ratios.add(Ratio.of(q + "StreamGrid / Flink, events/s per core", median(sg.eventsPerCpuSecond()),
+                median(flink.eventsPerCpuSecond()), "the goal is ≥ 3"));
+        ratios.add(Ratio.of(q + "StreamGrid / Flink, events/s", median(sg.eventsPerSecond()), median(flink.eventsPerSecond()),
+                "above 1: we drain the input sooner"));
+        final String equal = agree ? "results equal (" + flink.result() + ")" : "RESULTS DIFFER: Flink " + flink.result() + ", StreamGrid "
+                + sg.result() + jet.map(j -> ", plain Jet " + j.result()).orElse("");
+        goals.add(GoalCheck.of(q + "StreamGrid ≥ 3× Flink's events/s per core", agree && perCore >= 3, String.format(Locale.ROOT,
+                "%.2f× (%,.0f vs %,.0f events per CPU second); %s", perCore, median(sg.eventsPerCpuSecond()),
+                median(flink.eventsPerCpuSecond()), equal)));
+        if (jet.isPresent()) {
+            final double vsJet = median(sg.eventsPerSecond()) / median(jet.get().eventsPerSecond());
+            ratios.add(Ratio.of(q + "StreamGrid / plain Jet, events/s", median(sg.eventsPerSecond()), median(jet.get().eventsPerSecond()),
+                    "the goal is ≥ 2"));
+            goals.add(GoalCheck.of(q + "StreamGrid ≥ 2× plain Jet's events/s", agree && vsJet >= 2, String.format(Locale.ROOT,
+                    "%.2f× (%,.0f vs %,.0f events/s); %s", vsJet, median(sg.eventsPerSecond()), median(jet.get().eventsPerSecond()),
+                    equal)));
+        } else {
+            goals.add(GoalCheck.notMeasured(q + "StreamGrid ≥ 2× plain Jet's events/s", "plain Jet's " + query + " is not built yet"));
+        }
+    }
+
+    private static double median(final double[] values) {
+        return Measurement.of("", "", "", values).median();
+    }
+
+    private static String setup(final long events, final int runs, final NexmarkSetup setup) {
+        return String.format(Locale.ROOT, "%,d NEXMark events (persons : auctions : bids = 1 : 3 : 46; hot sellers, bidders and "
+                        + "auctions as the specification describes; seed %d; event time %,d events per second; padding %d %%) from "
+                        + "the shared generator. StreamGrid and plain Jet: one embedded member (2 cooperative threads), the three "
+                        + "schema logs of %d partitions, local parallelism %d. Flink %s: a local MiniCluster in a JVM of its own, "
+                        + "parallelism %d, the HashMap state backend, events generated into its memory before the job starts "
+                        + "(two source readers, each a stride of the stream). All: exactly-once, snapshots/checkpoints every %d ms. "
+                        + "%d run(s) per engine and query, each a fresh job; the median is shown.", events, setup.seed(),
+                setup.eventsPerSecond(), setup.padding(), setup.parallelism(), setup.parallelism(), flinkVersion(), setup.parallelism(),
+                SNAPSHOT_INTERVAL_MS, runs);
+    }
+
+    private static String flinkVersion() {
+        return Environment.current().versions().getOrDefault("flink", "(version unknown)");
+    }
+}
