@@ -9,7 +9,9 @@ import com.hazelcast.jet.pipeline.WindowDefinition;
 import com.hazelcast.jet.pipeline.Sink;
 import com.hazelcast.jet.pipeline.SinkBuilder;
 import com.hazelcast.jet.pipeline.StreamStage;
+import io.streamgrid.nexmark.Auction;
 import io.streamgrid.nexmark.Bid;
+import io.streamgrid.nexmark.Person;
 import io.streamgrid.nexmark.NexmarkQuery;
 import io.streamgrid.perf.bench.SchemaLogSource;
 
@@ -44,7 +46,9 @@ final class JetQueries {
                     .filter(b -> b.auction() % NexmarkQuery.Q2_MODULUS == 0)
                     .map(b -> NexmarkQuery.selectionRow(b.auction(), b.price()))
                     .writeTo(rows());
+            case Q3 -> localItems(persons(pipeline, ingest, localParallelism), auctions(pipeline, ingest, localParallelism)).writeTo(rows());
             case Q5 -> hotItems(bids(pipeline, ingest, localParallelism)).writeTo(rows());
+            case Q8 -> newUsers(persons(pipeline, ingest, localParallelism), auctions(pipeline, ingest, localParallelism)).writeTo(rows());
             case Q7 -> highestBids(bids(pipeline, ingest, localParallelism)).writeTo(rows());
             case Q11 -> bids(pipeline, ingest, localParallelism)
                     .groupingKey(Bid::bidder)
@@ -57,6 +61,60 @@ final class JetQueries {
             }
         }
         return Optional.of(pipeline);
+    }
+
+    /**
+     * Q3: the selected sellers and auctions merged into one stream grouped by seller, joined by a
+     * stateful mapping that keeps the seller and the auctions that came before her.
+     */
+    private static StreamStage<String> localItems(final StreamStage<Person> persons, final StreamStage<Auction> auctions) {
+        final StreamStage<Object> sellers = persons.filter(p -> NexmarkQuery.Q3_STATES.contains(p.state())).map(p -> (Object) p);
+        final StreamStage<Object> items = auctions.filter(a -> a.category() == NexmarkQuery.Q3_CATEGORY).map(a -> (Object) a);
+        return sellers.merge(items)
+                .groupingKey(event -> event instanceof Person p ? p.id() : ((Auction) event).seller())
+                .flatMapStateful(SellerItems::new, (SellerItems state, Long seller, Object event) -> Traversers.traverseIterable(
+                        state.offer(event)));
+    }
+
+    /** Q3's state per seller: the person once she came, the auctions that came before her. */
+    static final class SellerItems implements Serializable {
+        private Person seller;
+        private final ArrayList<Auction> waiting = new ArrayList<>();
+
+        List<String> offer(final Object event) {
+            final List<String> rows = new ArrayList<>();
+            if (event instanceof Person person) {
+                seller = person;
+                waiting.forEach(auction -> rows.add(row(auction)));
+                waiting.clear();
+            } else if (seller != null) {
+                rows.add(row((Auction) event));
+            } else {
+                waiting.add((Auction) event);
+            }
+            return rows;
+        }
+
+        private String row(final Auction auction) {
+            return NexmarkQuery.localItemRow(seller.name(), seller.city(), seller.state(), auction.id());
+        }
+    }
+
+    /** Q8: persons and auctions co-grouped by seller per tumbling window, every pair a row. */
+    private static StreamStage<String> newUsers(final StreamStage<Person> persons, final StreamStage<Auction> auctions) {
+        return persons.window(WindowDefinition.tumbling(NexmarkQuery.WINDOW_MS))
+                .groupingKey(Person::id)
+                .aggregate2(auctions.groupingKey(Auction::seller),
+                        AggregateOperations.aggregateOperation2(AggregateOperations.toList(), AggregateOperations.toList()))
+                .flatMap(group -> {
+                    final List<String> rows = new ArrayList<>();
+                    for (final Person person : group.result().f0()) {
+                        for (final Auction auction : group.result().f1()) {
+                            rows.add(NexmarkQuery.newUserRow(group.start(), person.id(), person.name(), auction.id()));
+                        }
+                    }
+                    return Traversers.traverseIterable(rows);
+                });
     }
 
     /** Q5: bids per auction per sliding window, then per window the auctions of the highest count. */
@@ -118,13 +176,32 @@ final class JetQueries {
     private static StreamStage<Bid> bids(final Pipeline pipeline, final Path ingest, final int localParallelism) {
         return pipeline.readFrom(SchemaLogSource.replayable(io.streamgrid.jobs.ingest.SchemaLog.directoryOf(ingest, BID.name()), BID,
                         localParallelism, r -> new Bid(r.keyLong(), r.get(BID_BIDDER), r.get(BID_PRICE), r.get(BID_CHANNEL), r.get(BID_URL),
-                                r.get(BID_TIME), r.get(BID_EXTRA)), last -> new Bid(END_OF_BIDS, -1, 0, "", "", last + DAY_MS, "")))
+                                r.get(BID_TIME), r.get(BID_EXTRA)), last -> new Bid(END_ID, -1, 0, "", "", last + DAY_MS, "")))
                 .withTimestamps(Bid::dateTime, 0)
-                .filter(bid -> bid.auction() != END_OF_BIDS);
+                .filter(bid -> bid.auction() != END_ID);
     }
 
-    /** The auction of the bid that ends the stream: none. */
-    private static final long END_OF_BIDS = -1;
+    private static StreamStage<Person> persons(final Pipeline pipeline, final Path ingest, final int localParallelism) {
+        return pipeline.readFrom(SchemaLogSource.replayable(io.streamgrid.jobs.ingest.SchemaLog.directoryOf(ingest, PERSON.name()), PERSON,
+                        localParallelism, r -> new Person(r.keyLong(), r.get(PERSON_NAME), r.get(PERSON_EMAIL), r.get(PERSON_CARD),
+                                r.get(PERSON_CITY), r.get(PERSON_STATE), r.get(PERSON_TIME), r.get(PERSON_EXTRA)),
+                        last -> new Person(END_ID, "", "", "", "", "", last + DAY_MS, "")))
+                .withTimestamps(Person::dateTime, 0)
+                .filter(person -> person.id() != END_ID);
+    }
+
+    private static StreamStage<Auction> auctions(final Pipeline pipeline, final Path ingest, final int localParallelism) {
+        return pipeline.readFrom(SchemaLogSource.replayable(io.streamgrid.jobs.ingest.SchemaLog.directoryOf(ingest, AUCTION.name()), AUCTION,
+                        localParallelism, r -> new Auction(r.keyLong(), r.get(AUCTION_ITEM), r.get(AUCTION_DESCRIPTION),
+                                r.get(AUCTION_INITIAL_BID), r.get(AUCTION_RESERVE), r.get(AUCTION_TIME), r.get(AUCTION_EXPIRES),
+                                r.get(AUCTION_SELLER), r.get(AUCTION_CATEGORY), r.get(AUCTION_EXTRA)),
+                        last -> new Auction(END_ID, "", "", 0, 0, last + DAY_MS, last + DAY_MS, END_ID, -1, "")))
+                .withTimestamps(Auction::dateTime, 0)
+                .filter(auction -> auction.id() != END_ID);
+    }
+
+    /** The id (auction, person) of the item that ends a stream: none. */
+    private static final long END_ID = -1;
     private static final long DAY_MS = 86_400_000;
 
     private static Sink<String> rows() {

@@ -10,7 +10,6 @@ import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.JobOptions;
-import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
 import io.streamgrid.nexmark.ResultFingerprint;
 import io.streamgrid.perf.BenchContext;
@@ -147,8 +146,8 @@ public final class NexmarkBench implements Benchmark {
 
     /**
      * Submits StreamGrid's jobs of {@code query} over {@code events} events; returns what stops them.
-     * The logs they derive (a re-keyed copy of the bids) start empty, so each run copies the input
-     * afresh; once a copy holds every bid the benchmark ends it with an end-of-stream record, as the
+     * The logs they derive (a re-keyed copy) start empty, so each run copies the input
+     * afresh; once a copy holds every event the benchmark ends it with an end-of-stream record, as the
      * end of the input travels downstream in Flink (a StreamGrid job does not yet pass the end of its
      * input on to the logs it writes).
      */
@@ -159,7 +158,7 @@ public final class NexmarkBench implements Benchmark {
             final Path log = SchemaLog.directoryOf(ingest, derived.name());
             deleteRecursively(log);
             SchemaLog.open(log, derived, setup.parallelism()).close();
-            ends.add(DerivedLogEnd.start(log, derived, NexmarkGenerator.bidsBefore(events)));
+            ends.add(DerivedLogEnd.start(log, derived, StreamGridQueries.derivedRecords(query, events)));
         }
         final List<Job> started = new ArrayList<>();
         final JobOptions options = new JobOptions(ingest, SNAPSHOT_INTERVAL_MS, setup.parallelism());

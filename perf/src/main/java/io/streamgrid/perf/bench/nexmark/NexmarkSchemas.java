@@ -57,6 +57,23 @@ final class NexmarkSchemas {
             .string("extra", 32)
             .build();
 
+    /** The auctions again, keyed by seller: the log a re-keying job copies them into for the joins with persons (Q3, Q8). */
+    static final EventSchema AUCTION_BY_SELLER = EventSchema.builder("nexmark-auction-by-seller")
+            .longKey("seller")
+            .eventTime("date_time")
+            .int64("id")
+            .string("item_name", 14)
+            .string("description", 60)
+            .int64("initial_bid")
+            .int64("reserve")
+            .int64("expires")
+            .int64("category")
+            .string("extra", 560)
+            .build();
+
+    static final TypedField.LongField SOLD_ID = AUCTION_BY_SELLER.longField("id");
+    static final TypedField.LongField SOLD_CATEGORY = AUCTION_BY_SELLER.longField("category");
+
     static final TypedField.LongField PERSON_ID = PERSON.longField("id");
     static final TypedField.StringField PERSON_NAME = PERSON.stringField("name");
     static final TypedField.StringField PERSON_EMAIL = PERSON.stringField("email_address");

@@ -14,6 +14,7 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.window.Aggregations;
 import io.streamgrid.jobs.window.Counter;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
 
 import java.util.List;
@@ -31,6 +32,8 @@ final class StreamGridQueries {
     private static final TimePolicy IN_ORDER = TimePolicy.of(0, 0);
     /** How far apart in event time a re-keyed log's copies may arrive. */
     static final long REKEYED_DISORDER_MS = 120_000;
+    /** An interval join's bound for "ever after": ten years. */
+    private static final long ALL_TIME_MS = 10L * 365 * 86_400_000;
 
     private StreamGridQueries() {
     }
@@ -41,6 +44,8 @@ final class StreamGridQueries {
             case Q0 -> Optional.of(List.of(bids("nexmark-q0", new PassThrough())));
             case Q1 -> Optional.of(List.of(bids("nexmark-q1", new CurrencyConversion())));
             case Q2 -> Optional.of(List.of(bids("nexmark-q2", new Selection())));
+            case Q3 -> Optional.of(List.of(auctionsBySeller(), localItems()));
+            case Q8 -> Optional.of(List.of(auctionsBySeller(), newUsers()));
             case Q11 -> Optional.of(List.of(StreamJoin.rekey("nexmark-bids-by-bidder", BID, BID_BY_BIDDER), sessions()));
             default -> Optional.empty();
         };
@@ -61,7 +66,51 @@ final class StreamGridQueries {
 
     /** The logs {@code query}'s jobs write and read after them, emptied before each run (a re-keyed copy). */
     static List<EventSchema> derivedLogs(final NexmarkQuery query) {
-        return query == NexmarkQuery.Q11 ? List.of(BID_BY_BIDDER) : List.of();
+        return switch (query) {
+            case Q11 -> List.of(BID_BY_BIDDER);
+            case Q3, Q8 -> List.of(AUCTION_BY_SELLER);
+            default -> List.of();
+        };
+    }
+
+    /** How many records a run's derived log holds once the copy is complete, of {@code events} NEXMark events. */
+    static long derivedRecords(final NexmarkQuery query, final long events) {
+        return query == NexmarkQuery.Q11 ? NexmarkGenerator.bidsBefore(events) : NexmarkGenerator.auctionsBefore(events);
+    }
+
+    private static JobDefinition auctionsBySeller() {
+        return StreamJoin.rekey("nexmark-auctions-by-seller", AUCTION, AUCTION_BY_SELLER);
+    }
+
+    /** A join over a re-keyed log: its disorder (see {@link #sessions}), and an idle timeout above the time a copy takes to begin. */
+    private static final TimePolicy JOIN_TIME = TimePolicy.of(REKEYED_DISORDER_MS, 0).withIdleTimeout(60_000);
+
+    /**
+     * Q3: each seller with every auction she opens, over all time — an interval join whose auctions
+     * come from the seller's joining on (a person joins before she sells), the selection in the pair
+     * function.
+     */
+    private static JobDefinition localItems() {
+        return StreamJoin.interval("nexmark-q3", PERSON, AUCTION_BY_SELLER, 0, ALL_TIME_MS)
+                .time(JOIN_TIME)
+                .onPair((person, auction, context) -> {
+                    final String state = person.get(PERSON_STATE);
+                    if (auction.get(SOLD_CATEGORY) == NexmarkQuery.Q3_CATEGORY && NexmarkQuery.Q3_STATES.contains(state)) {
+                        ResultRows.STREAMGRID.add(NexmarkQuery.localItemRow(person.get(PERSON_NAME), person.get(PERSON_CITY), state,
+                                auction.get(SOLD_ID)));
+                    }
+                })
+                .build();
+    }
+
+    /** Q8: persons and the auctions they opened in the same tumbling window. */
+    private static JobDefinition newUsers() {
+        return StreamJoin.tumbling("nexmark-q8", PERSON, AUCTION_BY_SELLER, NexmarkQuery.WINDOW_MS)
+                .time(JOIN_TIME)
+                .onPair((person, auction, context) -> ResultRows.STREAMGRID.add(NexmarkQuery.newUserRow(
+                        NexmarkQuery.tumblingStart(person.get(PERSON_TIME)), context.longKey(), person.get(PERSON_NAME),
+                        auction.get(SOLD_ID))))
+                .build();
     }
 
     /** Q11's rows: each session as it closes. */
