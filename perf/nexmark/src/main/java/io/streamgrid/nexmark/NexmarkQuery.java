@@ -7,8 +7,9 @@ import java.util.Set;
  * The NEXMark queries this benchmark runs, with the exact result each must compute — the same in
  * every engine, so their fingerprints ({@link ResultFingerprint}) can be compared. Times are event
  * times in epoch milliseconds; windows are aligned to the epoch, a window {@code [start, end)}
- * holds the events with {@code start ≤ time < end}; prices are cents. Each row's canonical text is
- * given by a {@code row} method here, the one place its format is written.
+ * holds the events with {@code start ≤ time < end}; prices are cents. Each query's row is given by
+ * a {@code row} method here — its fields, in order, hashed ({@link RowHash}) — the one place its
+ * shape is written.
  */
 public enum NexmarkQuery {
     /** Pass-through: every bid, as it is. */
@@ -22,7 +23,8 @@ public enum NexmarkQuery {
     /**
      * Average closing price per category: an auction closes at its {@code expires} with the highest
      * bid at or above its reserve made from its opening to its expiry, both included (none: not
-     * counted); per category, how many auctions closed and the sum of their closing prices.
+     * counted); per category, how many auctions closed and the sum of their closing prices once
+     * the input ended (the final value of the running average).
      */
     Q4("average closing price per category"),
     /** Hot items: per sliding window of 10 s every 2 s, the auction(s) with the most bids and their count. */
@@ -70,45 +72,45 @@ public enum NexmarkQuery {
         return Math.floorDiv(time, WINDOW_MS) * WINDOW_MS;
     }
 
-    // ---- each query's row ----
+    // ---- each query's row, as its hash ----
 
     /** Q0 and Q1: one bid (Q1 with the converted price). */
-    public static String bidRow(final long auction, final long bidder, final long price, final long dateTime) {
-        return auction + "," + bidder + "," + price + "," + dateTime;
+    public static long bidRow(final long auction, final long bidder, final long price, final long dateTime) {
+        return RowHash.of(auction, bidder, price, dateTime);
     }
 
     /** Q2. */
-    public static String selectionRow(final long auction, final long price) {
-        return auction + "," + price;
+    public static long selectionRow(final long auction, final long price) {
+        return RowHash.of(auction, price);
     }
 
     /** Q3. */
-    public static String localItemRow(final String name, final String city, final String state, final long auction) {
-        return name + "," + city + "," + state + "," + auction;
+    public static long localItemRow(final String name, final String city, final String state, final long auction) {
+        return RowHash.of(RowHash.text(name), RowHash.text(city), RowHash.text(state), auction);
     }
 
     /** Q4. */
-    public static String categoryRow(final long category, final long closed, final long sumOfPrices) {
-        return category + "," + closed + "," + sumOfPrices;
+    public static long categoryRow(final long category, final long closed, final long sumOfPrices) {
+        return RowHash.of(category, closed, sumOfPrices);
     }
 
     /** Q5. */
-    public static String hotItemRow(final long windowEnd, final long auction, final long bids) {
-        return windowEnd + "," + auction + "," + bids;
+    public static long hotItemRow(final long windowEnd, final long auction, final long bids) {
+        return RowHash.of(windowEnd, auction, bids);
     }
 
     /** Q7. */
-    public static String highestBidRow(final long windowEnd, final long auction, final long bidder, final long price, final long dateTime) {
-        return windowEnd + "," + auction + "," + bidder + "," + price + "," + dateTime;
+    public static long highestBidRow(final long windowEnd, final long auction, final long bidder, final long price, final long dateTime) {
+        return RowHash.of(windowEnd, auction, bidder, price, dateTime);
     }
 
     /** Q8. */
-    public static String newUserRow(final long windowStart, final long person, final String name, final long auction) {
-        return windowStart + "," + person + "," + name + "," + auction;
+    public static long newUserRow(final long windowStart, final long person, final String name, final long auction) {
+        return RowHash.of(windowStart, person, RowHash.text(name), auction);
     }
 
     /** Q11: a session from its first bid's time to its last bid's time plus the gap. */
-    public static String sessionRow(final long bidder, final long bids, final long start, final long end) {
-        return bidder + "," + bids + "," + start + "," + end;
+    public static long sessionRow(final long bidder, final long bids, final long start, final long end) {
+        return RowHash.of(bidder, bids, start, end);
     }
 }

@@ -140,7 +140,7 @@ public final class NexmarkReference {
     private static final class Rows {
         ResultFingerprint fingerprint = ResultFingerprint.EMPTY;
 
-        void add(final String row) {
+        void add(final long row) {
             fingerprint = fingerprint.plus(ResultFingerprint.of(row));
         }
     }

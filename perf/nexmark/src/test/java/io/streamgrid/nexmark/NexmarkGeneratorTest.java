@@ -116,10 +116,13 @@ class NexmarkGeneratorTest {
 
     @Test
     void when_rowsArriveInAnotherOrder_then_theFingerprintIsTheSameAndAMissingOrDoubledRowChangesIt() {
-        final ResultFingerprint ab = ResultFingerprint.of("a").plus(ResultFingerprint.of("b"));
-        assertThat(ResultFingerprint.of("b").plus(ResultFingerprint.of("a"))).isEqualTo(ab);
-        assertThat(ab.plus(ResultFingerprint.of("a"))).isNotEqualTo(ab);
-        assertThat(ResultFingerprint.of("a").plus(ResultFingerprint.of("c"))).isNotEqualTo(ab);
-        assertThat(ResultFingerprint.of("ab")).isNotEqualTo(ResultFingerprint.of("ba"));
+        final long a = NexmarkQuery.selectionRow(1, 2);
+        final long b = NexmarkQuery.selectionRow(2, 1);
+        final ResultFingerprint ab = ResultFingerprint.of(a).plus(ResultFingerprint.of(b));
+        assertThat(a).as("fields in another order").isNotEqualTo(b);
+        assertThat(ResultFingerprint.of(b).plus(ResultFingerprint.of(a))).isEqualTo(ab);
+        assertThat(ab.plus(ResultFingerprint.of(a))).isNotEqualTo(ab);
+        assertThat(ResultFingerprint.of(a).plus(ResultFingerprint.of(NexmarkQuery.selectionRow(1, 3)))).isNotEqualTo(ab);
+        assertThat(NexmarkQuery.newUserRow(1, 2, "ab", 3)).isNotEqualTo(NexmarkQuery.newUserRow(1, 2, "ba", 3));
     }
 }

@@ -62,8 +62,7 @@ public final class FlinkNexmark {
         if (checkpointMs > 0) {
             env.enableCheckpointing(checkpointMs, CheckpointingMode.EXACTLY_ONCE);
         }
-        final FingerprintSink sink = FlinkQueries.latestPerKey(query) ? FingerprintSink.latestPerKey() : FingerprintSink.rows();
-        FlinkQueries.build(query, env, parallelism).sinkTo(sink).name("fingerprint");
+        FlinkQueries.build(query, env, parallelism).sinkTo(new FingerprintSink()).name("fingerprint");
         env.execute("nexmark " + query);
 
         final ResultFingerprint result = FingerprintSink.TOTAL.get();

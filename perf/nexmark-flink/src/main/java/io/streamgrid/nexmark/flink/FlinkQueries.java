@@ -40,7 +40,7 @@ final class FlinkQueries {
     }
 
     /** Builds {@code query} on {@code env}: its rows. */
-    static DataStream<String> build(final NexmarkQuery query, final StreamExecutionEnvironment env, final int parallelism) {
+    static DataStream<Long> build(final NexmarkQuery query, final StreamExecutionEnvironment env, final int parallelism) {
         return switch (query) {
             case Q0 -> InMemoryStreams.bids(env, parallelism).map(b -> NexmarkQuery.bidRow(b.auction(), b.bidder(), b.price(), b.dateTime()));
             case Q1 -> InMemoryStreams.bids(env, parallelism)
@@ -56,21 +56,16 @@ final class FlinkQueries {
         };
     }
 
-    /** Whether {@code query}'s rows are a running aggregate of which each key's latest counts. */
-    static boolean latestPerKey(final NexmarkQuery query) {
-        return query == NexmarkQuery.Q4;
-    }
-
     // ---- Q3: an incremental join over all time ----
 
-    private static DataStream<String> localItems(final StreamExecutionEnvironment env, final int parallelism) {
+    private static DataStream<Long> localItems(final StreamExecutionEnvironment env, final int parallelism) {
         final DataStream<Person> sellers = InMemoryStreams.persons(env, parallelism).filter(p -> NexmarkQuery.Q3_STATES.contains(p.state()));
         final DataStream<Auction> items = InMemoryStreams.auctions(env, parallelism).filter(a -> a.category() == NexmarkQuery.Q3_CATEGORY);
         return sellers.connect(items).keyBy(Person::id, Auction::seller).process(new LocalItemJoin());
     }
 
     /** Keeps the seller and the auctions that came before her; pairs each new arrival with the other side. */
-    static final class LocalItemJoin extends KeyedCoProcessFunction<Long, Person, Auction, String> {
+    static final class LocalItemJoin extends KeyedCoProcessFunction<Long, Person, Auction, Long> {
         private transient ValueState<Person> seller;
         private transient ListState<Auction> waiting;
 
@@ -81,7 +76,7 @@ final class FlinkQueries {
         }
 
         @Override
-        public void processElement1(final Person person, final Context context, final Collector<String> out) throws Exception {
+        public void processElement1(final Person person, final Context context, final Collector<Long> out) throws Exception {
             seller.update(person);
             for (final Auction auction : waiting.get()) {
                 out.collect(NexmarkQuery.localItemRow(person.name(), person.city(), person.state(), auction.id()));
@@ -90,7 +85,7 @@ final class FlinkQueries {
         }
 
         @Override
-        public void processElement2(final Auction auction, final Context context, final Collector<String> out) throws Exception {
+        public void processElement2(final Auction auction, final Context context, final Collector<Long> out) throws Exception {
             final Person person = seller.value();
             if (person != null) {
                 out.collect(NexmarkQuery.localItemRow(person.name(), person.city(), person.state(), auction.id()));
@@ -102,7 +97,7 @@ final class FlinkQueries {
 
     // ---- Q4: winning bids, then a running sum per category ----
 
-    private static DataStream<String> closingPrices(final StreamExecutionEnvironment env, final int parallelism) {
+    private static DataStream<Long> closingPrices(final StreamExecutionEnvironment env, final int parallelism) {
         final DataStream<Tuple2<Long, Long>> closed = InMemoryStreams.auctions(env, parallelism)
                 .connect(InMemoryStreams.bids(env, parallelism))
                 .keyBy(Auction::id, Bid::auction)
@@ -174,8 +169,12 @@ final class FlinkQueries {
         }
     }
 
-    /** Per category: how many auctions closed and the sum of their prices, as a row after each. */
-    static final class CategoryTotals extends KeyedProcessFunction<Long, Tuple2<Long, Long>, String> {
+    /**
+     * Per category: how many auctions closed and the sum of their prices (the running average),
+     * its final value a row once the input ended — a timer at the end of time, which the bounded
+     * input's last watermark fires.
+     */
+    static final class CategoryTotals extends KeyedProcessFunction<Long, Tuple2<Long, Long>, Long> {
         private transient ValueState<Tuple2<Long, Long>> totals;
 
         @Override
@@ -184,18 +183,27 @@ final class FlinkQueries {
         }
 
         @Override
-        public void processElement(final Tuple2<Long, Long> closed, final Context context, final Collector<String> out) throws Exception {
-            final Tuple2<Long, Long> now = totals.value() == null ? Tuple2.of(0L, 0L) : totals.value();
+        public void processElement(final Tuple2<Long, Long> closed, final Context context, final Collector<Long> out) throws Exception {
+            Tuple2<Long, Long> now = totals.value();
+            if (now == null) {
+                now = Tuple2.of(0L, 0L);
+                context.timerService().registerEventTimeTimer(Long.MAX_VALUE);
+            }
             now.f0++;
             now.f1 += closed.f1;
             totals.update(now);
-            out.collect(NexmarkQuery.categoryRow(closed.f0, now.f0, now.f1));
+        }
+
+        @Override
+        public void onTimer(final long time, final OnTimerContext context, final Collector<Long> out) throws Exception {
+            final Tuple2<Long, Long> last = totals.value();
+            out.collect(NexmarkQuery.categoryRow(context.getCurrentKey(), last.f0, last.f1));
         }
     }
 
     // ---- Q5: bids per auction per sliding window, then the most-bid auctions of each window ----
 
-    private static DataStream<String> hotItems(final StreamExecutionEnvironment env, final int parallelism) {
+    private static DataStream<Long> hotItems(final StreamExecutionEnvironment env, final int parallelism) {
         final DataStream<Tuple3<Long, Long, Long>> counts = InMemoryStreams.bids(env, parallelism)
                 .keyBy(Bid::auction)
                 .window(SlidingEventTimeWindows.of(Duration.ofMillis(NexmarkQuery.WINDOW_MS), Duration.ofMillis(NexmarkQuery.SLIDE_MS)))
@@ -235,7 +243,7 @@ final class FlinkQueries {
     }
 
     /** Per window end: the auctions of the highest count, emitted when the watermark passes the window. */
-    static final class MostBid extends KeyedProcessFunction<Long, Tuple3<Long, Long, Long>, String> {
+    static final class MostBid extends KeyedProcessFunction<Long, Tuple3<Long, Long, Long>, Long> {
         private transient ValueState<Long> max;
         private transient MapState<Long, Long> leaders;
 
@@ -246,7 +254,7 @@ final class FlinkQueries {
         }
 
         @Override
-        public void processElement(final Tuple3<Long, Long, Long> count, final Context context, final Collector<String> out)
+        public void processElement(final Tuple3<Long, Long, Long> count, final Context context, final Collector<Long> out)
                 throws Exception {
             final Long current = max.value();
             if (current == null) {
@@ -262,7 +270,7 @@ final class FlinkQueries {
         }
 
         @Override
-        public void onTimer(final long time, final OnTimerContext context, final Collector<String> out) throws Exception {
+        public void onTimer(final long time, final OnTimerContext context, final Collector<Long> out) throws Exception {
             final long end = context.getCurrentKey();
             for (final var leader : leaders.entries()) {
                 out.collect(NexmarkQuery.hotItemRow(end, leader.getKey(), leader.getValue()));
@@ -274,7 +282,7 @@ final class FlinkQueries {
 
     // ---- Q7: the highest bids of each tumbling window ----
 
-    private static DataStream<String> highestBids(final StreamExecutionEnvironment env, final int parallelism) {
+    private static DataStream<Long> highestBids(final StreamExecutionEnvironment env, final int parallelism) {
         return InMemoryStreams.bids(env, parallelism)
                 .windowAll(TumblingEventTimeWindows.of(Duration.ofMillis(NexmarkQuery.WINDOW_MS)))
                 .aggregate(new HighestBids(), new EmitHighest());
@@ -310,9 +318,9 @@ final class FlinkQueries {
         }
     }
 
-    static final class EmitHighest extends ProcessAllWindowFunction<List<Bid>, String, TimeWindow> {
+    static final class EmitHighest extends ProcessAllWindowFunction<List<Bid>, Long, TimeWindow> {
         @Override
-        public void process(final Context context, final Iterable<List<Bid>> results, final Collector<String> out) {
+        public void process(final Context context, final Iterable<List<Bid>> results, final Collector<Long> out) {
             for (final Bid b : results.iterator().next()) {
                 out.collect(NexmarkQuery.highestBidRow(context.window().getEnd(), b.auction(), b.bidder(), b.price(), b.dateTime()));
             }
@@ -321,27 +329,27 @@ final class FlinkQueries {
 
     // ---- Q8: persons and the auctions they opened in the same tumbling window ----
 
-    private static DataStream<String> newUsers(final StreamExecutionEnvironment env, final int parallelism) {
+    private static DataStream<Long> newUsers(final StreamExecutionEnvironment env, final int parallelism) {
         return InMemoryStreams.persons(env, parallelism)
                 .join(InMemoryStreams.auctions(env, parallelism))
                 .where(Person::id).equalTo(Auction::seller)
                 .window(TumblingEventTimeWindows.of(Duration.ofMillis(NexmarkQuery.WINDOW_MS)))
                 .apply((person, auction) -> NexmarkQuery.newUserRow(NexmarkQuery.tumblingStart(person.dateTime()), person.id(),
-                        person.name(), auction.id()), Types.STRING);
+                        person.name(), auction.id()), Types.LONG);
     }
 
     // ---- Q11: bid sessions per bidder ----
 
-    private static DataStream<String> sessions(final StreamExecutionEnvironment env, final int parallelism) {
+    private static DataStream<Long> sessions(final StreamExecutionEnvironment env, final int parallelism) {
         return InMemoryStreams.bids(env, parallelism)
                 .keyBy(Bid::bidder)
                 .window(EventTimeSessionWindows.withGap(Duration.ofMillis(NexmarkQuery.SESSION_GAP_MS)))
                 .aggregate(new CountBids(), new SessionRow());
     }
 
-    static final class SessionRow extends ProcessWindowFunction<Long, String, Long, TimeWindow> {
+    static final class SessionRow extends ProcessWindowFunction<Long, Long, Long, TimeWindow> {
         @Override
-        public void process(final Long bidder, final Context context, final Iterable<Long> counts, final Collector<String> out) {
+        public void process(final Long bidder, final Context context, final Iterable<Long> counts, final Collector<Long> out) {
             out.collect(NexmarkQuery.sessionRow(bidder, counts.iterator().next(), context.window().getStart(), context.window().getEnd()));
         }
     }

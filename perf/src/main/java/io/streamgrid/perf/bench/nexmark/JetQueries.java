@@ -67,7 +67,7 @@ final class JetQueries {
      * Q3: the selected sellers and auctions merged into one stream grouped by seller, joined by a
      * stateful mapping that keeps the seller and the auctions that came before her.
      */
-    private static StreamStage<String> localItems(final StreamStage<Person> persons, final StreamStage<Auction> auctions) {
+    private static StreamStage<Long> localItems(final StreamStage<Person> persons, final StreamStage<Auction> auctions) {
         final StreamStage<Object> sellers = persons.filter(p -> NexmarkQuery.Q3_STATES.contains(p.state())).map(p -> (Object) p);
         final StreamStage<Object> items = auctions.filter(a -> a.category() == NexmarkQuery.Q3_CATEGORY).map(a -> (Object) a);
         return sellers.merge(items)
@@ -81,8 +81,8 @@ final class JetQueries {
         private Person seller;
         private final ArrayList<Auction> waiting = new ArrayList<>();
 
-        List<String> offer(final Object event) {
-            final List<String> rows = new ArrayList<>();
+        List<Long> offer(final Object event) {
+            final List<Long> rows = new ArrayList<>();
             if (event instanceof Person person) {
                 seller = person;
                 waiting.forEach(auction -> rows.add(row(auction)));
@@ -95,19 +95,19 @@ final class JetQueries {
             return rows;
         }
 
-        private String row(final Auction auction) {
+        private long row(final Auction auction) {
             return NexmarkQuery.localItemRow(seller.name(), seller.city(), seller.state(), auction.id());
         }
     }
 
     /** Q8: persons and auctions co-grouped by seller per tumbling window, every pair a row. */
-    private static StreamStage<String> newUsers(final StreamStage<Person> persons, final StreamStage<Auction> auctions) {
+    private static StreamStage<Long> newUsers(final StreamStage<Person> persons, final StreamStage<Auction> auctions) {
         return persons.window(WindowDefinition.tumbling(NexmarkQuery.WINDOW_MS))
                 .groupingKey(Person::id)
                 .aggregate2(auctions.groupingKey(Auction::seller),
                         AggregateOperations.aggregateOperation2(AggregateOperations.toList(), AggregateOperations.toList()))
                 .flatMap(group -> {
-                    final List<String> rows = new ArrayList<>();
+                    final List<Long> rows = new ArrayList<>();
                     for (final Person person : group.result().f0()) {
                         for (final Auction auction : group.result().f1()) {
                             rows.add(NexmarkQuery.newUserRow(group.start(), person.id(), person.name(), auction.id()));
@@ -118,7 +118,7 @@ final class JetQueries {
     }
 
     /** Q5: bids per auction per sliding window, then per window the auctions of the highest count. */
-    private static StreamStage<String> hotItems(final StreamStage<Bid> bids) {
+    private static StreamStage<Long> hotItems(final StreamStage<Bid> bids) {
         final StreamStage<KeyedWindowResult<Long, Long>> counts = bids.groupingKey(Bid::auction)
                 .window(WindowDefinition.sliding(NexmarkQuery.WINDOW_MS, NexmarkQuery.SLIDE_MS))
                 .aggregate(AggregateOperations.counting());
@@ -134,7 +134,7 @@ final class JetQueries {
     }
 
     /** Q7: per tumbling window, the bids of the highest price. */
-    private static StreamStage<String> highestBids(final StreamStage<Bid> bids) {
+    private static StreamStage<Long> highestBids(final StreamStage<Bid> bids) {
         return bids.window(WindowDefinition.tumbling(NexmarkQuery.WINDOW_MS))
                 .aggregate(AggregateOperation.withCreate(Leaders::new)
                         .<Bid>andAccumulate((leaders, bid) -> leaders.offer(bid.price(),
@@ -204,7 +204,7 @@ final class JetQueries {
     private static final long END_ID = -1;
     private static final long DAY_MS = 86_400_000;
 
-    private static Sink<String> rows() {
-        return SinkBuilder.sinkBuilder("rows", context -> ResultRows.PLAIN_JET).<String>receiveFn(ResultRows::add).build();
+    private static Sink<Long> rows() {
+        return SinkBuilder.sinkBuilder("rows", context -> ResultRows.PLAIN_JET).<Long>receiveFn(ResultRows::add).build();
     }
 }
