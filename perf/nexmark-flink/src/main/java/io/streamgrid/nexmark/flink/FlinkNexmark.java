@@ -7,6 +7,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -18,7 +20,7 @@ import java.util.Map;
  *
  * <p>Arguments: {@code --query Q5 --events N --seed S --rate EVENTS_PER_SECOND --base-time MS
  * --padding PERCENT --parallelism P --checkpoint-ms MS} ({@code 0}: no checkpoints, else
- * exactly-once) {@code --state-backend hashmap|rocksdb --runs N} (each a fresh MiniCluster in this JVM, one
+ * exactly-once) {@code --checkpoint-dir DIR} (default: a new temporary directory) {@code --state-backend hashmap|rocksdb --runs N} (each a fresh MiniCluster in this JVM, one
  * {@code RESULT} line each: the first runs cold, the later ones with the JIT warm, as the other
  * engines' later runs in their long-lived JVMs).
  */
@@ -44,20 +46,30 @@ public final class FlinkNexmark {
         System.out.println("generated the streams of " + events + " events in " + (System.nanoTime() - generating) / 1_000_000 + " ms");
 
         final int runs = Integer.parseInt(options.getOrDefault("runs", "1"));
+        final Path checkpoints = options.containsKey("checkpoint-dir") ? Path.of(options.get("checkpoint-dir"))
+                : Files.createTempDirectory("nexmark-flink-checkpoints");
         for (int run = 1; run <= runs; run++) {
-            runOnce(query, events, parallelism, checkpointMs, options.getOrDefault("state-backend", "hashmap"));
+            runOnce(query, events, parallelism, checkpointMs, options.getOrDefault("state-backend", "hashmap"),
+                    checkpoints.resolve("run-" + run));
         }
         System.exit(0); // the MiniCluster's threads are done with; nothing else to wait for
     }
 
     /** One run of {@code query} over the generated streams in a fresh MiniCluster; prints its {@code RESULT} line and returns its result. */
     static ResultFingerprint runOnce(final NexmarkQuery query, final long events, final int parallelism, final long checkpointMs,
-                                final String stateBackend) throws Exception {
+                                     final String stateBackend, final Path checkpoints) throws Exception {
         FingerprintSink.TOTAL.set(ResultFingerprint.EMPTY);
         InMemoryStreams.FIRST_READ_NANOS.set(0);
         final Configuration configuration = new Configuration();
         configuration.setString("state.backend.type", stateBackend);
         configuration.setString("taskmanager.numberOfTaskSlots", String.valueOf(parallelism));
+        // A failure ends the run with its cause: with checkpoints on, Flink would otherwise restart the
+        // job for ever (and its logging goes nowhere here), which looks like a run that never ends.
+        configuration.setString("restart-strategy.type", "none");
+        // Checkpoints to files, as a production job keeps them: the default (the JobManager's memory)
+        // refuses a state above 5 MB, which Q3's waiting auctions pass within seconds.
+        configuration.setString("execution.checkpointing.storage", "filesystem");
+        configuration.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
         final StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, configuration);
         if (checkpointMs > 0) {
             env.enableCheckpointing(checkpointMs, CheckpointingMode.EXACTLY_ONCE);

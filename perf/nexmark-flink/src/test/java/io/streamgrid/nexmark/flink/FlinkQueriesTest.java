@@ -19,6 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FlinkQueriesTest {
     private static final long EVENTS = 20_000;
 
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path checkpoints;
+
     @Test
     void when_eachQueryRunsInFlight_then_itsResultEqualsTheReferences() throws Exception {
         final NexmarkGenerator generator = new NexmarkGenerator(11, 500, 1_700_000_000_000L, 0);
@@ -26,7 +29,7 @@ class FlinkQueriesTest {
         final List<String> differing = new ArrayList<>();
         for (final NexmarkQuery query : NexmarkQuery.values()) {
             final ResultFingerprint expected = NexmarkReference.run(query, generator, EVENTS);
-            final ResultFingerprint found = FlinkNexmark.runOnce(query, EVENTS, 2, 1_000, "hashmap");
+            final ResultFingerprint found = FlinkNexmark.runOnce(query, EVENTS, 2, 1_000, "hashmap", checkpoints.resolve(query.name()));
             System.out.println(query + ": reference " + expected + ", Flink " + found);
             assertThat(expected.rows()).as(query + "'s reference rows").isPositive();
             if (!found.equals(expected)) {

@@ -51,7 +51,8 @@ record FlinkRun(NexmarkQuery query, long events, long elapsedMs, long cpuMs, Res
                 "--query", query.name(), "--events", String.valueOf(events), "--seed", String.valueOf(setup.seed()),
                 "--rate", String.valueOf(setup.eventsPerSecond()), "--base-time", String.valueOf(setup.baseTimeMs()),
                 "--padding", String.valueOf(setup.padding()), "--parallelism", String.valueOf(setup.parallelism()),
-                "--checkpoint-ms", String.valueOf(checkpointMs), "--runs", String.valueOf(runs)));
+                "--checkpoint-ms", String.valueOf(checkpointMs), "--runs", String.valueOf(runs),
+                "--checkpoint-dir", log.resolveSibling(log.getFileName() + "-checkpoints").toString()));
         final ChildJvm jvm = new ChildJvm("Flink " + query, log, progress);
         try {
             jvm.start(ChildJvm.javaCommand(arguments));
