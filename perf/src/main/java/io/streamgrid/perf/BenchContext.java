@@ -33,7 +33,7 @@ public record BenchContext(boolean quick, Path workDir, Consumer<String> progres
     }
 
     /** Deletes everything under {@code dir} (created if missing), keeping {@code dir}. */
-    static Path empty(final Path dir) {
+    public static Path empty(final Path dir) {
         try {
             Files.createDirectories(dir);
             try (Stream<Path> paths = Files.walk(dir)) {

@@ -21,19 +21,14 @@ import io.streamgrid.perf.report.GoalCheck;
 import io.streamgrid.perf.report.Measurement;
 import io.streamgrid.perf.report.Ratio;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * NEXMark (issue 49): the field's benchmark — an auction site's persons, auctions and bids and its
@@ -156,7 +151,7 @@ public final class NexmarkBench implements Benchmark {
         final List<DerivedLogEnd> ends = new ArrayList<>();
         for (final EventSchema derived : StreamGridQueries.derivedLogs(query)) {
             final Path log = SchemaLog.directoryOf(ingest, derived.name());
-            deleteRecursively(log);
+            BenchContext.empty(log);
             SchemaLog.open(log, derived, setup.parallelism()).close();
             ends.add(DerivedLogEnd.start(log, derived, StreamGridQueries.derivedRecords(query, events)));
         }
@@ -176,19 +171,6 @@ public final class NexmarkBench implements Benchmark {
     static Runnable submitJet(final JetService jet, final Pipeline pipeline, final NexmarkQuery query) {
         final Job job = jet.newJob(pipeline, config("nexmark-jet-" + query));
         return () -> InJvmRun.cancel(job);
-    }
-
-    private static void deleteRecursively(final Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot empty " + dir, e);
-        }
     }
 
     static JobConfig config(final String name) {
