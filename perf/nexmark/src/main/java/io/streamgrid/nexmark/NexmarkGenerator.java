@@ -46,6 +46,7 @@ public final class NexmarkGenerator {
             "Jensen", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Petrov"};
     private static final String[] CHANNELS = {"Google", "Facebook", "Baidu", "Apple"};
     private static final char[] LETTERS = "abcdefghijklmnopqrstuvwxyz".toCharArray();
+    private static final char[] DIGITS = "0123456789".toCharArray();
 
     private final long seed;
     private final long eventsPerSecond;
@@ -191,17 +192,18 @@ public final class NexmarkGenerator {
     }
 
     private static String word(final SplittableRandom random, final int min, final int max) {
-        final char[] chars = new char[min + random.nextInt(max - min + 1)];
-        for (int i = 0; i < chars.length; i++) {
-            chars[i] = LETTERS[random.nextInt(LETTERS.length)];
-        }
-        return new String(chars);
+        return draw(random, LETTERS, min + random.nextInt(max - min + 1));
     }
 
     private static String digits(final SplittableRandom random, final int count) {
-        final char[] chars = new char[count];
-        for (int i = 0; i < count; i++) {
-            chars[i] = (char) ('0' + random.nextInt(10));
+        return draw(random, DIGITS, count);
+    }
+
+    /** {@code length} characters drawn from {@code alphabet}. */
+    private static String draw(final SplittableRandom random, final char[] alphabet, final int length) {
+        final char[] chars = new char[length];
+        for (int i = 0; i < length; i++) {
+            chars[i] = alphabet[random.nextInt(alphabet.length)];
         }
         return new String(chars);
     }

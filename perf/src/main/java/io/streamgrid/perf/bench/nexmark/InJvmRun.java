@@ -9,12 +9,12 @@ import java.util.function.Function;
 
 /**
  * One run of a query by an engine that computes on the benchmark's embedded member (StreamGrid,
- * plain Jet): its jobs are submitted, and the run ends at its last row — found once its result
- * equals the one expected, or has stayed unchanged for the quiet time (then it differs, and
- * whoever reads the run sees so). What {@code submit} started is stopped after, by the action it
- * returned.
+ * plain Jet): its jobs are submitted, and the run ends at its last row — the moment a watcher
+ * looking every millisecond saw the row count move last, once the result equals the one expected
+ * or has stayed unchanged for the quiet time (then it differs, and whoever reads the run sees so).
+ * What {@code submit} started is stopped after, by the action it returned.
  *
- * @param elapsedNanos from submission to the last row (0 rows: 0)
+ * @param elapsedNanos from submission to the last row seen (0 rows: 0)
  * @param cpuNanos     this process's CPU time from submission until the end was found
  */
 record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
@@ -27,24 +27,30 @@ record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
         final long cpuAtStart = ProcessCpu.own();
         final long start = System.nanoTime();
         final Runnable stop = submit.apply(jet);
+        long seenRows = 0;
+        long lastChange = start; // when the watcher saw the row count move last: the run's end, to a millisecond
         final long cpuAtEnd;
         try {
-            while (!rows.fingerprint().equals(expected)) {
+            while (true) {
                 final long now = System.nanoTime();
-                if ((now - Math.max(start, rows.lastRowNanos())) / 1_000_000 > quietMs) {
+                final long count = rows.rows();
+                if (count != seenRows) {
+                    seenRows = count;
+                    lastChange = now;
+                }
+                if (rows.fingerprint().equals(expected) || (now - lastChange) / 1_000_000 > quietMs) {
                     break;
                 }
                 if (now - start > LIMIT_NANOS) {
                     throw new IllegalStateException("still producing rows after " + LIMIT_NANOS / 60_000_000_000L + " minutes");
                 }
-                sleep(10);
+                sleep(1);
             }
             cpuAtEnd = ProcessCpu.own();
         } finally {
             stop.run();
         }
-        final long lastRow = rows.lastRowNanos();
-        return new InJvmRun(lastRow == 0 ? 0 : lastRow - start, cpuAtEnd - cpuAtStart, rows.fingerprint());
+        return new InJvmRun(seenRows == 0 ? 0 : lastChange - start, cpuAtEnd - cpuAtStart, rows.fingerprint());
     }
 
     double eventsPerSecond(final long events) {

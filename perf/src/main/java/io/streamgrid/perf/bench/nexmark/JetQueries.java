@@ -1,5 +1,8 @@
 package io.streamgrid.perf.bench.nexmark;
 
+import com.hazelcast.function.FunctionEx;
+import com.hazelcast.function.PredicateEx;
+import com.hazelcast.function.ToLongFunctionEx;
 import com.hazelcast.jet.Traversers;
 import com.hazelcast.jet.aggregate.AggregateOperation;
 import com.hazelcast.jet.aggregate.AggregateOperations;
@@ -9,6 +12,9 @@ import com.hazelcast.jet.pipeline.WindowDefinition;
 import com.hazelcast.jet.pipeline.Sink;
 import com.hazelcast.jet.pipeline.SinkBuilder;
 import com.hazelcast.jet.pipeline.StreamStage;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.nexmark.Auction;
 import io.streamgrid.nexmark.Bid;
 import io.streamgrid.nexmark.Person;
@@ -169,35 +175,38 @@ final class JetQueries {
         }
     }
 
-    /**
-     * The bids with their event times; the partitions' end-of-stream records become one bid a day
-     * after the last, which moves the watermark past every window and is dropped right after.
-     */
     private static StreamStage<Bid> bids(final Pipeline pipeline, final Path ingest, final int localParallelism) {
-        return pipeline.readFrom(SchemaLogSource.replayable(io.streamgrid.jobs.ingest.SchemaLog.directoryOf(ingest, BID.name()), BID,
-                        localParallelism, r -> new Bid(r.keyLong(), r.get(BID_BIDDER), r.get(BID_PRICE), r.get(BID_CHANNEL), r.get(BID_URL),
-                                r.get(BID_TIME), r.get(BID_EXTRA)), last -> new Bid(END_ID, -1, 0, "", "", last + DAY_MS, "")))
-                .withTimestamps(Bid::dateTime, 0)
-                .filter(bid -> bid.auction() != END_ID);
+        return stream(pipeline, ingest, BID, localParallelism, r -> new Bid(r.keyLong(), r.get(BID_BIDDER), r.get(BID_PRICE),
+                        r.get(BID_CHANNEL), r.get(BID_URL), r.get(BID_TIME), r.get(BID_EXTRA)),
+                end -> new Bid(END_ID, -1, 0, "", "", end, ""), Bid::dateTime, bid -> bid.auction() == END_ID);
     }
 
     private static StreamStage<Person> persons(final Pipeline pipeline, final Path ingest, final int localParallelism) {
-        return pipeline.readFrom(SchemaLogSource.replayable(io.streamgrid.jobs.ingest.SchemaLog.directoryOf(ingest, PERSON.name()), PERSON,
-                        localParallelism, r -> new Person(r.keyLong(), r.get(PERSON_NAME), r.get(PERSON_EMAIL), r.get(PERSON_CARD),
-                                r.get(PERSON_CITY), r.get(PERSON_STATE), r.get(PERSON_TIME), r.get(PERSON_EXTRA)),
-                        last -> new Person(END_ID, "", "", "", "", "", last + DAY_MS, "")))
-                .withTimestamps(Person::dateTime, 0)
-                .filter(person -> person.id() != END_ID);
+        return stream(pipeline, ingest, PERSON, localParallelism, r -> new Person(r.keyLong(), r.get(PERSON_NAME), r.get(PERSON_EMAIL),
+                        r.get(PERSON_CARD), r.get(PERSON_CITY), r.get(PERSON_STATE), r.get(PERSON_TIME), r.get(PERSON_EXTRA)),
+                end -> new Person(END_ID, "", "", "", "", "", end, ""), Person::dateTime, person -> person.id() == END_ID);
     }
 
     private static StreamStage<Auction> auctions(final Pipeline pipeline, final Path ingest, final int localParallelism) {
-        return pipeline.readFrom(SchemaLogSource.replayable(io.streamgrid.jobs.ingest.SchemaLog.directoryOf(ingest, AUCTION.name()), AUCTION,
-                        localParallelism, r -> new Auction(r.keyLong(), r.get(AUCTION_ITEM), r.get(AUCTION_DESCRIPTION),
-                                r.get(AUCTION_INITIAL_BID), r.get(AUCTION_RESERVE), r.get(AUCTION_TIME), r.get(AUCTION_EXPIRES),
-                                r.get(AUCTION_SELLER), r.get(AUCTION_CATEGORY), r.get(AUCTION_EXTRA)),
-                        last -> new Auction(END_ID, "", "", 0, 0, last + DAY_MS, last + DAY_MS, END_ID, -1, "")))
-                .withTimestamps(Auction::dateTime, 0)
-                .filter(auction -> auction.id() != END_ID);
+        return stream(pipeline, ingest, AUCTION, localParallelism, r -> new Auction(r.keyLong(), r.get(AUCTION_ITEM),
+                        r.get(AUCTION_DESCRIPTION), r.get(AUCTION_INITIAL_BID), r.get(AUCTION_RESERVE), r.get(AUCTION_TIME),
+                        r.get(AUCTION_EXPIRES), r.get(AUCTION_SELLER), r.get(AUCTION_CATEGORY), r.get(AUCTION_EXTRA)),
+                end -> new Auction(END_ID, "", "", 0, 0, end, end, END_ID, -1, ""), Auction::dateTime, auction -> auction.id() == END_ID);
+    }
+
+    /**
+     * One schema's log as a stream with event times; the partitions' end-of-stream records become
+     * one item ({@code endAt}, given its time: a day after the last event) that moves the watermark
+     * past every window and is dropped right after ({@code isEnd}).
+     */
+    private static <T> StreamStage<T> stream(final Pipeline pipeline, final Path ingest, final EventSchema schema,
+                                             final int localParallelism, final FunctionEx<SchemaRecord, T> toItem,
+                                             final FunctionEx<Long, T> endAt, final ToLongFunctionEx<T> timeOf,
+                                             final PredicateEx<T> isEnd) {
+        return pipeline.readFrom(SchemaLogSource.replayable(SchemaLog.directoryOf(ingest, schema.name()), schema, localParallelism,
+                        toItem, last -> endAt.apply(last + DAY_MS)))
+                .withTimestamps(timeOf, 0)
+                .filter(item -> !isEnd.test(item));
     }
 
     /** The id (auction, person) of the item that ends a stream: none. */

@@ -75,9 +75,9 @@ final class StreamGridQueries {
         };
     }
 
-    /** How many records a run's derived log holds once the copy is complete, of {@code events} NEXMark events. */
-    static long derivedRecords(final NexmarkQuery query, final long events) {
-        return query == NexmarkQuery.Q11 ? NexmarkGenerator.bidsBefore(events) : NexmarkGenerator.auctionsBefore(events);
+    /** How many records the re-keyed copy {@code derived} holds once complete, of {@code events} NEXMark events. */
+    static long copiedRecords(final EventSchema derived, final long events) {
+        return derived == BID_BY_BIDDER ? NexmarkGenerator.bidsBefore(events) : NexmarkGenerator.auctionsBefore(events);
     }
 
     private static JobDefinition auctionsBySeller() {
