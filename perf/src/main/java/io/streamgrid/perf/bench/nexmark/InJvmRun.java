@@ -10,7 +10,7 @@ import java.util.function.Function;
 /**
  * One run of a query by an engine that computes on the benchmark's embedded member (StreamGrid,
  * plain Jet): its jobs are submitted, and the run ends at its last row — the moment a watcher
- * looking every millisecond saw the row count move last, once the result equals the one expected
+ * looking every {@link #WATCH_MS} ms saw the row count move last, once the result equals the one expected
  * or has stayed unchanged for the quiet time (then it differs, and whoever reads the run sees so).
  * What {@code submit} started is stopped after, by the action it returned.
  *
@@ -18,6 +18,11 @@ import java.util.function.Function;
  * @param cpuNanos     this process's CPU time from submission until the end was found
  */
 record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
+    /**
+     * How often the watcher looks: a run's end is known to this much, late (against the engine).
+     * The runs last about a second or more, so 10 ms is at most about 1 % of a figure.
+     */
+    private static final long WATCH_MS = 10;
     /** The longest a run may go on producing rows. */
     private static final long LIMIT_NANOS = 20L * 60 * 1_000_000_000L;
 
@@ -28,7 +33,7 @@ record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
         final long start = System.nanoTime();
         final Runnable stop = submit.apply(jet);
         long seenRows = 0;
-        long lastChange = start; // when the watcher saw the row count move last: the run's end, to a millisecond
+        long lastChange = start; // when the watcher saw the row count move last: the run's end, to WATCH_MS
         final long cpuAtEnd;
         try {
             while (true) {
@@ -44,7 +49,7 @@ record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
                 if (now - start > LIMIT_NANOS) {
                     throw new IllegalStateException("still producing rows after " + LIMIT_NANOS / 60_000_000_000L + " minutes");
                 }
-                sleep(1);
+                sleep(WATCH_MS);
             }
             cpuAtEnd = ProcessCpu.own();
         } finally {
