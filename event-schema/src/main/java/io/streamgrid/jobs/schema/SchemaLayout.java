@@ -48,6 +48,8 @@ public final class SchemaLayout {
     private final FieldType[] types;
     /** The fields whose values {@link SchemaRecord#validate()} checks (not int and long: every value is valid), in order. */
     private final int[] checkedFields;
+    /** The short check of a record of exactly this layout's fields ({@link RecordValidation#isSound}). */
+    private final FieldChecks fieldChecks;
     private final int length;
     private final int keyIndex;
     private final int eventTimeIndex;
@@ -68,6 +70,7 @@ public final class SchemaLayout {
         length = offset;
         checkedFields = java.util.stream.IntStream.range(0, types.length)
                 .filter(i -> types[i] != FieldType.INT && types[i] != FieldType.LONG).toArray();
+        fieldChecks = new FieldChecks(fields, offsets);
         keyIndex = indexOf(schema.keyField());
         eventTimeIndex = indexOf(schema.eventTimeField());
     }
@@ -101,6 +104,10 @@ public final class SchemaLayout {
 
     int[] checkedFields() {
         return checkedFields;
+    }
+
+    FieldChecks fieldChecks() {
+        return fieldChecks;
     }
 
     public Field field(final int index) {

@@ -75,6 +75,40 @@ class SchemaRecordTest {
         assertThat(new SchemaRecord(layout).wrap(buffer, 8, written.length()).validate()).startsWith("not an event record of schema trade");
     }
 
+    /**
+     * The short check every event passes on its way into a job must never accept what the full one
+     * refuses, and must accept every sound record of the reader's version (else it saves nothing).
+     */
+    @Test
+    void when_recordsAreCorruptedAtRandom_then_theShortCheckAgreesWithTheFullOne() {
+        final java.util.Random random = new java.util.Random(49);
+        int sound = 0;
+        int refused = 0;
+        for (int round = 0; round < 20_000; round++) {
+            final SchemaRecord written = write(layout, "a" + random.nextInt(1000), random.nextDouble() * 100);
+            final SchemaRecord record = new SchemaRecord(layout).wrap(buffer, 8, written.length());
+            assertThat(RecordValidation.isSound(record)).as("a record as written").isTrue();
+            int length = written.length();
+            for (int flips = random.nextInt(3); flips >= 0; flips--) {
+                buffer.putByte(8 + random.nextInt(length), (byte) random.nextInt(256));
+            }
+            if (random.nextInt(10) == 0) {
+                length = Math.max(1, length + random.nextInt(9) - 4);
+            }
+            final SchemaRecord damaged = new SchemaRecord(layout).wrap(buffer, 8, length);
+            final String full = RecordValidation.describeProblem(damaged);
+            if (RecordValidation.isSound(damaged)) {
+                assertThat(full).as("the full check of what the short one accepted").isNull();
+                sound++;
+            } else {
+                refused++;
+            }
+            assertThat(damaged.validate()).isEqualTo(full);
+        }
+        assertThat(sound).as("damaged records the short check still found sound").isPositive();
+        assertThat(refused).as("damaged records the short check refused").isPositive();
+    }
+
     @Test
     void when_fieldAddedWithDefault_then_oldAndNewReadersReadBothVersions() {
         final EventSchema v2 = EventSchema.builder("trade").version(2)
