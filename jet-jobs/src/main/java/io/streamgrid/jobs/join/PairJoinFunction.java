@@ -11,6 +11,7 @@ import io.streamgrid.jobs.schema.SchemaRecord;
  * of its key — every pair the rule matches goes to the user's function at once, its partners in time
  * order (found by binary search: the kept events are sorted) — and is then kept itself for partners
  * yet to come, until a timer at or after its expiry drops it.
+ * An event its side's filter refuses is left out before any of that: it meets no one and is not kept.
  * A pair is made when the later of its two events arrives, so each pair is made once; the events
  * kept are the key's state, in the job's snapshots, so a restored job makes the same pairs again
  * from the same events and no others.
@@ -21,6 +22,8 @@ final class PairJoinFunction implements KeyedFunction<JoinBuffers>, JoinContext 
     private final JoinRule rule;
     private final long latenessMs;
     private final JoinFunction onPair;
+    private final EventFilter leftWhere;
+    private final EventFilter rightWhere;
     /** Timers that drop kept events are set at multiples of this. */
     private final long granularity;
     /** Made on the member at the first event (the function travels there serialized). */
@@ -31,18 +34,23 @@ final class PairJoinFunction implements KeyedFunction<JoinBuffers>, JoinContext 
     private transient KeyedContext<JoinBuffers> bound;
 
     PairJoinFunction(final EventSchema left, final EventSchema right, final JoinRule rule, final long latenessMs,
-                     final JoinFunction onPair) {
+                     final JoinFunction onPair, final EventFilter leftWhere, final EventFilter rightWhere) {
         this.left = left;
         this.right = right;
         this.rule = rule;
         this.latenessMs = latenessMs;
         this.onPair = onPair;
+        this.leftWhere = leftWhere;
+        this.rightWhere = rightWhere;
         this.granularity = rule.timerGranularity(latenessMs);
     }
 
     @Override
     public void onEvent(final SchemaRecord event, final KeyedContext<JoinBuffers> context) {
         final boolean isLeft = isLeft(event);
+        if (!(isLeft ? leftWhere : rightWhere).keep(event)) {
+            return;
+        }
         final long time = event.eventTime();
         JoinBuffers buffers = context.state();
         bound = context;

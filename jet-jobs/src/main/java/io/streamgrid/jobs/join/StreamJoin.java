@@ -30,6 +30,11 @@ import java.util.Objects;
  * with quotes by instrument — {@link #rekey} makes a job that copies every event into the log of a
  * schema with the same fields and another key, exactly once ({@link io.streamgrid.jobs.keyed.KeyedContext#emit});
  * the join then reads that log.
+ *
+ * <p><b>Selecting first.</b> A join that only wants some events of a side says so with
+ * {@link Builder#leftWhere}/{@link Builder#rightWhere}, a re-key with its {@link EventFilter}: the
+ * refused events are neither kept nor copied, so state, snapshots and the re-keyed log stay as small
+ * as the selection — where testing the selection in the pair function keeps every event.
  */
 public final class StreamJoin {
     /** A re-key takes every event as it comes: none is too late to copy (a millennium of lateness). */
@@ -80,6 +85,17 @@ public final class StreamJoin {
      * @throws IllegalArgumentException naming the first field {@code to} lacks, adds or types otherwise
      */
     public static KeyedJob<Void> rekey(final String name, final EventSchema from, final EventSchema to) {
+        return rekey(name, from, to, EventFilter.ALL);
+    }
+
+    /**
+     * As {@link #rekey(String, EventSchema, EventSchema)}, copying only the events {@code keep}
+     * passes; the others are not written to {@code to}'s log at all.
+     *
+     * @throws IllegalArgumentException naming the first field {@code to} lacks, adds or types otherwise
+     */
+    public static KeyedJob<Void> rekey(final String name, final EventSchema from, final EventSchema to, final EventFilter keep) {
+        Objects.requireNonNull(keep, "rekey job " + name + ": event filter");
         for (final Field field : from.fields()) {
             final Field same = to.fields().stream().filter(other -> other.name().equals(field.name())).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("rekey job " + name + ": schema " + to.name() + " has no field "
@@ -94,7 +110,7 @@ public final class StreamJoin {
                     + " lacks; the two need the same fields");
         }
         return KeyedJob.<Void>builder(name, from)
-                .function(new RekeyFunction(from, to))
+                .function(new RekeyFunction(from, to, keep))
                 .state(StateCodec.none())
                 .time(FORWARD_ALL)
                 .emits(to)
@@ -114,6 +130,8 @@ public final class StreamJoin {
         private final JoinRule rule;
         private TimePolicy policy;
         private JoinFunction function;
+        private EventFilter leftWhere = EventFilter.ALL;
+        private EventFilter rightWhere = EventFilter.ALL;
         private String[] writes = new String[0];
         private final List<EventSchema> emits = new ArrayList<>();
 
@@ -139,6 +157,18 @@ public final class StreamJoin {
             return this;
         }
 
+        /** Only the left events {@code keep} passes take part (see {@link EventFilter}); default: all. */
+        public Builder leftWhere(final EventFilter keep) {
+            leftWhere = Objects.requireNonNull(keep, "join " + name + ": left event filter");
+            return this;
+        }
+
+        /** Only the right events {@code keep} passes take part (see {@link EventFilter}); default: all. */
+        public Builder rightWhere(final EventFilter keep) {
+            rightWhere = Objects.requireNonNull(keep, "join " + name + ": right event filter");
+            return this;
+        }
+
         /** The maps the function writes ({@link JoinContext#put}). */
         public Builder writes(final String... maps) {
             writes = maps.clone();
@@ -160,7 +190,7 @@ public final class StreamJoin {
             }
             return KeyedJob.<JoinBuffers>builder(name, left)
                     .alsoReads(right)
-                    .function(new PairJoinFunction(left, right, rule, policy.allowedLatenessMs(), function))
+                    .function(new PairJoinFunction(left, right, rule, policy.allowedLatenessMs(), function, leftWhere, rightWhere))
                     .state(new JoinBuffers.Codec())
                     .time(policy)
                     .writes(writes)

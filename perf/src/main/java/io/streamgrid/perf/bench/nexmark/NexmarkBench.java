@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -85,8 +86,9 @@ public final class NexmarkBench implements Benchmark {
                 final Optional<List<JobDefinition>> ours = StreamGridQueries.jobs(query);
                 final Optional<Pipeline> plainJet = JetQueries.pipeline(query, ingest, setup.parallelism());
                 final Runs flink = flink(context, query, events, setup, runs);
+                final Map<EventSchema, Long> copies = StreamGridQueries.derivedCopies(query, setup, events);
                 final Optional<Runs> streamGrid = ours.map(jobs -> inJvm(context, query, "StreamGrid", runs, flink.result(),
-                        ResultRows.STREAMGRID, events, jet, j -> submitAll(j, query, jobs, ingest, setup, events)));
+                        ResultRows.STREAMGRID, events, jet, j -> submitAll(j, jobs, ingest, setup, copies)));
                 final Optional<Runs> jetRuns = plainJet.map(pipeline -> inJvm(context, query, "plain Jet", runs, flink.result(),
                         ResultRows.PLAIN_JET, events, jet, j -> submitJet(j, pipeline, query)));
                 report(query, flink, streamGrid, jetRuns, measurements, ratios, goals, notes);
@@ -140,21 +142,21 @@ public final class NexmarkBench implements Benchmark {
     }
 
     /**
-     * Submits StreamGrid's jobs of {@code query} over {@code events} events; returns what stops them.
-     * The logs they derive (a re-keyed copy) start empty, so each run copies the input
+     * Submits StreamGrid's jobs of a query; returns what stops them. The logs they derive (a re-keyed
+     * copy, with the number of records it holds once complete: {@link StreamGridQueries#derivedCopies}) start empty, so each run copies the input
      * afresh; once a copy holds every event the benchmark ends it with an end-of-stream record, as the
      * end of the input travels downstream in Flink (a StreamGrid job does not yet pass the end of its
      * input on to the logs it writes).
      */
-    static Runnable submitAll(final JetService jet, final NexmarkQuery query, final List<JobDefinition> jobs, final Path ingest,
-                              final NexmarkSetup setup, final long events) {
+    static Runnable submitAll(final JetService jet, final List<JobDefinition> jobs, final Path ingest, final NexmarkSetup setup,
+                              final Map<EventSchema, Long> derivedCopies) {
         final List<DerivedLogEnd> ends = new ArrayList<>();
-        for (final EventSchema derived : StreamGridQueries.derivedLogs(query)) {
+        derivedCopies.forEach((derived, copies) -> {
             final Path log = SchemaLog.directoryOf(ingest, derived.name());
             BenchContext.empty(log);
             SchemaLog.open(log, derived, setup.parallelism()).close();
-            ends.add(DerivedLogEnd.start(log, derived, StreamGridQueries.copiedRecords(derived, events)));
-        }
+            ends.add(DerivedLogEnd.start(log, derived, copies));
+        });
         final List<Job> started = new ArrayList<>();
         final JobOptions options = new JobOptions(ingest, SNAPSHOT_INTERVAL_MS, setup.parallelism());
         for (final JobDefinition job : jobs) {

@@ -72,7 +72,6 @@ final class NexmarkSchemas {
             .build();
 
     static final TypedField.LongField SOLD_ID = AUCTION_BY_SELLER.longField("id");
-    static final TypedField.LongField SOLD_CATEGORY = AUCTION_BY_SELLER.longField("category");
 
     static final TypedField.LongField PERSON_ID = PERSON.longField("id");
     static final TypedField.StringField PERSON_NAME = PERSON.stringField("name");

@@ -17,7 +17,9 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.*;
@@ -44,7 +46,8 @@ final class StreamGridQueries {
             case Q0 -> Optional.of(List.of(bids("nexmark-q0", new PassThrough())));
             case Q1 -> Optional.of(List.of(bids("nexmark-q1", new CurrencyConversion())));
             case Q2 -> Optional.of(List.of(bids("nexmark-q2", new Selection())));
-            case Q3 -> Optional.of(List.of(auctionsBySeller(), localItems()));
+            case Q3 -> Optional.of(List.of(StreamJoin.rekey("nexmark-q3-auctions-by-seller", AUCTION, AUCTION_BY_SELLER,
+                    auction -> auction.get(AUCTION_CATEGORY) == NexmarkQuery.Q3_CATEGORY), localItems()));
             case Q8 -> Optional.of(List.of(auctionsBySeller(), newUsers()));
             case Q11 -> Optional.of(List.of(StreamJoin.rekey("nexmark-bids-by-bidder", BID, BID_BY_BIDDER), sessions()));
             default -> Optional.empty();
@@ -75,9 +78,28 @@ final class StreamGridQueries {
         };
     }
 
-    /** How many records the re-keyed copy {@code derived} holds once complete, of {@code events} NEXMark events. */
-    static long copiedRecords(final EventSchema derived, final long events) {
-        return derived == BID_BY_BIDDER ? NexmarkGenerator.bidsBefore(events) : NexmarkGenerator.auctionsBefore(events);
+    /**
+     * How many records each re-keyed copy of {@code query} holds once complete, of {@code events}
+     * NEXMark events: all bids or auctions, or for Q3 the auctions of its category (counted from the
+     * generator: it is the re-key's selection).
+     */
+    static Map<EventSchema, Long> derivedCopies(final NexmarkQuery query, final NexmarkSetup setup, final long events) {
+        final Map<EventSchema, Long> copies = new LinkedHashMap<>();
+        for (final EventSchema derived : derivedLogs(query)) {
+            copies.put(derived, derived == BID_BY_BIDDER ? NexmarkGenerator.bidsBefore(events)
+                    : query == NexmarkQuery.Q3 ? q3Auctions(setup.generator(), events) : NexmarkGenerator.auctionsBefore(events));
+        }
+        return copies;
+    }
+
+    private static long q3Auctions(final NexmarkGenerator generator, final long events) {
+        long count = 0;
+        for (long i = 0; i < NexmarkGenerator.auctionsBefore(events); i++) {
+            if (generator.auction(i).category() == NexmarkQuery.Q3_CATEGORY) {
+                count++;
+            }
+        }
+        return count;
     }
 
     private static JobDefinition auctionsBySeller() {
@@ -89,19 +111,16 @@ final class StreamGridQueries {
 
     /**
      * Q3: each seller with every auction she opens, over all time — an interval join whose auctions
-     * come from the seller's joining on (a person joins before she sells), the selection in the pair
-     * function.
+     * come from the seller's joining on (a person joins before she sells). Both sides select first,
+     * as Flink's and Jet's versions filter before their joins: the re-key copies only the category's
+     * auctions, the join keeps only persons of the three states.
      */
     private static JobDefinition localItems() {
         return StreamJoin.interval("nexmark-q3", PERSON, AUCTION_BY_SELLER, 0, ALL_TIME_MS)
                 .time(JOIN_TIME)
-                .onPair((person, auction, context) -> {
-                    final String state = person.get(PERSON_STATE);
-                    if (auction.get(SOLD_CATEGORY) == NexmarkQuery.Q3_CATEGORY && NexmarkQuery.Q3_STATES.contains(state)) {
-                        ResultRows.STREAMGRID.add(NexmarkQuery.localItemRow(person.get(PERSON_NAME), person.get(PERSON_CITY), state,
-                                auction.get(SOLD_ID)));
-                    }
-                })
+                .leftWhere(person -> NexmarkQuery.Q3_STATES.contains(person.get(PERSON_STATE)))
+                .onPair((person, auction, context) -> ResultRows.STREAMGRID.add(NexmarkQuery.localItemRow(person.get(PERSON_NAME),
+                        person.get(PERSON_CITY), person.get(PERSON_STATE), auction.get(SOLD_ID))))
                 .build();
     }
 
