@@ -71,7 +71,23 @@ final class NexmarkSchemas {
             .string("extra", 560)
             .build();
 
+    /**
+     * Q4's auctions as they close, keyed by category: the log the closing job emits into and the
+     * per-category job reads — StreamGrid's second stage after a shuffle. {@code price} is the
+     * winning bid, or -1 when no bid met the reserve in time.
+     */
+    static final EventSchema AUCTION_CLOSED = EventSchema.builder("nexmark-q4-closed")
+            .longKey("category")
+            .eventTime("date_time")
+            .int64("auction")
+            .int64("price")
+            .build();
+
     static final TypedField.LongField SOLD_ID = AUCTION_BY_SELLER.longField("id");
+    static final TypedField.LongField CLOSED_CATEGORY = AUCTION_CLOSED.longField("category");
+    static final TypedField.TimestampField CLOSED_TIME = AUCTION_CLOSED.timestampField("date_time");
+    static final TypedField.LongField CLOSED_AUCTION = AUCTION_CLOSED.longField("auction");
+    static final TypedField.LongField CLOSED_PRICE = AUCTION_CLOSED.longField("price");
 
     static final TypedField.LongField PERSON_ID = PERSON.longField("id");
     static final TypedField.StringField PERSON_NAME = PERSON.stringField("name");

@@ -48,6 +48,7 @@ final class StreamGridQueries {
             case Q2 -> Optional.of(List.of(bids("nexmark-q2", new Selection())));
             case Q3 -> Optional.of(List.of(StreamJoin.rekey("nexmark-q3-auctions-by-seller", AUCTION, AUCTION_BY_SELLER,
                     auction -> auction.get(AUCTION_CATEGORY) == NexmarkQuery.Q3_CATEGORY), localItems()));
+            case Q4 -> Optional.of(ClosingPrices.jobs());
             case Q8 -> Optional.of(List.of(auctionsBySeller(), newUsers()));
             case Q11 -> Optional.of(List.of(StreamJoin.rekey("nexmark-bids-by-bidder", BID, BID_BY_BIDDER), sessions()));
             default -> Optional.empty();
@@ -74,6 +75,7 @@ final class StreamGridQueries {
         return switch (query) {
             case Q11 -> List.of(BID_BY_BIDDER);
             case Q3, Q8 -> List.of(AUCTION_BY_SELLER);
+            case Q4 -> List.of(AUCTION_CLOSED);
             default -> List.of();
         };
     }
@@ -86,6 +88,7 @@ final class StreamGridQueries {
     static Map<EventSchema, Long> derivedCopies(final NexmarkQuery query, final NexmarkSetup setup, final long events) {
         final Map<EventSchema, Long> copies = new LinkedHashMap<>();
         for (final EventSchema derived : derivedLogs(query)) {
+            // Q4: every auction closes once, at its expiry or at the end of the input.
             copies.put(derived, derived == BID_BY_BIDDER ? NexmarkGenerator.bidsBefore(events)
                     : query == NexmarkQuery.Q3 ? q3Auctions(setup.generator(), events) : NexmarkGenerator.auctionsBefore(events));
         }
