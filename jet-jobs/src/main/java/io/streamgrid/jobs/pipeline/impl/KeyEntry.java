@@ -30,6 +30,8 @@ final class KeyEntry<S> {
     /** This key's node in the event-time and the processing-time {@link TimerQueue}, or -1. */
     int eventNode = -1;
     int processingNode = -1;
+    /** Whether its {@link KeyTable} holds it: a key met for the first time is not, until it keeps something. */
+    boolean inTable;
 
     KeyEntry(final long longKey) {
         this.longKey = longKey;

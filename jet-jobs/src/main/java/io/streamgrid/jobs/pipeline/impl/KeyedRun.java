@@ -204,10 +204,10 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         expiry.check(entry, watermark);
     }
 
-    /** Unbinds the context; drops the key when it holds nothing. */
+    /** Unbinds the context; the table drops the key when it holds nothing, and takes a new one that holds something ({@link KeyTable#settle}). */
     private void release(final KeyEntry<S> entry) {
         current = null;
-        keys.dropIfEmpty(entry);
+        keys.settle(entry);
     }
 
     private void advanceWatermark(final long candidate) {

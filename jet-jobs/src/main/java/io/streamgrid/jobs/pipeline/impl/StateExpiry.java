@@ -63,7 +63,7 @@ final class StateExpiry {
         nextSweep = watermark == Long.MAX_VALUE ? Long.MAX_VALUE : watermark + ttlMs;
         for (final KeyEntry<S> entry : keys.entries()) {
             check(entry, watermark);
-            keys.dropIfEmpty(entry);
+            keys.settle(entry);
         }
     }
 }
