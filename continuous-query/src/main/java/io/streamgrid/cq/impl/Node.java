@@ -135,7 +135,8 @@ interface Node extends Serializable {
         return null;
     }
 
-    private static boolean isIntegral(final Number n) {
+    /** Whether {@code n} is of an integral type (compared as a long). */
+    static boolean isIntegral(final Number n) {
         return n instanceof Long || n instanceof Integer || n instanceof Short || n instanceof Byte;
     }
 }

@@ -143,8 +143,8 @@ public final class WhereIndex {
         if (value instanceof Character c) {
             return String.valueOf(c);
         }
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return ((Number) value).longValue();
+        if (value instanceof Number number && Node.isIntegral(number)) {
+            return number.longValue();
         }
         if (value instanceof Number number) {
             return wholeKey(number);
@@ -154,7 +154,7 @@ public final class WhereIndex {
 
     /** An integral number, or a whole floating-point one, of magnitude below 2^53 as a Long; else null. */
     private static Long wholeKey(final Number number) {
-        if (number instanceof Long || number instanceof Integer || number instanceof Short || number instanceof Byte) {
+        if (Node.isIntegral(number)) {
             final long v = number.longValue();
             return Math.abs((double) v) < EXACT_BOUND ? v : null;
         }

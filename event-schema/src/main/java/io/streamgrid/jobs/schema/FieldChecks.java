@@ -4,7 +4,8 @@ import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
 import java.util.List;
-import java.util.function.IntPredicate;
+import java.util.function.IntUnaryOperator;
+import java.util.stream.IntStream;
 
 /**
  * The value checks of one layout's fields, by type, as offsets and limits in primitive arrays: the
@@ -25,17 +26,18 @@ final class FieldChecks {
     private final int[] booleanOffsets;
 
     FieldChecks(final List<Field> fields, final int[] offsets) {
-        stringOffsets = offsetsOf(fields, offsets, i -> fields.get(i).type() == FieldType.STRING);
-        stringMaxBytes = fields.stream().filter(f -> f.type() == FieldType.STRING).mapToInt(Field::maxLength).toArray();
-        enumOffsets = offsetsOf(fields, offsets, i -> fields.get(i).type() == FieldType.ENUM);
-        enumSymbols = fields.stream().filter(f -> f.type() == FieldType.ENUM).mapToInt(f -> f.symbols().size()).toArray();
-        timestampOffsets = offsetsOf(fields, offsets, i -> fields.get(i).type() == FieldType.TIMESTAMP);
-        doubleOffsets = offsetsOf(fields, offsets, i -> fields.get(i).type() == FieldType.DOUBLE);
-        booleanOffsets = offsetsOf(fields, offsets, i -> fields.get(i).type() == FieldType.BOOLEAN);
+        stringOffsets = of(fields, FieldType.STRING, i -> offsets[i]);
+        stringMaxBytes = of(fields, FieldType.STRING, i -> fields.get(i).maxLength());
+        enumOffsets = of(fields, FieldType.ENUM, i -> offsets[i]);
+        enumSymbols = of(fields, FieldType.ENUM, i -> fields.get(i).symbols().size());
+        timestampOffsets = of(fields, FieldType.TIMESTAMP, i -> offsets[i]);
+        doubleOffsets = of(fields, FieldType.DOUBLE, i -> offsets[i]);
+        booleanOffsets = of(fields, FieldType.BOOLEAN, i -> offsets[i]);
     }
 
-    private static int[] offsetsOf(final List<Field> fields, final int[] offsets, final IntPredicate ofType) {
-        return java.util.stream.IntStream.range(0, fields.size()).filter(ofType).map(i -> offsets[i]).toArray();
+    /** {@code value} of each field of {@code type}, in field order. */
+    private static int[] of(final List<Field> fields, final FieldType type, final IntUnaryOperator value) {
+        return IntStream.range(0, fields.size()).filter(i -> fields.get(i).type() == type).map(value).toArray();
     }
 
     /** Whether every field of a record of this layout at {@code offset}, all fields present, holds a value in range. */

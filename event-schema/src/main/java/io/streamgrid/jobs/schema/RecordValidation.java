@@ -5,12 +5,13 @@ import org.agrona.DirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Whether a {@link SchemaRecord}'s bytes can be read as a record of its layout ({@link SchemaRecord#validate()}).
- * Every event a job reads is validated, so the common case — a record of exactly the reader's
- * version — is a few short loops over primitive arrays that only say sound or not ({@link #isSound},
- * {@link FieldChecks}); anything else, and every record they find unsound, goes through the full
- * check that names the problem ({@link #describeProblem}). In NEXMark Q1's profile the check of every record read was a
- * quarter to a third of StreamGrid's time (perf/NOTES.md, 2026-12-07).
+ * Whether a {@link SchemaRecord}'s bytes can be read as a record of its layout
+ * ({@link SchemaRecord#validate()}). Every event a job reads is validated, so the common case — a
+ * record of exactly the reader's version — is a few short loops over primitive arrays that only say
+ * sound or not ({@link #isSound}, {@link FieldChecks}); anything else, and every record they find
+ * unsound, goes through the full check that names the problem ({@link #describeProblem}). In NEXMark
+ * Q1's profile the check of every record read was a quarter of StreamGrid's time (perf/NOTES.md,
+ * 2026-12-07).
  */
 final class RecordValidation {
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;

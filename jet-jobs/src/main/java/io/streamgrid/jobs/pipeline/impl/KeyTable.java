@@ -75,12 +75,14 @@ final class KeyTable<S> {
         }
         if (keeps) {
             add(entry);
-        } else if (stringKey) {
+            return;
+        }
+        if (stringKey) {
             stringKeys.remove(entry);
         } else {
             longKeys.remove(entry.longKey);
         }
-        entry.inTable = keeps;
+        entry.inTable = false;
     }
 
     private void add(final KeyEntry<S> entry) {

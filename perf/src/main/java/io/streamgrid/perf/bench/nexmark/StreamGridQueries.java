@@ -17,7 +17,6 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,29 +69,19 @@ final class StreamGridQueries {
                 .handledBy(job -> new SessionRows());
     }
 
-    /** The logs {@code query}'s jobs write and read after them, emptied before each run (a re-keyed copy). */
-    static List<EventSchema> derivedLogs(final NexmarkQuery query) {
-        return switch (query) {
-            case Q11 -> List.of(BID_BY_BIDDER);
-            case Q3, Q8 -> List.of(AUCTION_BY_SELLER);
-            case Q4 -> List.of(AUCTION_CLOSED);
-            default -> List.of();
-        };
-    }
-
     /**
-     * How many records each re-keyed copy of {@code query} holds once complete, of {@code events}
-     * NEXMark events: all bids or auctions, or for Q3 the auctions of its category (counted from the
-     * generator: it is the re-key's selection).
+     * The logs {@code query}'s jobs write and read after them (a re-keyed copy, Q4's closed
+     * auctions), each with how many records it holds once complete, of {@code events} NEXMark
+     * events; emptied before each run.
      */
     static Map<EventSchema, Long> derivedCopies(final NexmarkQuery query, final NexmarkSetup setup, final long events) {
-        final Map<EventSchema, Long> copies = new LinkedHashMap<>();
-        for (final EventSchema derived : derivedLogs(query)) {
-            // Q4: every auction closes once, at its expiry or at the end of the input.
-            copies.put(derived, derived == BID_BY_BIDDER ? NexmarkGenerator.bidsBefore(events)
-                    : query == NexmarkQuery.Q3 ? q3Auctions(setup.generator(), events) : NexmarkGenerator.auctionsBefore(events));
-        }
-        return copies;
+        return switch (query) {
+            case Q3 -> Map.of(AUCTION_BY_SELLER, q3Auctions(setup.generator(), events)); // the re-key's selection
+            case Q4 -> Map.of(AUCTION_CLOSED, NexmarkGenerator.auctionsBefore(events)); // each auction closes once
+            case Q8 -> Map.of(AUCTION_BY_SELLER, NexmarkGenerator.auctionsBefore(events));
+            case Q11 -> Map.of(BID_BY_BIDDER, NexmarkGenerator.bidsBefore(events));
+            default -> Map.of();
+        };
     }
 
     private static long q3Auctions(final NexmarkGenerator generator, final long events) {
