@@ -8,8 +8,8 @@ import java.util.List;
  *   0  kind       1 byte   {@link #KIND_EVENT} for an event of this schema, {@link #KIND_EMITTED}
  *                          for one a job emitted, {@link #KIND_PUBLISHED} for one an application
  *                          published; control records ({@link #KIND_HEARTBEAT},
- *                          {@link #KIND_END_OF_STREAM}) carry a time at offset 12 and are
- *                          {@link #CONTROL_LENGTH} bytes long
+ *                          {@link #KIND_END_OF_STREAM}, {@link #KIND_WRITER_CLOCK}) carry a
+ *                          time at offset 12 and are {@link #CONTROL_LENGTH} bytes long
  *   1  marker     1 byte   {@link #MARKER}, tells a schema record from a fixed-layout one
  *   2  version    2 bytes  the schema version the record was written with
  *   4  sequence   8 bytes  the writer's sequence number
@@ -37,7 +37,19 @@ public final class SchemaLayout {
      * as for {@link #KIND_EMITTED}.
      */
     public static final byte KIND_PUBLISHED = 5;
+    /**
+     * A job that emits into the log tells its readers how far its event time has come: writer
+     * {@code w} (int at {@link #CONTROL_WRITER}: the emitting job's partition) of {@code n} (int at
+     * {@link #CONTROL_WRITERS}: the job's partitions) will emit no event earlier than the record's
+     * time (its watermark); {@code Long.MAX_VALUE}: it has ended. A reader's event-time clock for
+     * the log is the earliest of its writers' ({@code KeyedJob.Builder.emits}).
+     */
+    public static final byte KIND_WRITER_CLOCK = 6;
     public static final int CONTROL_LENGTH = 20;
+    /** In a {@link #KIND_WRITER_CLOCK} record: the writer (int). */
+    public static final int CONTROL_WRITER = 4;
+    /** In a {@link #KIND_WRITER_CLOCK} record: how many writers the log has (int). */
+    public static final int CONTROL_WRITERS = 8;
     public static final byte MARKER = 'S';
     public static final int HEADER = 12;
 

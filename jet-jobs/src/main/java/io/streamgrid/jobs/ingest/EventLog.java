@@ -52,11 +52,22 @@ public interface EventLog extends AutoCloseable {
     void appendEndOfStream();
 
     /**
+     * Appends to every partition that writer {@code writer} of {@code writers} (the emitting job's
+     * partition, of its partitions) will emit no event earlier than {@code time}; {@code Long.MAX_VALUE}:
+     * it has ended ({@link io.streamgrid.jobs.schema.SchemaLayout#KIND_WRITER_CLOCK}). The emitting
+     * job's thread calls this, after the events it emitted before.
+     */
+    void appendWriterClock(int writer, int writers, long time);
+
+    /**
      * Records that job {@code jobName} emits events into this log, unless it is recorded already.
      *
      * @throws IllegalStateException when another job emits into this log
      */
     void claimEmitter(String jobName);
+
+    /** Whether a job claimed this log to emit into ({@link #claimEmitter}): its readers then take their clock from its writers. */
+    boolean hasEmitter();
 
     /**
      * The slot of publisher {@code publisherId} in this log ({@link PublishedSequence}), recorded in

@@ -55,6 +55,8 @@ public final class KafkaLog implements EventLog {
     private final int partitions;
     private final Map<String, Object> consumerConfig;
     private KafkaProducer<byte[], byte[]> producer;
+    /** Whether a job's claim to emit into this topic was seen (guarded by this). */
+    private boolean claimSeen;
     private Admin admin;
     /** End offsets as last listed (asynchronously), for {@link #recordsAfter}; -1 before the first. */
     private final AtomicLongArray endOffsets;
@@ -227,6 +229,15 @@ public final class KafkaLog implements EventLog {
         flush();
     }
 
+    @Override
+    public void appendWriterClock(final int writer, final int writers, final long time) {
+        for (int p = 0; p < partitions; p++) {
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
+            SchemaLog.fillWriterClock(buffer, writer, writers, time);
+            producer().send(new ProducerRecord<>(topic, p, null, buffer.byteArray()), onSent);
+        }
+    }
+
     private static byte[] control(final byte kind, final long time) {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
         SchemaLog.fillControl(buffer, kind, time);
@@ -240,6 +251,7 @@ public final class KafkaLog implements EventLog {
      */
     @Override
     public synchronized void claimEmitter(final String jobName) {
+        claimSeen = true;
         // Each job records its own key, emitter/<topic>/<job>; the earliest such record in the (single-partition,
         // totally ordered) schema topic names the emitter. Compaction keeps every key's record at its offset, so the
         // order, hence the owner, never changes — a claim without compare-and-set that two jobs cannot both win.
@@ -253,6 +265,15 @@ public final class KafkaLog implements EventLog {
             throw new IllegalStateException("job " + jobName + " cannot emit into topic " + topic + ": job " + owner
                     + " emits into it (one emitting job per log; give the schema another name)");
         }
+    }
+
+    /** Read from the schema topic; once a claim is seen it is remembered (a claim is never taken back). */
+    @Override
+    public synchronized boolean hasEmitter() {
+        if (!claimSeen) {
+            claimSeen = SchemaTopic.firstWithPrefix(source, "emitter/" + topic + "/") != null;
+        }
+        return claimSeen;
     }
 
     /**

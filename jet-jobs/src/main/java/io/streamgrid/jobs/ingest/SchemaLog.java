@@ -247,6 +247,11 @@ public final class SchemaLog implements EventLog {
         }
     }
 
+    @Override
+    public boolean hasEmitter() {
+        return Files.exists(dir.resolve(EMITTER_FILE));
+    }
+
     /** A claim file per slot, {@code publisher-<slot>.properties}: created atomically, so two processes never share a slot. */
     @Override
     public PublisherSlot publisherSlot(final String publisherId) {
@@ -303,6 +308,30 @@ public final class SchemaLog implements EventLog {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[SchemaLayout.CONTROL_LENGTH]);
         fillControl(buffer, SchemaLayout.KIND_HEARTBEAT, eventTime);
         return queues.appendFromAnyThread(partition, buffer, 0, SchemaLayout.CONTROL_LENGTH);
+    }
+
+    @Override
+    public void appendWriterClock(final int writer, final int writers, final long time) {
+        fillWriterClock(control, writer, writers, time);
+        for (int p = 0; p < queues.count(); p++) {
+            append(p, control, 0, SchemaLayout.CONTROL_LENGTH);
+        }
+    }
+
+    static void fillWriterClock(final UnsafeBuffer buffer, final int writer, final int writers, final long time) {
+        fillControl(buffer, SchemaLayout.KIND_WRITER_CLOCK, time);
+        buffer.putInt(SchemaLayout.CONTROL_WRITER, writer, ORDER);
+        buffer.putInt(SchemaLayout.CONTROL_WRITERS, writers, ORDER);
+    }
+
+    /** The writer a {@link SchemaLayout#KIND_WRITER_CLOCK} record names. */
+    public static int controlWriter(final DirectBuffer buffer, final int offset) {
+        return buffer.getInt(offset + SchemaLayout.CONTROL_WRITER, ORDER);
+    }
+
+    /** How many writers a {@link SchemaLayout#KIND_WRITER_CLOCK} record says its log has. */
+    public static int controlWriters(final DirectBuffer buffer, final int offset) {
+        return buffer.getInt(offset + SchemaLayout.CONTROL_WRITERS, ORDER);
     }
 
     static void fillControl(final UnsafeBuffer buffer, final byte kind, final long time) {

@@ -7,25 +7,39 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What a keyed partition emits ({@code KeyedContext.newEvent}/{@code emit}): per emitted schema its
  * log, one reusable record and buffer handed out by {@link #newEvent}, and the count of events this
  * partition emitted, which numbers their sequences (so a replay after a restore emits the same
- * sequences, and readers drop the repeats).
+ * sequences, and readers drop the repeats). It also tells the logs how far the partition's event
+ * time has come ({@link #announceClock}), so that their readers' watermarks follow the writers'.
  */
 final class EmittedEvents {
+    /** A writer tells its logs its clock at most this often (and at once when it ends). */
+    static final long CLOCK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final String jobName;
+    /** The emitting job's partitions: every one is a writer of each emitted log. */
+    private final int writers;
     private final List<EventSchema> schemas;
     private final EventLog[] logs;
     private final SchemaRecord[] records;
     private final UnsafeBuffer[] buffers;
     /** Events this partition emitted, in every emitted log together: the count in their sequences. */
     private long emitted;
+    /** The clock this partition last announced, and when (System.nanoTime()). */
+    private long announced = Long.MIN_VALUE;
+    private long announcedAtNanos;
 
-    /** @param logs one per {@code schemas}, in order */
-    EmittedEvents(final String jobName, final List<EventSchema> schemas, final EventLog[] logs) {
+    /**
+     * @param logs    one per {@code schemas}, in order
+     * @param writers the emitting job's partitions
+     */
+    EmittedEvents(final String jobName, final List<EventSchema> schemas, final EventLog[] logs, final int writers) {
         this.jobName = jobName;
+        this.writers = writers;
         this.schemas = schemas;
         this.logs = logs;
         this.records = new SchemaRecord[logs.length];
@@ -64,6 +78,27 @@ final class EmittedEvents {
         event.sequence(Emitted.sequence(partition, emitted));
         buffers[i].putByte(0, SchemaLayout.KIND_EMITTED);
         logs[i].append(event);
+    }
+
+    /**
+     * Tells every emitted log that writer {@code partition} will emit no event earlier than
+     * {@code watermark} (its watermark, after every timer it reached fired), when it moved since the
+     * last announcement and {@link #CLOCK_INTERVAL_NANOS} have passed — or at once when it ended
+     * ({@code Long.MAX_VALUE}). Records go to every partition of each log, so a round costs
+     * writers × partitions small records per emitted log.
+     */
+    void announceClock(final int partition, final long watermark, final long nowNanos) {
+        if (logs.length == 0 || watermark <= announced) {
+            return;
+        }
+        if (watermark != Long.MAX_VALUE && announced != Long.MIN_VALUE && nowNanos - announcedAtNanos < CLOCK_INTERVAL_NANOS) {
+            return;
+        }
+        for (final EventLog log : logs) {
+            log.appendWriterClock(partition, writers, watermark);
+        }
+        announced = watermark;
+        announcedAtNanos = nowNanos;
     }
 
     /** How many this partition emitted: in its snapshot. */

@@ -4,7 +4,8 @@ package io.streamgrid.jobs.pipeline.impl;
  * When a partition's logs hold its task back — one log silent, or, merging several, one with
  * nothing new while another has a record waiting — a heartbeat record is appended to the silent log,
  * so the partition's event-time clock moves and its windows and timers come due. The heartbeat is in
- * the log, so a replay moves the clock at the same place.
+ * the log, so a replay moves the clock at the same place. Never to a log its writers clock: their
+ * clocks move it, and only they know what they will still emit.
  */
 final class IdleHeartbeats {
     private IdleHeartbeats() {
@@ -28,8 +29,8 @@ final class IdleHeartbeats {
                              final long wallClockMs) {
         if (inputs.length == 1) {
             final PartitionInput in = inputs[0];
-            if (nowNanos - in.lastRecordNanos < idleNanos || in.ended || watermark == Long.MIN_VALUE) {
-                return PartitionTasksP.NO_HEARTBEAT; // active, ended, or never had an event (so nothing to close)
+            if (nowNanos - in.lastRecordNanos < idleNanos || in.ended || in.writerClocked || watermark == Long.MIN_VALUE) {
+                return PartitionTasksP.NO_HEARTBEAT; // active, ended, clocked by its writers, or never had an event (so nothing to close)
             }
             final long time = PartitionTasksP.heartbeatTime(watermark + allowedDisorderMs, othersNewest, wallClockMs);
             if (time != PartitionTasksP.NO_HEARTBEAT) {
@@ -57,7 +58,7 @@ final class IdleHeartbeats {
         }
         long appended = PartitionTasksP.NO_HEARTBEAT;
         for (final PartitionInput in : inputs) {
-            if (!in.ended && in.headLength < 0 && nowNanos - in.lastRecordNanos >= idleNanos) {
+            if (!in.ended && !in.writerClocked && in.headLength < 0 && nowNanos - in.lastRecordNanos >= idleNanos) {
                 appended = Math.max(waiting, wallClockMs);
                 in.log.appendHeartbeat(partition, appended);
                 in.lastRecordNanos = nowNanos;

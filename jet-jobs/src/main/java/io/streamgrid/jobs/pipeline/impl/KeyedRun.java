@@ -34,9 +34,9 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     /**
      * 2: a read position per schema log (jobs reading several schemas); 3: emitted-event counts per
      * log and writer, the emitter's count; 4: the events held for event-time order; 5: the time each
-     * key's state was written (state time-to-live).
+     * key's state was written (state time-to-live); 6: each log's writer clocks.
      */
-    private static final int SNAPSHOT_FORMAT = 5;
+    private static final int SNAPSHOT_FORMAT = 6;
 
     private final KeyedJob<S> job;
     private final KeyedFunction<S> function;
@@ -96,7 +96,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         for (int s = 0; s < logs.length; s++) {
             heldRecords[s] = new SchemaRecord(job.schemas().get(s).layout());
         }
-        this.emitted = new EmittedEvents(job.name(), job.emits(), emitLogs);
+        this.emitted = new EmittedEvents(job.name(), job.emits(), emitLogs, logs[0].partitions());
         this.expiry = new StateExpiry(job.stateTtlMs(), job.stateTtlInProcessingTime());
     }
 
@@ -107,6 +107,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         final long now = System.currentTimeMillis();
         fire(timers.processingTime, now);
         expiry.onWallClock(keys, now);
+        emitted.announceClock(partition, watermark, System.nanoTime()); // after whatever the timers emitted
     }
 
     @Override
@@ -117,7 +118,12 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @Override
     void onHeartbeat(final long time) {
         maxEventTime = Math.max(maxEventTime, time);
-        advanceWatermark(time - policy.allowedDisorderMs());
+        advanceWatermark(clocked(maxEventTime - policy.allowedDisorderMs()));
+    }
+
+    @Override
+    void onClockMoved() {
+        advanceWatermark(clocked(maxEventTime == Long.MIN_VALUE ? Long.MIN_VALUE : maxEventTime - policy.allowedDisorderMs()));
     }
 
     @Override
@@ -136,9 +142,9 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         } else {
             deliver(time, watermark != Long.MIN_VALUE && time < watermark);
         }
-        if (time > maxEventTime) {
+        if (time > maxEventTime && !fromWriterClockedLog()) {
             maxEventTime = time;
-            advanceWatermark(time - policy.allowedDisorderMs());
+            advanceWatermark(clocked(time - policy.allowedDisorderMs()));
         }
         if (timers.registeredDueAt(watermark)) {
             fire(timers.eventTime, watermark); // a timer registered at or before the watermark fires now

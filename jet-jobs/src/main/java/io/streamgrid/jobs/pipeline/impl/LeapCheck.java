@@ -99,7 +99,7 @@ final class LeapCheck {
 
     /**
      * A record's time: an event's or a heartbeat's; MAX_VALUE for the end of stream, MIN_VALUE for
-     * anything else (a record that is not a valid event). {@code record} is wrapped over the buffer.
+     * anything else (a writer's clock, a record that is not a valid event). {@code record} is wrapped over the buffer.
      */
     static long timeOf(final SchemaRecord record, final DirectBuffer buffer, final int length) {
         if (length == SchemaLayout.CONTROL_LENGTH && buffer.getByte(1) == SchemaLayout.MARKER) {
@@ -109,6 +109,9 @@ final class LeapCheck {
             }
             if (kind == SchemaLayout.KIND_HEARTBEAT) {
                 return SchemaLog.controlTime(buffer, 0);
+            }
+            if (kind == SchemaLayout.KIND_WRITER_CLOCK) {
+                return Long.MIN_VALUE; // one writer's clock: first in a merge (it never holds one back), no event here
             }
         }
         record.wrap(buffer, 0, length);

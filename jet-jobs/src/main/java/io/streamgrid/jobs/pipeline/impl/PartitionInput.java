@@ -11,6 +11,7 @@ import org.agrona.collections.Long2LongHashMap;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 
 /** One log a {@link PartitionTask} reads, its partition of it: its reader, the position of the last record handled, and (merging) the record read next. */
 final class PartitionInput {
@@ -35,6 +36,13 @@ final class PartitionInput {
     long headTime;
     /** Per writer of emitted events in this log: the highest count read (see {@link SchemaLayout#KIND_EMITTED}). */
     final Long2LongHashMap emittedCounts = new Long2LongHashMap(0);
+    /**
+     * Whether a job writes this log (its first emitted event or writer clock said so): then the
+     * log's event-time clock is its writers' ({@link #writersClock}), not its events' times.
+     */
+    boolean writerClocked;
+    /** Per writer, the latest clock it announced ({@link SchemaLayout#KIND_WRITER_CLOCK}); empty until the first. */
+    private long[] writerClocks = new long[0];
 
     PartitionInput(final EventLog log, final int number, final int partition) {
         this.log = log;
@@ -78,6 +86,39 @@ final class PartitionInput {
         emittedCounts.put(Emitted.writer(sequence), Emitted.count(sequence));
     }
 
+    /**
+     * Takes writer {@code writer}'s clock {@code time} (one of {@code writers}); a clock never goes
+     * back (a restored writer announces again what it had). Returns whether {@link #writersClock} moved.
+     */
+    boolean takeWriterClock(final int writer, final int writers, final long time) {
+        writerClocked = true;
+        if (writers > writerClocks.length) {
+            final int known = writerClocks.length;
+            writerClocks = Arrays.copyOf(writerClocks, writers);
+            Arrays.fill(writerClocks, known, writers, Long.MIN_VALUE);
+        }
+        final long before = writersClock();
+        if (time > writerClocks[writer]) {
+            writerClocks[writer] = time;
+        }
+        return writersClock() != before;
+    }
+
+    /**
+     * The earliest clock of the log's writers: no event still to come from them is earlier.
+     * {@code Long.MIN_VALUE} until every writer announced one; {@code Long.MAX_VALUE} once all ended.
+     */
+    long writersClock() {
+        if (writerClocks.length == 0) {
+            return Long.MIN_VALUE;
+        }
+        long earliest = Long.MAX_VALUE;
+        for (final long clock : writerClocks) {
+            earliest = Math.min(earliest, clock);
+        }
+        return earliest;
+    }
+
     LeapCheck leaps() {
         if (leaps == null) {
             leaps = new LeapCheck(log, partition);
@@ -85,10 +126,15 @@ final class PartitionInput {
         return leaps;
     }
 
-    /** Writes what a snapshot keeps of this input: its position, whether it ended, each writer's count of events. */
+    /** Writes what a snapshot keeps of this input: its position, whether it ended, its writers' clocks, each writer's count of events. */
     void writeTo(final DataOutput data) throws IOException {
         data.writeLong(lastIndex);
         data.writeBoolean(ended);
+        data.writeBoolean(writerClocked);
+        data.writeInt(writerClocks.length);
+        for (final long clock : writerClocks) {
+            data.writeLong(clock);
+        }
         data.writeInt(emittedCounts.size());
         final Long2LongHashMap.EntryIterator entries = emittedCounts.entrySet().iterator();
         while (entries.hasNext()) {
@@ -102,6 +148,11 @@ final class PartitionInput {
     void readFrom(final DataInput data) throws IOException {
         resumeAfter(data.readLong());
         ended = data.readBoolean();
+        writerClocked |= data.readBoolean(); // a log claimed by its emitter since the snapshot stays clocked by it
+        writerClocks = new long[data.readInt()];
+        for (int i = 0; i < writerClocks.length; i++) {
+            writerClocks[i] = data.readLong();
+        }
         emittedCounts.clear();
         final int writers = data.readInt();
         for (int i = 0; i < writers; i++) {

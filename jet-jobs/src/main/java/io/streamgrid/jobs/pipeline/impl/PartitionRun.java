@@ -21,8 +21,11 @@ import java.io.IOException;
  * records in log order, so a restored run replays to exactly the same state.
  */
 final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
-    /** 3: read positions are schema-log indexes (the fixed-layout ingest log is gone); 4: emitted-event counts per writer. */
-    private static final int SNAPSHOT_FORMAT = 4;
+    /**
+     * 3: read positions are schema-log indexes (the fixed-layout ingest log is gone); 4: emitted-event
+     * counts per writer; 5: each log's writer clocks.
+     */
+    private static final int SNAPSHOT_FORMAT = 5;
 
     private final WindowedJob<A> job;
     private final WindowEngine<A> engine;
@@ -62,7 +65,21 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     void onEvent(final long time) {
         final long watermark = engine.watermark();
         events++;
-        engine.onEvent(record, stringKeys == null ? record.keyLong() : stringKeys.idAt(record.buffer(), record.offset() + keyOffset));
+        final long key = stringKeys == null ? record.keyLong() : stringKeys.idAt(record.buffer(), record.offset() + keyOffset);
+        if (fromWriterClockedLog()) {
+            engine.onEventAtClock(record, key);
+        } else {
+            engine.onEvent(record, key);
+        }
+        if (engine.watermark() != watermark) {
+            handler.onWatermark(engine.watermark(), out);
+        }
+    }
+
+    @Override
+    void onClockMoved() {
+        final long watermark = engine.watermark();
+        engine.advanceTo(clocked(Long.MIN_VALUE)); // one log, clocked by its writers: their clock alone
         if (engine.watermark() != watermark) {
             handler.onWatermark(engine.watermark(), out);
         }

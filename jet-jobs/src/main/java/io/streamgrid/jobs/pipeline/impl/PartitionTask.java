@@ -38,6 +38,13 @@ import java.io.IOException;
  * writer emits again what it had emitted after its snapshot, and those
  * repeats are dropped here (counted in {@link #repeats()}), the highest count per writer being
  * part of this task's snapshot.
+ *
+ * <p>A log a job emits into is clocked by its writers, not by its events' times: each of the
+ * emitting job's partitions announces its watermark into it ({@link SchemaLayout#KIND_WRITER_CLOCK}),
+ * and the log's clock is the earliest writer's — so events of a writer that lags are never late
+ * for another's progress, and no allowed disorder has to cover the writers' drift. The log's
+ * stream ends when every writer's has. Such a log is known by its emitter's claim, or else by its
+ * first emitted event or writer clock.
  */
 abstract class PartitionTask {
     final int partition;
@@ -63,6 +70,8 @@ abstract class PartitionTask {
     long skipped;
     /** Emitted events dropped because their writer had emitted them before (after its restore). */
     long repeats;
+    /** Whether any log is clocked by its writers ({@link PartitionInput#writerClocked}). */
+    private boolean anyWriterClocked;
 
     /**
      * @param logs           the logs the job reads, in declaration order (all with this partition)
@@ -81,6 +90,9 @@ abstract class PartitionTask {
         this.inputs = new PartitionInput[logs.length];
         for (int i = 0; i < logs.length; i++) {
             inputs[i] = new PartitionInput(logs[i], i, partition);
+            if (logs[i].hasEmitter()) {
+                writerClocked(inputs[i]); // known before its first record: nothing early moves the clock by its events
+            }
         }
         this.record = inputs[0].record;
     }
@@ -221,7 +233,13 @@ abstract class PartitionTask {
                 return true;
             }
             if (kind == SchemaLayout.KIND_HEARTBEAT) {
-                onHeartbeat(SchemaLog.controlTime(buffer, 0));
+                if (!in.writerClocked) { // a log its writers clock moves with them alone
+                    onHeartbeat(SchemaLog.controlTime(buffer, 0));
+                }
+                return true;
+            }
+            if (kind == SchemaLayout.KIND_WRITER_CLOCK) {
+                takeWriterClock(in, buffer);
                 return true;
             }
         }
@@ -234,6 +252,9 @@ abstract class PartitionTask {
         }
         // Emitted and published events name their writer and count in the sequence: a repeat is dropped.
         final byte kind = buffer.getByte(0);
+        if (kind == SchemaLayout.KIND_EMITTED && !in.writerClocked) {
+            writerClocked(in); // before its event: a job's events do not move the clock, its writers do
+        }
         final boolean emitted = kind == SchemaLayout.KIND_EMITTED || kind == SchemaLayout.KIND_PUBLISHED;
         if (emitted && in.isRepeat(record.sequence())) {
             repeats++;
@@ -268,6 +289,72 @@ abstract class PartitionTask {
         return true;
     }
 
+    /** A writer's clock read from {@code in}: the log's clock may move, and with every writer ended, its stream ends. */
+    private void takeWriterClock(final PartitionInput in, final DirectBuffer buffer) {
+        final int writer = SchemaLog.controlWriter(buffer, 0);
+        final int writers = SchemaLog.controlWriters(buffer, 0);
+        if (writers < 1 || writers > Emitted.MAX_WRITERS || writer < 0 || writer >= writers) {
+            record.wrap(buffer, 0, SchemaLayout.CONTROL_LENGTH);
+            reject(SchemaLayout.CONTROL_LENGTH, "a writer clock naming writer " + writer + " of " + writers
+                    + ": writers are 0..n-1 of n, 1 <= n <= " + Emitted.MAX_WRITERS);
+            return;
+        }
+        writerClocked(in);
+        if (in.ended || !in.takeWriterClock(writer, writers, SchemaLog.controlTime(buffer, 0))) {
+            return;
+        }
+        if (in.writersClock() == Long.MAX_VALUE) {
+            in.ended = true; // every writer ended: so did the log's stream
+            if (ended()) {
+                onEndOfStream();
+                return;
+            }
+        }
+        onClockMoved();
+    }
+
+    private void writerClocked(final PartitionInput in) {
+        in.writerClocked = true;
+        anyWriterClocked = true;
+    }
+
+    /**
+     * The clock of a log that jobs write moved ({@link #clocked}): the watermark may follow. Tasks
+     * whose watermark depends on nothing else need not override.
+     */
+    void onClockMoved() {
+    }
+
+    /**
+     * Where the watermark may stand when the events' times and the heartbeats put it at
+     * {@code byEventTime} (the newest minus the allowed disorder): that, no later than the clock
+     * of each log its writers clock ({@link PartitionInput#writersClock}, logs that ended left out)
+     * — or those clocks alone when every log still open is such a log.
+     */
+    final long clocked(final long byEventTime) {
+        if (!anyWriterClocked) {
+            return byEventTime;
+        }
+        long writers = Long.MAX_VALUE;
+        boolean byEvents = false;
+        for (final PartitionInput in : inputs) {
+            if (in.ended) {
+                continue;
+            }
+            if (in.writerClocked) {
+                writers = Math.min(writers, in.writersClock());
+            } else {
+                byEvents = true;
+            }
+        }
+        return byEvents ? Math.min(byEventTime, writers) : writers;
+    }
+
+    /** Whether the record being handled is from a log its writers clock: its time does not move the clock. */
+    final boolean fromWriterClockedLog() {
+        return anyWriterClocked && inputs[input].writerClocked;
+    }
+
     /**
      * Appends a heartbeat to a log that holds this task back, so that its event-time clock moves and
      * the task goes on ({@link IdleHeartbeats#appendIfIdle}); returns the heartbeat's time, or
@@ -300,6 +387,9 @@ abstract class PartitionTask {
     /** Restores what {@link #writeSnapshot()} wrote; reading resumes after the saved positions. */
     final void restore(final byte[] state) {
         snapshot.read(state, inputs, this);
+        for (final PartitionInput in : inputs) {
+            anyWriterClocked |= in.writerClocked;
+        }
         wallClock.restored();
     }
 

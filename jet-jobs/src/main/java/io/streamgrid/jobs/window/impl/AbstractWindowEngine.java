@@ -47,6 +47,16 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     }
 
     @Override
+    public final void onEventAtClock(final SchemaRecord event, final long key) {
+        process(event, key, event.eventTime());
+    }
+
+    @Override
+    public final void advanceTo(final long candidate) {
+        advanceWatermark(candidate);
+    }
+
+    @Override
     public final void onHeartbeat(final long eventTime) {
         advanceWatermark(eventTime - disorder);
     }

@@ -47,6 +47,15 @@ public interface WindowEngine<A> {
     }
 
     /**
+     * Processes one valid event as {@link #onEvent(SchemaRecord, long)} does, leaving the watermark
+     * where it is: for a log whose clock its writers keep ({@link #advanceTo}).
+     */
+    void onEventAtClock(SchemaRecord event, long key);
+
+    /** The watermark moves to {@code watermark}, when that is ahead, emitting what is due (no disorder is taken off). */
+    void advanceTo(long watermark);
+
+    /**
      * The partition was idle and its event-time clock stands at {@code eventTime}: the watermark
      * moves to {@code eventTime} minus the allowed disorder if that is ahead, emitting what is due.
      */
