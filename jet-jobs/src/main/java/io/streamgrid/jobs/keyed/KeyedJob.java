@@ -156,6 +156,7 @@ public final class KeyedJob<S> implements JobDefinition {
     }
 
     /** The schemas whose logs the function emits events into ({@link KeyedContext#emit}). */
+    @Override
     public List<EventSchema> emits() {
         return emits;
     }

@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.keyed;
 
+import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.FieldType;
 
@@ -55,16 +56,7 @@ final class KeyedJobChecks {
                 throw new IllegalArgumentException("job " + name + " declares dimension map " + map + " twice");
             }
         }
-        for (final EventSchema schema : emits) {
-            Objects.requireNonNull(schema, "emitted schema of job " + name);
-            if (schemas.stream().anyMatch(read -> read.name().equals(schema.name()))) {
-                throw new IllegalArgumentException("job " + name + " both reads and emits schema " + schema.name()
-                        + ": a job feeding itself would read its own output forever; emit into another schema");
-            }
-        }
-        if (emits.stream().map(EventSchema::name).distinct().count() != emits.size()) {
-            throw new IllegalArgumentException("job " + name + " emits a schema twice: " + emits.stream().map(EventSchema::name).toList());
-        }
+        JobDefinition.checkEmits(name, schemas, emits);
     }
 
     /** Several schemas: distinct, keyed alike, and an idle timeout so that a quiet one cannot hold the others back forever. */

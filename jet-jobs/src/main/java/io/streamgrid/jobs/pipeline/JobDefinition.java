@@ -29,6 +29,34 @@ public interface JobDefinition extends Serializable {
         return schemas();
     }
 
+    /**
+     * The schemas whose logs it emits events into, in its results' order; none by default. Such a
+     * log is clocked by the job's partitions ({@link io.streamgrid.jobs.schema.SchemaLayout#KIND_WRITER_CLOCK}):
+     * a job reading it follows the slowest of them and ends when they all have.
+     */
+    default List<EventSchema> emits() {
+        return List.of();
+    }
+
+    /**
+     * What every job that emits checks when it is built: each emitted schema once, none of them one
+     * it reads.
+     *
+     * @throws IllegalArgumentException naming job {@code name} and the schema
+     */
+    static void checkEmits(final String name, final List<EventSchema> reads, final List<EventSchema> emits) {
+        for (final EventSchema schema : emits) {
+            java.util.Objects.requireNonNull(schema, "emitted schema of job " + name);
+            if (reads.stream().anyMatch(read -> read.name().equals(schema.name()))) {
+                throw new IllegalArgumentException("job " + name + " both reads and emits schema " + schema.name()
+                        + ": a job feeding itself would read its own output forever; emit into another schema");
+            }
+        }
+        if (emits.stream().map(EventSchema::name).distinct().count() != emits.size()) {
+            throw new IllegalArgumentException("job " + name + " emits a schema twice: " + emits.stream().map(EventSchema::name).toList());
+        }
+    }
+
     /** The {@code state.*} maps it writes. */
     List<String> stateMaps();
 

@@ -5,7 +5,8 @@ import java.io.DataOutput;
 import java.io.IOException;
 
 /**
- * Turns a windowed job's window results into state-map writes. One instance per ingest-log
+ * Turns a windowed job's window results into state-map writes, or events it emits into other
+ * logs ({@link StateWriter#emit}). One instance per ingest-log
  * partition; it may keep keyed state of its own (a baseline per key, say), which it writes to and
  * reads from the job's snapshots so that a restored job continues exactly.
  *

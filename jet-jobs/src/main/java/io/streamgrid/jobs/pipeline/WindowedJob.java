@@ -41,6 +41,14 @@ public interface WindowedJob<A> extends JobDefinition {
         return List.of(schema());
     }
 
+    /** The schema it reads, then those it emits into ({@link StateWriter#emit}). */
+    @Override
+    default List<EventSchema> declaredSchemas() {
+        final List<EventSchema> all = new java.util.ArrayList<>(schemas());
+        all.addAll(emits());
+        return List.copyOf(all);
+    }
+
     WindowPolicy policy();
 
     WindowAggregation<A> aggregation();

@@ -8,6 +8,7 @@ import io.streamgrid.jobs.window.WindowDefinition;
 import io.streamgrid.jobs.window.WindowPolicy;
 
 import java.io.Serializable;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -33,6 +34,7 @@ public final class WindowedJobBuilder {
     private final EventSchema schema;
     private WindowDefinition window;
     private TimePolicy time = TimePolicy.of(0, 0);
+    private List<EventSchema> emits = List.of();
 
     WindowedJobBuilder(final String name, final EventSchema schema) {
         if (name == null || name.isBlank()) {
@@ -80,6 +82,19 @@ public final class WindowedJobBuilder {
         return time(policy.time());
     }
 
+    /**
+     * Schemas whose logs the job's {@link ResultHandler} emits events into ({@link StateWriter#newEvent},
+     * {@link StateWriter#emit}) — a window's result feeding another job. Each log is created, with the
+     * read log's partitions, when absent; one job emits into a log; its readers follow the job's
+     * watermark and end when it does.
+     */
+    public WindowedJobBuilder emits(final EventSchema... schemas) {
+        final List<EventSchema> declared = List.of(schemas);
+        JobDefinition.checkEmits(name, List.of(schema), declared);
+        this.emits = declared;
+        return this;
+    }
+
     /** How a window's value is built: one of {@link io.streamgrid.jobs.window.Aggregations} or your own. */
     public <A> Aggregated<A> aggregate(final WindowAggregation<A> aggregation) {
         Objects.requireNonNull(aggregation, "aggregation");
@@ -91,7 +106,7 @@ public final class WindowedJobBuilder {
             throw new IllegalArgumentException("windowed job " + name + ": its aggregation " + aggregation.getClass().getName()
                     + " must be Serializable (it travels to the members inside the job)");
         }
-        return new Aggregated<>(name, schema, new WindowPolicy(window, time), aggregation);
+        return new Aggregated<>(name, schema, new WindowPolicy(window, time), aggregation, emits);
     }
 
     /** Turns a window's result into the value stored for it. */
@@ -112,12 +127,15 @@ public final class WindowedJobBuilder {
         private final EventSchema schema;
         private final WindowPolicy policy;
         private final WindowAggregation<A> aggregation;
+        private final List<EventSchema> emits;
 
-        private Aggregated(final String name, final EventSchema schema, final WindowPolicy policy, final WindowAggregation<A> aggregation) {
+        private Aggregated(final String name, final EventSchema schema, final WindowPolicy policy, final WindowAggregation<A> aggregation,
+                           final List<EventSchema> emits) {
             this.name = name;
             this.schema = schema;
             this.policy = policy;
             this.aggregation = aggregation;
+            this.emits = emits;
         }
 
         /** Each window's result, as {@code toValue} makes it, into {@code state.<name>} under {@link WindowResult#stateKey()}. */
@@ -128,7 +146,7 @@ public final class WindowedJobBuilder {
 
         /** Each window's result to a handler of the job's own, one per log partition. */
         public WindowedJob<A> handledBy(final HandlerFactory<A> handlers) {
-            return new BuiltWindowedJob<>(name, schema, policy, aggregation, Objects.requireNonNull(handlers, "handlers"));
+            return new BuiltWindowedJob<>(name, schema, policy, aggregation, Objects.requireNonNull(handlers, "handlers"), emits);
         }
     }
 
@@ -161,7 +179,7 @@ public final class WindowedJobBuilder {
 
     /** What the builder made. */
     private record BuiltWindowedJob<A>(String name, EventSchema schema, WindowPolicy policy, WindowAggregation<A> aggregation,
-                                       HandlerFactory<A> handlers) implements WindowedJob<A> {
+                                       HandlerFactory<A> handlers, List<EventSchema> emits) implements WindowedJob<A> {
         private static final long serialVersionUID = 1L;
 
         @Override

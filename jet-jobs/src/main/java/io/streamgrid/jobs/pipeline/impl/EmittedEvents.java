@@ -1,6 +1,8 @@
 package io.streamgrid.jobs.pipeline.impl;
 
 import io.streamgrid.jobs.ingest.EventLog;
+import io.streamgrid.jobs.ingest.LogSource;
+import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -10,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a keyed partition emits ({@code KeyedContext.newEvent}/{@code emit}): per emitted schema its
+ * What a job's partition emits ({@code KeyedContext.newEvent}/{@code emit}, {@code StateWriter.emit}): per emitted schema its
  * log, one reusable record and buffer handed out by {@link #newEvent}, and the count of events this
  * partition emitted, which numbers their sequences (so a replay after a restore emits the same
  * sequences, and readers drop the repeats). It also tells the logs how far the partition's event
@@ -50,6 +52,26 @@ final class EmittedEvents {
         }
     }
 
+    /**
+     * The log an emitted schema's events go to: named after the schema (a replay's:
+     * {@code <schema>.<suffix>}, so it never feeds the live job's readers), created with
+     * {@code partitions} partitions when absent; job {@code jobName} recorded as the one that emits into it.
+     *
+     * @param replay null for the live job
+     */
+    static EventLog openLog(final LogSource source, final EventSchema schema, final int partitions, final String jobName,
+                            final Replay replay) {
+        final String name = replay == null ? schema.name() : schema.name() + "." + replay.into();
+        final EventLog log = source.openOrCreate(schema, name, partitions);
+        try {
+            log.claimEmitter(replay == null ? jobName : replay.jobName(jobName));
+        } catch (final RuntimeException e) {
+            log.close();
+            throw e;
+        }
+        return log;
+    }
+
     /** The record to fill for an event of {@code schema}; one per schema, reused. */
     SchemaRecord newEvent(final EventSchema schema) {
         for (int i = 0; i < records.length; i++) {
@@ -58,7 +80,7 @@ final class EmittedEvents {
             }
         }
         throw new IllegalArgumentException("job " + jobName + " does not emit schema " + schema.name() + "; it emits "
-                + schemas.stream().map(EventSchema::name).toList() + " (KeyedJob.Builder.emits)");
+                + schemas.stream().map(EventSchema::name).toList() + " (KeyedJob.Builder.emits, WindowedJobBuilder.emits)");
     }
 
     /** Appends {@code event} (a record {@link #newEvent} handed out) to its log, numbered as the partition's next. */

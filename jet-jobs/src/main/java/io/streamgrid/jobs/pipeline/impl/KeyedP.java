@@ -49,7 +49,7 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
         }
         emitLogs = new EventLog[job.emits().size()];
         for (int i = 0; i < emitLogs.length; i++) {
-            emitLogs[i] = openEmitted(job.emits().get(i), logs[0].partitions());
+            emitLogs[i] = EmittedEvents.openLog(source, job.emits().get(i), logs[0].partitions(), job.name(), replay);
         }
         return logs[0].partitions();
     }
@@ -62,23 +62,6 @@ final class KeyedP<S> extends PartitionTasksP<KeyedRun<S>> {
         final EventSchema first = job.schemas().get(0);
         return first.field(job.lookups().get(i).keyField()).type() == FieldType.STRING
                 ? DimensionReplica.Versioning.STRING_KEYS : DimensionReplica.Versioning.LONG_KEYS;
-    }
-
-    /**
-     * The log an emitted schema's events go to: named after the schema (a replay's:
-     * {@code <schema>.<suffix>}, so it never feeds the live job's readers), created with
-     * {@code partitions} partitions when absent; this job recorded as the one that emits into it.
-     */
-    private EventLog openEmitted(final EventSchema schema, final int partitions) {
-        final String name = replay == null ? schema.name() : schema.name() + "." + replay.into();
-        final EventLog log = source.openOrCreate(schema, name, partitions);
-        try {
-            log.claimEmitter(replay == null ? job.name() : replay.jobName(job.name()));
-        } catch (final RuntimeException e) {
-            log.close();
-            throw e;
-        }
-        return log;
     }
 
     /** Records wait until every dimension replica is loaded (it loads on a thread of its own). */

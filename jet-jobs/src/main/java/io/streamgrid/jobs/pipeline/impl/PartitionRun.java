@@ -5,6 +5,7 @@ import io.streamgrid.jobs.pipeline.LateEvent;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
 import io.streamgrid.jobs.pipeline.WindowedJob;
+import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.FieldType;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
@@ -23,7 +24,7 @@ import java.io.IOException;
 final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     /**
      * 3: read positions are schema-log indexes (the fixed-layout ingest log is gone); 4: emitted-event
-     * counts per writer; 5: each log's writer clocks.
+     * counts per writer; 5: each log's writer clocks, the count of events the partition emitted.
      */
     private static final int SNAPSHOT_FORMAT = 5;
 
@@ -33,12 +34,18 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     /** Numbers for a string-keyed schema's keys (the engines key by long); null for a long key. */
     private final StringKeyIds stringKeys;
     private final int keyOffset;
+    private final EmittedEvents emitted;
+    /** What the handler writes to: the task's maps, and the logs the job emits into. */
+    private final StateWriter handlerOut;
 
-    PartitionRun(final WindowedJob<A> job, final int partition, final EventLog log, final StateWriter out) {
+    /** @param emitLogs one per {@link WindowedJob#emits()}, in order */
+    PartitionRun(final WindowedJob<A> job, final int partition, final EventLog log, final StateWriter out, final EventLog[] emitLogs) {
         super(partition, new EventLog[] {log}, out, job.name(), job.rejectedMap(), SNAPSHOT_FORMAT, job.policy().maxFutureMs());
         this.job = job;
         this.engine = WindowEngine.create(job.policy(), job.aggregation(), this);
         this.handler = job.newResultHandler();
+        this.emitted = new EmittedEvents(job.name(), job.emits(), emitLogs, log.partitions());
+        this.handlerOut = emitLogs.length == 0 ? out : new HandlerOut();
         final SchemaLayout layout = job.schema().layout();
         this.stringKeys = layout.type(layout.keyIndex()) == FieldType.STRING ? new StringKeyIds() : null;
         this.keyOffset = layout.offset(layout.keyIndex());
@@ -49,16 +56,22 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
         return engine.lateEvents();
     }
 
+    /** Tells the logs the job emits into how far this partition's watermark came (after what its windows emitted). */
+    @Override
+    void afterPoll() {
+        emitted.announceClock(partition, engine.watermark(), System.nanoTime());
+    }
+
     @Override
     void onEndOfStream() {
         engine.onEndOfStream();
-        handler.onWatermark(engine.watermark(), out);
+        handler.onWatermark(engine.watermark(), handlerOut);
     }
 
     @Override
     void onHeartbeat(final long time) {
         engine.onHeartbeat(time);
-        handler.onWatermark(engine.watermark(), out);
+        handler.onWatermark(engine.watermark(), handlerOut);
     }
 
     @Override
@@ -72,7 +85,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
             engine.onEvent(record, key);
         }
         if (engine.watermark() != watermark) {
-            handler.onWatermark(engine.watermark(), out);
+            handler.onWatermark(engine.watermark(), handlerOut);
         }
     }
 
@@ -81,7 +94,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
         final long watermark = engine.watermark();
         engine.advanceTo(clocked(Long.MIN_VALUE)); // one log, clocked by its writers: their clock alone
         if (engine.watermark() != watermark) {
-            handler.onWatermark(engine.watermark(), out);
+            handler.onWatermark(engine.watermark(), handlerOut);
         }
     }
 
@@ -95,18 +108,18 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
                          final boolean afterWatermark) {
         results++;
         if (stringKeys == null) {
-            handler.onWindow(key, start, end, value, updateSequence, afterWatermark, out);
+            handler.onWindow(key, start, end, value, updateSequence, afterWatermark, handlerOut);
         } else {
-            handler.onWindow(stringKeys.keyOf(key), start, end, value, updateSequence, afterWatermark, out);
+            handler.onWindow(stringKeys.keyOf(key), start, end, value, updateSequence, afterWatermark, handlerOut);
         }
     }
 
     @Override
     public void onRetract(final long key, final long start) {
         if (stringKeys == null) {
-            handler.onRetract(key, start, out);
+            handler.onRetract(key, start, handlerOut);
         } else {
-            handler.onRetract(stringKeys.keyOf(key), start, out);
+            handler.onRetract(stringKeys.keyOf(key), start, handlerOut);
         }
     }
 
@@ -126,6 +139,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
 
     @Override
     void writeState(final DataOutput data) throws IOException {
+        data.writeLong(emitted.count());
         engine.writeState(data);
         handler.writeState(data);
         if (stringKeys != null) {
@@ -135,10 +149,34 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
 
     @Override
     void readState(final DataInput data) throws IOException {
+        emitted.restoreCount(data.readLong());
         engine.readState(data);
         handler.readState(data);
         if (stringKeys != null) {
             stringKeys.read(data);
+        }
+    }
+
+    /** The task's maps, and the job's emitted logs numbered as this partition's events. */
+    private final class HandlerOut implements StateWriter {
+        @Override
+        public void put(final String map, final Object key, final Object value) {
+            out.put(map, key, value);
+        }
+
+        @Override
+        public void remove(final String map, final Object key) {
+            out.remove(map, key);
+        }
+
+        @Override
+        public SchemaRecord newEvent(final EventSchema schema) {
+            return emitted.newEvent(schema);
+        }
+
+        @Override
+        public void emit(final SchemaRecord event) {
+            emitted.emit(event, partition);
         }
     }
 }

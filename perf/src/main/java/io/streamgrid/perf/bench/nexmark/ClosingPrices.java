@@ -48,8 +48,8 @@ final class ClosingPrices {
         final KeyedJob<long[]> categories = KeyedJob.<long[]>builder("nexmark-q4-categories", AUCTION_CLOSED)
                 .longKeyed(new CategoryTotals())
                 .state(StateCodec.longs(2))
-                // An emitted log has several writers and no watermark of theirs (StreamGridQueries#sessions).
-                .time(TimePolicy.of(StreamGridQueries.REKEYED_DISORDER_MS, 0))
+                // The closed auctions' log follows the closing job's clock: nothing of it comes late.
+                .time(StreamGridQueries.IN_ORDER)
                 .build();
         return List.of(closing, categories);
     }

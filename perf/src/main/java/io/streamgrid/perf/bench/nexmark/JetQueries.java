@@ -151,30 +151,6 @@ final class JetQueries {
                         .map(row -> NexmarkQuery.highestBidRow(result.end(), row[0], row[1], row[2], row[3])));
     }
 
-    /** The rows of the highest score so far, all of them when tied (an aggregation's accumulator, in Jet's snapshots). */
-    static final class Leaders implements Serializable {
-        private long best = Long.MIN_VALUE;
-        private final ArrayList<long[]> rows = new ArrayList<>();
-
-        void offer(final long score, final long[] row) {
-            if (score > best) {
-                best = score;
-                rows.clear();
-            }
-            if (score == best) {
-                rows.add(row);
-            }
-        }
-
-        void combine(final Leaders other) {
-            other.rows.forEach(row -> offer(other.best, row));
-        }
-
-        List<long[]> rows() {
-            return new ArrayList<>(rows);
-        }
-    }
-
     private static StreamStage<Bid> bids(final Pipeline pipeline, final Path ingest, final int localParallelism) {
         return stream(pipeline, ingest, BID, localParallelism, r -> new Bid(r.keyLong(), r.get(BID_BIDDER), r.get(BID_PRICE),
                         r.get(BID_CHANNEL), r.get(BID_URL), r.get(BID_TIME), r.get(BID_EXTRA)),

@@ -86,9 +86,8 @@ public final class NexmarkBench implements Benchmark {
                 final Optional<List<JobDefinition>> ours = StreamGridQueries.jobs(query);
                 final Optional<Pipeline> plainJet = JetQueries.pipeline(query, ingest, setup.parallelism());
                 final Runs flink = flink(context, query, events, setup, runs);
-                final Map<EventSchema, Long> copies = StreamGridQueries.derivedCopies(query, setup, events);
                 final Optional<Runs> streamGrid = ours.map(jobs -> inJvm(context, query, "StreamGrid", runs, flink.result(),
-                        ResultRows.STREAMGRID, events, jet, j -> submitAll(j, jobs, ingest, setup, copies)));
+                        ResultRows.STREAMGRID, events, jet, j -> submitAll(j, jobs, ingest, setup)));
                 final Optional<Runs> jetRuns = plainJet.map(pipeline -> inJvm(context, query, "plain Jet", runs, flink.result(),
                         ResultRows.PLAIN_JET, events, jet, j -> submitJet(j, pipeline, query)));
                 report(query, flink, streamGrid, jetRuns, measurements, ratios, goals, notes);
@@ -142,31 +141,25 @@ public final class NexmarkBench implements Benchmark {
     }
 
     /**
-     * Submits StreamGrid's jobs of a query; returns what stops them. The logs they derive (a re-keyed
-     * copy, with the number of records it holds once complete: {@link StreamGridQueries#derivedCopies}) start empty, so each run copies the input
-     * afresh; once a copy holds every event the benchmark ends it with an end-of-stream record, as the
-     * end of the input travels downstream in Flink (a StreamGrid job does not yet pass the end of its
-     * input on to the logs it writes).
+     * Submits StreamGrid's jobs of a query; returns what stops them. The logs they emit into (a
+     * re-keyed copy, a first stage's results) start empty, so each run derives them afresh; the
+     * end of the input travels down through them as in Flink (each log's writers end it).
      */
-    static Runnable submitAll(final JetService jet, final List<JobDefinition> jobs, final Path ingest, final NexmarkSetup setup,
-                              final Map<EventSchema, Long> derivedCopies) {
-        final List<DerivedLogEnd> ends = new ArrayList<>();
-        derivedCopies.forEach((derived, copies) -> {
-            final Path log = SchemaLog.directoryOf(ingest, derived.name());
-            BenchContext.empty(log);
-            SchemaLog.open(log, derived, setup.parallelism()).close();
-            ends.add(DerivedLogEnd.start(log, derived, copies));
-        });
+    static Runnable submitAll(final JetService jet, final List<JobDefinition> jobs, final Path ingest, final NexmarkSetup setup) {
+        for (final JobDefinition job : jobs) {
+            for (final EventSchema derived : job.emits()) {
+                final Path log = SchemaLog.directoryOf(ingest, derived.name());
+                BenchContext.empty(log);
+                SchemaLog.open(log, derived, setup.parallelism()).close();
+            }
+        }
         final List<Job> started = new ArrayList<>();
         final JobOptions options = new JobOptions(ingest, SNAPSHOT_INTERVAL_MS, setup.parallelism());
         for (final JobDefinition job : jobs) {
             final String name = job.name() + "-" + JOB_IDS.incrementAndGet();
             started.add(Jobs.submit(jet, job, options, null, options.jobConfig(name)));
         }
-        return () -> {
-            ends.forEach(DerivedLogEnd::stop);
-            started.forEach(InJvmRun::cancel);
-        };
+        return () -> started.forEach(InJvmRun::cancel);
     }
 
     /** Submits plain Jet's pipeline of {@code query}; returns what stops it. */

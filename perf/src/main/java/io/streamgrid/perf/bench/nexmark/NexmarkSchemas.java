@@ -83,6 +83,38 @@ final class NexmarkSchemas {
             .int64("price")
             .build();
 
+    /**
+     * Q5's first stage: per window (keyed by its end, which is also the event time) one partition's
+     * auctions of the most bids in it — the log the counting job emits into and the second stage reads.
+     */
+    static final EventSchema HOT_AUCTION = EventSchema.builder("nexmark-q5-hot")
+            .longKey("window_end")
+            .eventTime("date_time")
+            .int64("auction")
+            .int64("bids")
+            .build();
+
+    /** Q7's first stage: per window (keyed by its end, also the event time) one partition's bids of the highest price. */
+    static final EventSchema TOP_BID = EventSchema.builder("nexmark-q7-top")
+            .longKey("window_end")
+            .eventTime("date_time")
+            .int64("auction")
+            .int64("bidder")
+            .int64("price")
+            .int64("bid_time")
+            .build();
+
+    static final TypedField.LongField HOT_END = HOT_AUCTION.longField("window_end");
+    static final TypedField.LongField HOT_AUCTION_ID = HOT_AUCTION.longField("auction");
+    static final TypedField.LongField HOT_BIDS = HOT_AUCTION.longField("bids");
+    static final TypedField.TimestampField HOT_TIME = HOT_AUCTION.timestampField("date_time");
+    static final TypedField.LongField TOP_END = TOP_BID.longField("window_end");
+    static final TypedField.LongField TOP_AUCTION = TOP_BID.longField("auction");
+    static final TypedField.LongField TOP_BIDDER = TOP_BID.longField("bidder");
+    static final TypedField.LongField TOP_PRICE = TOP_BID.longField("price");
+    static final TypedField.LongField TOP_BID_TIME = TOP_BID.longField("bid_time");
+    static final TypedField.TimestampField TOP_TIME = TOP_BID.timestampField("date_time");
+
     static final TypedField.LongField SOLD_ID = AUCTION_BY_SELLER.longField("id");
     static final TypedField.LongField CLOSED_CATEGORY = AUCTION_CLOSED.longField("category");
     static final TypedField.TimestampField CLOSED_TIME = AUCTION_CLOSED.timestampField("date_time");

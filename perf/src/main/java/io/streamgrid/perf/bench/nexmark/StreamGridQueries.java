@@ -14,11 +14,9 @@ import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.window.Aggregations;
 import io.streamgrid.jobs.window.Counter;
 import io.streamgrid.jobs.schema.SchemaRecord;
-import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.*;
@@ -29,10 +27,11 @@ import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.*;
  * in the benchmark's JVM) instead of a state map, as Flink's and Jet's go to their sinks.
  */
 final class StreamGridQueries {
-    /** The bids come in event order per partition; the partitions are merged within this disorder. */
-    private static final TimePolicy IN_ORDER = TimePolicy.of(0, 0);
-    /** How far apart in event time a re-keyed log's copies may arrive: more than the stream spans (under the one-day max-future). */
-    static final long REKEYED_DISORDER_MS = 43_200_000;
+    /**
+     * Events come in event order per partition; a log a job emits into (a re-keyed copy, a first
+     * stage's results) follows its writers' clocks, so no disorder is allowed for their drift either.
+     */
+    static final TimePolicy IN_ORDER = TimePolicy.of(0, 0);
     /** An interval join's bound for "ever after": ten years. */
     private static final long ALL_TIME_MS = 10L * 365 * 86_400_000;
 
@@ -48,6 +47,8 @@ final class StreamGridQueries {
             case Q3 -> Optional.of(List.of(StreamJoin.rekey("nexmark-q3-auctions-by-seller", AUCTION, AUCTION_BY_SELLER,
                     auction -> auction.get(AUCTION_CATEGORY) == NexmarkQuery.Q3_CATEGORY), localItems()));
             case Q4 -> Optional.of(ClosingPrices.jobs());
+            case Q5 -> Optional.of(WindowLeaders.hotItems());
+            case Q7 -> Optional.of(WindowLeaders.highestBids());
             case Q8 -> Optional.of(List.of(auctionsBySeller(), newUsers()));
             case Q11 -> Optional.of(List.of(StreamJoin.rekey("nexmark-bids-by-bidder", BID, BID_BY_BIDDER), sessions()));
             default -> Optional.empty();
@@ -56,50 +57,23 @@ final class StreamGridQueries {
 
     /**
      * Q11 reads the bids re-keyed by bidder. Their copies reach each partition of that log in the
-     * order the re-keying job's two processors write them, and the two drift apart freely while they
-     * drain a backlog (a run with 120 s allowed lost Q3 rows to lateness): a re-keyed log carries no
-     * watermark, so the reader must allow any drift — here half a day, beyond the whole stream's
-     * event time — and its windows close when the copy's end-of-stream comes.
+     * order the re-keying job's processors write them, which drift apart freely while they drain a
+     * backlog; the log's clock is the slowest writer's, so sessions close as it moves, none late.
      */
     private static JobDefinition sessions() {
         return WindowedJob.builder("nexmark-q11", BID_BY_BIDDER)
                 .session(NexmarkQuery.SESSION_GAP_MS)
-                .time(TimePolicy.of(REKEYED_DISORDER_MS, 0))
+                .time(IN_ORDER)
                 .aggregate(Aggregations.count())
                 .handledBy(job -> new SessionRows());
-    }
-
-    /**
-     * The logs {@code query}'s jobs write and read after them (a re-keyed copy, Q4's closed
-     * auctions), each with how many records it holds once complete, of {@code events} NEXMark
-     * events; emptied before each run.
-     */
-    static Map<EventSchema, Long> derivedCopies(final NexmarkQuery query, final NexmarkSetup setup, final long events) {
-        return switch (query) {
-            case Q3 -> Map.of(AUCTION_BY_SELLER, q3Auctions(setup.generator(), events)); // the re-key's selection
-            case Q4 -> Map.of(AUCTION_CLOSED, NexmarkGenerator.auctionsBefore(events)); // each auction closes once
-            case Q8 -> Map.of(AUCTION_BY_SELLER, NexmarkGenerator.auctionsBefore(events));
-            case Q11 -> Map.of(BID_BY_BIDDER, NexmarkGenerator.bidsBefore(events));
-            default -> Map.of();
-        };
-    }
-
-    private static long q3Auctions(final NexmarkGenerator generator, final long events) {
-        long count = 0;
-        for (long i = 0; i < NexmarkGenerator.auctionsBefore(events); i++) {
-            if (generator.auction(i).category() == NexmarkQuery.Q3_CATEGORY) {
-                count++;
-            }
-        }
-        return count;
     }
 
     private static JobDefinition auctionsBySeller() {
         return StreamJoin.rekey("nexmark-auctions-by-seller", AUCTION, AUCTION_BY_SELLER);
     }
 
-    /** A join over a re-keyed log: its disorder (see {@link #sessions}), and an idle timeout above the time a copy takes to begin. */
-    private static final TimePolicy JOIN_TIME = TimePolicy.of(REKEYED_DISORDER_MS, 0).withIdleTimeout(60_000);
+    /** A join over a re-keyed log: in order, and an idle timeout above the time a copy takes to begin. */
+    private static final TimePolicy JOIN_TIME = IN_ORDER.withIdleTimeout(60_000);
 
     /**
      * Q3: each seller with every auction she opens, over all time — an interval join whose auctions

@@ -3,7 +3,6 @@ package io.streamgrid.perf.bench.nexmark;
 import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.pipeline.Pipeline;
 import io.streamgrid.jobs.pipeline.JobDefinition;
-import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
 import io.streamgrid.nexmark.NexmarkReference;
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,9 +45,8 @@ class NexmarkQueriesTest {
                 final Optional<List<JobDefinition>> ours = StreamGridQueries.jobs(query);
                 if (ours.isPresent()) {
                     built++;
-                    final Map<EventSchema, Long> copies = StreamGridQueries.derivedCopies(query, setup, EVENTS);
                     final InJvmRun run = InJvmRun.run(jet, ResultRows.STREAMGRID, expected,
-                            j -> NexmarkBench.submitAll(j, ours.get(), ingest, setup, copies), 5_000);
+                            j -> NexmarkBench.submitAll(j, ours.get(), ingest, setup), 5_000);
                     System.out.println(query + ": reference " + expected + ", StreamGrid " + run.result());
                     if (!run.result().equals(expected)) {
                         differing.add(query + " StreamGrid (reference " + expected + ", found " + run.result() + ")");
