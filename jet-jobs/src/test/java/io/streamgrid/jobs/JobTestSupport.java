@@ -11,10 +11,14 @@ import io.streamgrid.jobs.ingest.EventGenerator;
 import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.ingest.GeneratorSpec;
 import io.streamgrid.jobs.ingest.LogReader;
+import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.EventSchema;
+import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowOracle;
 import org.agrona.DirectBuffer;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,6 +129,23 @@ public final class JobTestSupport {
                 }
             }
         }
+    }
+
+    /** The events jobs emitted into the log of {@code schema} under {@code ingestDir} so far ({@link SchemaLayout#KIND_EMITTED} records). */
+    public static long emittedIn(final Path ingestDir, final EventSchema schema) {
+        long count = 0;
+        try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(ingestDir, schema.name()), schema)) {
+            for (int p = 0; p < log.partitions(); p++) {
+                try (LogReader reader = log.reader(p, LogReader.START)) {
+                    while (reader.next() >= 0) {
+                        if (reader.buffer().getByte(0) == SchemaLayout.KIND_EMITTED) {
+                            count++;
+                        }
+                    }
+                }
+            }
+        }
+        return count;
     }
 
     /** "N expected, N found, L lost, D extra, W wrong" plus a few examples of each. */

@@ -5,7 +5,6 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
-import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.schema.SchemaLayout;
@@ -66,7 +65,7 @@ class EmitTest extends EmbeddedMemberTest {
             doubler.resume();
             JobTestSupport.awaitEqual(expected, () -> Map.copyOf(member.<Long, String>getMap(TOTALS)), Duration.ofMinutes(2),
                     totalsJob);
-            final long raw = emittedInLog();
+            final long raw = JobTestSupport.emittedIn(dir, DOUBLED);
             System.out.println(events + " expected, " + events + " found, 0 lost, 0 duplicated (the log holds " + raw
                     + " emitted events: " + (raw - events) + " emitted again after the restore, dropped by the reader)");
             assertThat(raw).as("the restored job emitted part of the stream again").isGreaterThan(events);
@@ -124,21 +123,5 @@ class EmitTest extends EmbeddedMemberTest {
             log.claimEmitter("doubler"); // the same job again (a restart): fine
             assertThatThrownBy(() -> log.claimEmitter("tripler")).hasMessageContaining("job doubler emits into it");
         }
-    }
-
-    private long emittedInLog() {
-        long count = 0;
-        try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(dir, DOUBLED.name()), DOUBLED)) {
-            for (int p = 0; p < log.partitions(); p++) {
-                try (PartitionReader reader = log.reader(p, PartitionReader.START)) {
-                    while (reader.next() >= 0) {
-                        if (reader.buffer().getByte(0) == SchemaLayout.KIND_EMITTED) {
-                            count++;
-                        }
-                    }
-                }
-            }
-        }
-        return count;
     }
 }

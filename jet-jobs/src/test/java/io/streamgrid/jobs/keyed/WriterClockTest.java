@@ -4,11 +4,9 @@ import com.hazelcast.jet.Job;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.Jobs;
-import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.jobs.schema.EventSchema;
-import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -110,7 +108,7 @@ class WriterClockTest extends EmbeddedMemberTest {
 
             final Map<String, long[]> oracle = new TreeMap<>();
             appendPartitions(amounts, events, oracle, 0, 1);
-            await().atMost(Duration.ofMinutes(1)).until(() -> emittedSoFar() == countIn(oracle)); // the fast writers are done
+            await().atMost(Duration.ofMinutes(1)).until(() -> JobTestSupport.emittedIn(dir, BY_REGION) == countIn(oracle)); // the fast writers are done
             Thread.sleep(500); // their clocks announced: a reader clocked by events would have run ahead now
             appendPartitions(amounts, events, oracle, 2, 3);
 
@@ -165,22 +163,5 @@ class WriterClockTest extends EmbeddedMemberTest {
 
     private static long countIn(final Map<String, long[]> oracle) {
         return oracle.values().stream().mapToLong(t -> t[0]).sum();
-    }
-
-    /** Emitted events in the re-keyed log so far (control records left out). */
-    private long emittedSoFar() {
-        long count = 0;
-        try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(dir, BY_REGION.name()), BY_REGION)) {
-            for (int p = 0; p < log.partitions(); p++) {
-                try (PartitionReader reader = log.reader(p, PartitionReader.START)) {
-                    while (reader.next() >= 0) {
-                        if (reader.buffer().getByte(0) == SchemaLayout.KIND_EMITTED) {
-                            count++;
-                        }
-                    }
-                }
-            }
-        }
-        return count;
     }
 }
