@@ -6,8 +6,11 @@ import io.streamgrid.jobs.pipeline.Replay;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -34,6 +37,13 @@ final class EmittedEvents {
     /** The clock this partition last announced, and when (System.nanoTime()). */
     private long announced = Long.MIN_VALUE;
     private long announcedAtNanos;
+    /** Events {@link #hold} took: their bytes, and per event its schema, offset and length there. */
+    private final ExpandableArrayBuffer held = new ExpandableArrayBuffer(1024);
+    private int heldBytes;
+    private int heldCount;
+    private int[] heldSchema = new int[16];
+    private int[] heldOffset = new int[16];
+    private int[] heldLength = new int[16];
 
     /**
      * @param logs    one per {@code schemas}, in order
@@ -85,6 +95,88 @@ final class EmittedEvents {
 
     /** Appends {@code event} (a record {@link #newEvent} handed out) to its log, numbered as the partition's next. */
     void emit(final SchemaRecord event, final int partition) {
+        append(schemaOf(event), partition);
+    }
+
+    /**
+     * As {@link #emit}, but the event waits for {@link #releaseHeld}, which numbers and appends the
+     * events held in an order of their contents. For a caller whose order of events is not given by
+     * its input: a window engine hands the windows a watermark closes over in the order of its hash
+     * sets, which a restore rebuilds otherwise — a restored writer would number its repeats
+     * differently, and readers, which keep the first event of each number, would take some twice
+     * and lose others. {@code event} may be reused at once.
+     */
+    void hold(final SchemaRecord event) {
+        final int schema = schemaOf(event);
+        if (heldCount == heldSchema.length) {
+            heldSchema = Arrays.copyOf(heldSchema, heldCount * 2);
+            heldOffset = Arrays.copyOf(heldOffset, heldCount * 2);
+            heldLength = Arrays.copyOf(heldLength, heldCount * 2);
+        }
+        held.putBytes(heldBytes, event.buffer(), event.offset(), event.length());
+        heldSchema[heldCount] = schema;
+        heldOffset[heldCount] = heldBytes;
+        heldLength[heldCount] = event.length();
+        heldCount++;
+        heldBytes += event.length();
+    }
+
+    /** Numbers and appends the events {@link #hold} took, in {@link #compareHeld}'s order. */
+    void releaseHeld(final int partition) {
+        if (heldCount == 0) {
+            return;
+        }
+        final Integer[] order = new Integer[heldCount];
+        for (int e = 0; e < heldCount; e++) {
+            order[e] = e;
+        }
+        Arrays.sort(order, this::compareHeld);
+        for (final int e : order) {
+            final int schema = heldSchema[e];
+            records[schema].wrapForWrite(buffers[schema], 0);
+            buffers[schema].putBytes(0, held, heldOffset[e], heldLength[e]);
+            append(schema, partition);
+        }
+        heldCount = 0;
+        heldBytes = 0;
+    }
+
+    /** Schema, then key (its bytes), then event time, then the fields' bytes: one key's events in time order. */
+    private int compareHeld(final int a, final int b) {
+        if (heldSchema[a] != heldSchema[b]) {
+            return Integer.compare(heldSchema[a], heldSchema[b]);
+        }
+        final SchemaLayout layout = schemas.get(heldSchema[a]).layout();
+        final int key = layout.offset(layout.keyIndex());
+        final int byKey = compareBytes(a, b, key, layout.end(layout.keyIndex()));
+        if (byKey != 0) {
+            return byKey;
+        }
+        final int time = layout.offset(layout.eventTimeIndex());
+        final int byTime = Long.compare(held.getLong(heldOffset[a] + time, ByteOrder.LITTLE_ENDIAN),
+                held.getLong(heldOffset[b] + time, ByteOrder.LITTLE_ENDIAN));
+        if (byTime != 0) {
+            return byTime;
+        }
+        // The header's kind and sequence are not the event's yet: the fields only.
+        final int byFields = compareBytes(a, b, SchemaLayout.HEADER, Math.min(heldLength[a], heldLength[b]));
+        return byFields != 0 ? byFields : Integer.compare(heldLength[a], heldLength[b]);
+    }
+
+    /** Held events {@code a} and {@code b} compared by their bytes {@code from} (inclusive) to {@code to} (exclusive), unsigned. */
+    private int compareBytes(final int a, final int b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            final int byA = held.getByte(heldOffset[a] + i) & 0xFF;
+            final int byB = held.getByte(heldOffset[b] + i) & 0xFF;
+            if (byA != byB) {
+                return Integer.compare(byA, byB);
+            }
+        }
+        return 0;
+    }
+
+    /** Which of the emitted schemas {@code event} is of: it must be a record {@link #newEvent} handed out, valid. */
+    private int schemaOf(final SchemaRecord event) {
         int i = 0;
         while (i < records.length && records[i] != event) {
             i++;
@@ -96,10 +188,15 @@ final class EmittedEvents {
         if (invalid != null) {
             throw new IllegalArgumentException("job " + jobName + " emitted an invalid " + schemas.get(i).name() + " event: " + invalid);
         }
+        return i;
+    }
+
+    /** Numbers the record of schema {@code i} (in its buffer) as the partition's next and appends it. */
+    private void append(final int i, final int partition) {
         emitted++;
-        event.sequence(Emitted.sequence(partition, emitted));
+        records[i].sequence(Emitted.sequence(partition, emitted));
         buffers[i].putByte(0, SchemaLayout.KIND_EMITTED);
-        logs[i].append(event);
+        logs[i].append(records[i]);
     }
 
     /**

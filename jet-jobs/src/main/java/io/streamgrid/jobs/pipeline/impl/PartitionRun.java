@@ -66,12 +66,14 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
     void onEndOfStream() {
         engine.onEndOfStream();
         handler.onWatermark(engine.watermark(), handlerOut);
+        emitted.releaseHeld(partition);
     }
 
     @Override
     void onHeartbeat(final long time) {
         engine.onHeartbeat(time);
         handler.onWatermark(engine.watermark(), handlerOut);
+        emitted.releaseHeld(partition);
     }
 
     @Override
@@ -87,6 +89,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
         if (engine.watermark() != watermark) {
             handler.onWatermark(engine.watermark(), handlerOut);
         }
+        emitted.releaseHeld(partition);
     }
 
     @Override
@@ -96,6 +99,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
         if (engine.watermark() != watermark) {
             handler.onWatermark(engine.watermark(), handlerOut);
         }
+        emitted.releaseHeld(partition);
     }
 
     @Override
@@ -176,7 +180,7 @@ final class PartitionRun<A> extends PartitionTask implements WindowListener<A> {
 
         @Override
         public void emit(final SchemaRecord event) {
-            emitted.emit(event, partition);
+            emitted.hold(event); // numbered in an order of their own when the record's work is done (releaseHeld)
         }
     }
 }
