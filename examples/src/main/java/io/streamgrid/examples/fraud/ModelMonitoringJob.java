@@ -23,8 +23,10 @@ import java.util.List;
  * each prediction) — written to {@link Payments#MONITORING} when the
  * watermark passes the window's end. Late feedback (within the allowed lateness)
  * corrects a written window at once; later feedback goes to the job's late map. The scoring job's
- * partitions append feedback at their own pace, so how late some of it is depends on how far apart
- * they run (a backlog after a restore spreads them most).
+ * partitions append feedback at their own pace (a backlog after a restore spreads them most); the
+ * feedback log carries their watermarks, and this job's watermark is the slowest partition's — so
+ * one partition running ahead makes no other's feedback late, and when the scoring job's input ends
+ * every window is written and settled.
  *
  * <p>Drift is judged on settled windows — once the watermark is the allowed lateness past a
  * window's end, no feedback can change it — so the judgement is a function of the log alone. The

@@ -7,25 +7,26 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * What {@link ModelMonitoringJob} must write, computed apart from it from the feedback log as read
- * ({@link FeedbackLog}): the figures of every window whose end the watermark passed (by then
- * final), and the drift alerts among the settled ones, by the rules its documentation states.
+ * What {@link ModelMonitoringJob} must write once the scoring job's input has ended, computed apart
+ * from it from the feedback log as read ({@link FeedbackLog}): the figures of every window that
+ * holds feedback, and the drift alerts among them, by the rules its documentation states. The end
+ * travels through the feedback log (its writers, the scoring job's partitions, announce it), so the
+ * monitoring job's watermark reaches the end of time: every window is written, final and settled.
  */
 public final class MonitoringOracle {
     private final Map<String, ModelWindow> windows = new TreeMap<>();
     private final Set<String> alerts = new TreeSet<>();
 
-    /** The windows and alerts of {@code model} over {@code entries} (feedback as read, all of it processed). */
+    /** The windows and alerts of {@code model} over {@code entries} (feedback as read, all of it processed, the input ended). */
     public MonitoringOracle(final List<FeedbackLog.Entry> entries, final ModelMonitoringJob.Settings settings, final String model) {
         final long slide = settings.slideMs();
         final long newest = entries.stream().mapToLong(FeedbackLog.Entry::ts).max().orElseThrow();
-        final long watermark = newest - ModelMonitoringJob.ALLOWED_DISORDER_MS;
-        final long settledUpTo = watermark - settings.allowedLatenessMs();
+        final long lastEnd = Math.floorDiv(newest, slide) * slide + settings.windowMs(); // the last window holding the newest
         final long first = Math.floorDiv(entries.stream().mapToLong(FeedbackLog.Entry::ts).min().orElseThrow(), slide) * slide + slide;
         int baselineWindows = 0;
         double accuracySum = 0;
         double rateSum = 0;
-        for (long end = first; end <= watermark; end += slide) {
+        for (long end = first; end <= lastEnd; end += slide) {
             final long from = end - settings.windowMs();
             final long to = end;
             final List<FeedbackLog.Entry> in = entries.stream().filter(e -> e.ts() >= from && e.ts() < to).toList();
@@ -60,8 +61,8 @@ public final class MonitoringOracle {
             final double rate = (double) frauds / outcomes;
             windows.put(key, new ModelWindow(model, from, end, outcomes, accuracy, logLoss / outcomes, rate,
                     predictions, (double) flagged / predictions, (double) lagSum / predictions, lagMax, false));
-            if (outcomes < settings.minOutcomes() || end > settledUpTo) {
-                continue; // drift is judged on settled windows only
+            if (outcomes < settings.minOutcomes()) {
+                continue; // drift is judged on windows of enough outcomes only
             }
             if (baselineWindows < settings.baselineWindows()) {
                 baselineWindows++;

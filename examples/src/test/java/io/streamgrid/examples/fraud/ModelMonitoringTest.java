@@ -31,8 +31,8 @@ class ModelMonitoringTest extends EmbeddedMemberTest {
      * Design of this test: 6,000 users pay about every two minutes for 20 minutes of event time
      * (60,000 payments, 80 % labelled); at minute 9 a fraud ring starts at merchant categories 0
      * and 1. The scoring, training and monitoring jobs run while the stream is appended at about
-     * 6,000 events a second — a minute of event time in half a second — so the scoring job's
-     * partitions stay within the monitoring's allowed lateness of each other.
+     * 6,000 events a second — a minute of event time in half a second — and end; the end travels
+     * through the feedback log, so every window holding feedback is written and settled.
      */
     @Test
     void when_theFraudPatternShifts_then_windowsEqualTheOracleAndTheFirstWindowAfterTheShiftAlerts() throws Exception {
