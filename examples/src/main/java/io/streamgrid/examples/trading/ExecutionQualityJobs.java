@@ -25,9 +25,9 @@ public final class ExecutionQualityJobs {
     /** Quotes from this long before a trade up to its time pair with it. */
     public static final long QUOTE_WINDOW_MS = 1_000;
     /**
-     * How far the re-keyed trades may come out of event-time order: the re-key's partitions catching
-     * up after a restart at different speeds. Costs only memory (a minute of kept quotes and trades
-     * per symbol); pairs are made as soon as both events are in.
+     * The quotes' allowed disorder (the re-keyed trades follow the re-key's partitions' clocks
+     * instead, whatever their drift after a restart). Costs only memory (a minute of kept quotes and
+     * trades per symbol); pairs are made as soon as both events are in.
      */
     public static final long DISORDER_MS = 60_000;
 
@@ -52,7 +52,7 @@ public final class ExecutionQualityJobs {
         @Override
         public KeyedJob<?> job() {
             return StreamJoin.interval("trade-quotes", Quotes.TRADE_BY_SYMBOL, Quotes.QUOTE, -QUOTE_WINDOW_MS, 0)
-                    // an idle timeout above a restart of the re-key: the join waits for its log rather than moving past it
+                    // a quiet quotes partition moves on after a minute; the re-keyed trades' log is never moved past (its writers clock it)
                     .time(TimePolicy.of(DISORDER_MS, 0).withIdleTimeout(DISORDER_MS))
                     .onPair(ExecutionQualityJobs::slippage)
                     .emits(Quotes.TRADE_QUOTE)
