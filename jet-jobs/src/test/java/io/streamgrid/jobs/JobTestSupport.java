@@ -133,19 +133,26 @@ public final class JobTestSupport {
 
     /** The events jobs emitted into the log of {@code schema} under {@code ingestDir} so far ({@link SchemaLayout#KIND_EMITTED} records). */
     public static long emittedIn(final Path ingestDir, final EventSchema schema) {
-        long count = 0;
+        final long[] count = {0};
+        forEachEmitted(ingestDir, schema, record -> count[0]++);
+        return count[0];
+    }
+
+    /** Hands each event jobs emitted into the log of {@code schema} under {@code ingestDir} so far to {@code visitor}, partition by partition, in log order. */
+    public static void forEachEmitted(final Path ingestDir, final EventSchema schema, final java.util.function.Consumer<SchemaRecord> visitor) {
+        final SchemaRecord record = new SchemaRecord(schema.layout());
         try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(ingestDir, schema.name()), schema)) {
             for (int p = 0; p < log.partitions(); p++) {
                 try (LogReader reader = log.reader(p, LogReader.START)) {
-                    while (reader.next() >= 0) {
+                    int length;
+                    while ((length = reader.next()) >= 0) {
                         if (reader.buffer().getByte(0) == SchemaLayout.KIND_EMITTED) {
-                            count++;
+                            visitor.accept(record.wrap(reader.buffer(), 0, length));
                         }
                     }
                 }
             }
         }
-        return count;
     }
 
     /** "N expected, N found, L lost, D extra, W wrong" plus a few examples of each. */

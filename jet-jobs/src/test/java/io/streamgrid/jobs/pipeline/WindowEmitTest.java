@@ -5,7 +5,6 @@ import com.hazelcast.jet.core.JobStatus;
 import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.JobTestSupport;
 import io.streamgrid.jobs.Jobs;
-import io.streamgrid.jobs.ingest.LogReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.keyed.DoublingJobs;
 import io.streamgrid.jobs.keyed.KeyedJob;
@@ -14,14 +13,12 @@ import io.streamgrid.jobs.keyed.LongKeyedFunction;
 import io.streamgrid.jobs.keyed.StateCodec;
 import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.EventSchema;
-import io.streamgrid.jobs.schema.SchemaLayout;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.Aggregations;
 import io.streamgrid.jobs.window.Counter;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -146,26 +143,14 @@ class WindowEmitTest extends EmbeddedMemberTest {
     private List<String> repeatsThatDiffer() {
         final Map<Long, String> first = new HashMap<>();
         final List<String> differing = new ArrayList<>();
-        try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(dir, COUNTS.name()), COUNTS)) {
-            for (int p = 0; p < log.partitions(); p++) {
-                try (LogReader reader = log.reader(p, LogReader.START)) {
-                    int length;
-                    while ((length = reader.next()) >= 0) {
-                        if (reader.buffer().getByte(0) != SchemaLayout.KIND_EMITTED) {
-                            continue;
-                        }
-                        final long sequence = reader.buffer().getLong(4, ByteOrder.LITTLE_ENDIAN);
-                        final String event = "account " + reader.buffer().getLong(SchemaLayout.HEADER, ByteOrder.LITTLE_ENDIAN)
-                                + " at " + reader.buffer().getLong(SchemaLayout.HEADER + 8, ByteOrder.LITTLE_ENDIAN);
-                        final String before = first.putIfAbsent(sequence, event);
-                        if (before != null && !before.equals(event)) {
-                            differing.add("writer " + (sequence >>> 48) + " count " + (sequence & 0xFFFF_FFFF_FFFFL) + ": " + before
-                                    + ", then " + event);
-                        }
-                    }
-                }
+        JobTestSupport.forEachEmitted(dir, COUNTS, result -> {
+            final long sequence = result.sequence();
+            final String event = "account " + result.getLong(0) + " at " + result.getTimestamp(1);
+            final String before = first.putIfAbsent(sequence, event);
+            if (before != null && !before.equals(event)) {
+                differing.add("writer " + (sequence >>> 48) + " count " + (sequence & 0xFFFF_FFFF_FFFFL) + ": " + before + ", then " + event);
             }
-        }
+        });
         return differing;
     }
 }

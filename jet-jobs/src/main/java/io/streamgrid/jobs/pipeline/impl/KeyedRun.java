@@ -118,12 +118,17 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
     @Override
     void onHeartbeat(final long time) {
         maxEventTime = Math.max(maxEventTime, time);
-        advanceWatermark(clocked(maxEventTime - policy.allowedDisorderMs()));
+        advanceWatermark(clocked(byEventTime()));
     }
 
     @Override
     void onClockMoved() {
-        advanceWatermark(clocked(maxEventTime == Long.MIN_VALUE ? Long.MIN_VALUE : maxEventTime - policy.allowedDisorderMs()));
+        advanceWatermark(clocked(byEventTime()));
+    }
+
+    /** Where the events' times and heartbeats put the watermark: the newest minus the allowed disorder. */
+    private long byEventTime() {
+        return maxEventTime == Long.MIN_VALUE ? Long.MIN_VALUE : maxEventTime - policy.allowedDisorderMs();
     }
 
     @Override
@@ -144,7 +149,7 @@ final class KeyedRun<S> extends PartitionTask implements KeyedContext<S> {
         }
         if (time > maxEventTime && !fromWriterClockedLog()) {
             maxEventTime = time;
-            advanceWatermark(clocked(time - policy.allowedDisorderMs()));
+            advanceWatermark(clocked(byEventTime()));
         }
         if (timers.registeredDueAt(watermark)) {
             fire(timers.eventTime, watermark); // a timer registered at or before the watermark fires now

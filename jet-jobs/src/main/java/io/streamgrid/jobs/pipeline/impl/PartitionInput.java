@@ -43,6 +43,8 @@ final class PartitionInput {
     boolean writerClocked;
     /** Per writer, the latest clock it announced ({@link SchemaLayout#KIND_WRITER_CLOCK}); empty until the first. */
     private long[] writerClocks = new long[0];
+    /** The earliest of {@link #writerClocks}, kept as they move: read for every event of a task reading such a log. */
+    private long writersClock = Long.MIN_VALUE;
 
     PartitionInput(final EventLog log, final int number, final int partition) {
         this.log = log;
@@ -97,11 +99,13 @@ final class PartitionInput {
             writerClocks = Arrays.copyOf(writerClocks, writers);
             Arrays.fill(writerClocks, known, writers, Long.MIN_VALUE);
         }
-        final long before = writersClock();
-        if (time > writerClocks[writer]) {
-            writerClocks[writer] = time;
+        if (time <= writerClocks[writer]) {
+            return false;
         }
-        return writersClock() != before;
+        writerClocks[writer] = time;
+        final long before = writersClock;
+        writersClock = earliest(writerClocks);
+        return writersClock != before;
     }
 
     /**
@@ -109,11 +113,15 @@ final class PartitionInput {
      * {@code Long.MIN_VALUE} until every writer announced one; {@code Long.MAX_VALUE} once all ended.
      */
     long writersClock() {
-        if (writerClocks.length == 0) {
+        return writersClock;
+    }
+
+    private static long earliest(final long[] clocks) {
+        if (clocks.length == 0) {
             return Long.MIN_VALUE;
         }
         long earliest = Long.MAX_VALUE;
-        for (final long clock : writerClocks) {
+        for (final long clock : clocks) {
             earliest = Math.min(earliest, clock);
         }
         return earliest;
@@ -153,6 +161,7 @@ final class PartitionInput {
         for (int i = 0; i < writerClocks.length; i++) {
             writerClocks[i] = data.readLong();
         }
+        writersClock = earliest(writerClocks);
         emittedCounts.clear();
         final int writers = data.readInt();
         for (int i = 0; i < writers; i++) {

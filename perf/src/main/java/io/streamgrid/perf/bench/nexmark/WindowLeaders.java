@@ -4,7 +4,6 @@ import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.keyed.LongKeyContext;
 import io.streamgrid.jobs.keyed.LongKeyedFunction;
 import io.streamgrid.jobs.keyed.StateCodec;
-import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.ResultHandler;
 import io.streamgrid.jobs.pipeline.StateWriter;
@@ -36,8 +35,6 @@ import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.*;
  * when every writer's clock is there, so nothing of the window can still come.
  */
 final class WindowLeaders {
-    private static final TimePolicy IN_ORDER = StreamGridQueries.IN_ORDER;
-
     private WindowLeaders() {
     }
 
@@ -45,7 +42,7 @@ final class WindowLeaders {
     static List<JobDefinition> hotItems() {
         final WindowedJob<Counter> counts = WindowedJob.builder("nexmark-q5-counts", BID)
                 .sliding(NexmarkQuery.WINDOW_MS, NexmarkQuery.SLIDE_MS)
-                .time(IN_ORDER)
+                .time(StreamGridQueries.IN_ORDER)
                 .emits(HOT_AUCTION)
                 .aggregate(Aggregations.count())
                 .handledBy(job -> new PartitionLeaders<Counter>() {
@@ -68,7 +65,7 @@ final class WindowLeaders {
     static List<JobDefinition> highestBids() {
         final WindowedJob<Leaders> tops = WindowedJob.builder("nexmark-q7-tops", BID)
                 .tumbling(NexmarkQuery.WINDOW_MS)
-                .time(IN_ORDER)
+                .time(StreamGridQueries.IN_ORDER)
                 .emits(TOP_BID)
                 .aggregate(new HighestBids())
                 .handledBy(job -> new PartitionLeaders<Leaders>() {
@@ -93,7 +90,7 @@ final class WindowLeaders {
         return KeyedJob.<Leaders>builder(name, schema)
                 .longKeyed(rows)
                 .state(StateCodec.derived(Leaders.class))
-                .time(IN_ORDER) // clocked by the first stage's partitions: no disorder to allow for
+                .time(StreamGridQueries.IN_ORDER) // clocked by the first stage's partitions: no disorder to allow for
                 .build();
     }
 
