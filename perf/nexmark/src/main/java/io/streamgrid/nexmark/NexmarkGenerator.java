@@ -76,6 +76,15 @@ public final class NexmarkGenerator {
         return baseTimeMs + Math.multiplyExact(n, 1000L) / eventsPerSecond;
     }
 
+    /**
+     * The longest any auction is open ({@code expires − date_time}), at most: about twice the time
+     * it takes to open {@code AUCTIONS_IN_FLIGHT} more auctions at this rate, plus rounding.
+     */
+    public long longestAuctionMs() {
+        final long auctionsInFlightEvents = (long) AUCTIONS_IN_FLIGHT * CYCLE / AUCTIONS_PER_CYCLE;
+        return 2 * (Math.multiplyExact(auctionsInFlightEvents, 1000L) / eventsPerSecond + 1);
+    }
+
     // ---- counting: which event is the i-th person, auction, bid, and how many came up to n ----
 
     /** The event number of the {@code index}-th person (0-based). */

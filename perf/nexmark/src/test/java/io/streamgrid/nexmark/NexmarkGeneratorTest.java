@@ -45,6 +45,21 @@ class NexmarkGeneratorTest {
         assertThat(new long[]{persons, auctions, bids}).containsExactly(200, 600, 9_200);
     }
 
+    @Test
+    void when_auctionsAreGeneratedAtAnyRate_then_noneIsOpenLongerThanTheLongestAuction() {
+        for (final long rate : new long[]{1, 7, 10_000, 3_000_000}) {
+            final NexmarkGenerator generator = new NexmarkGenerator(11, rate, BASE, 0);
+            long longest = 0;
+            for (long i = 0; i < 20_000; i++) {
+                final Auction auction = generator.auction(i);
+                longest = Math.max(longest, auction.expires() - auction.dateTime());
+            }
+            assertThat(longest).as("rate %d", rate).isPositive().isLessThanOrEqualTo(generator.longestAuctionMs());
+            // A bound, not a guess: within a few percent and the rounding of the largest one seen.
+            assertThat(longest).as("rate %d", rate).isGreaterThanOrEqualTo(generator.longestAuctionMs() * 95 / 100 - 2);
+        }
+    }
+
     /**
      * Oracle: the specification's shape — sellers and bidders are people who joined before, bids go
      * to auctions opened before, half the bids to the hot auction, most auctions by the hot seller,

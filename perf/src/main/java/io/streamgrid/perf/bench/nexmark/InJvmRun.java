@@ -10,7 +10,7 @@ import java.util.function.Function;
 /**
  * One run of a query by an engine that computes on the benchmark's embedded member (StreamGrid,
  * plain Jet): its jobs are submitted, and the run ends at its last row — the moment a watcher
- * looking every {@link #WATCH_MS} ms saw the row count move last, once the result equals the one expected
+ * looking every {@link #WATCH_MS} ms saw the rows change last, once the result equals the one expected
  * or has stayed unchanged for the quiet time (then it differs, and whoever reads the run sees so).
  * What {@code submit} started is stopped after, by the action it returned.
  *
@@ -32,15 +32,15 @@ record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
         final long cpuAtStart = ProcessCpu.own();
         final long start = System.nanoTime();
         final Runnable stop = submit.apply(jet);
-        long seenRows = 0;
-        long lastChange = start; // when the watcher saw the row count move last: the run's end, to WATCH_MS
+        long seenChanges = 0;
+        long lastChange = start; // when the watcher saw the rows change last: the run's end, to WATCH_MS
         final long cpuAtEnd;
         try {
             while (true) {
                 final long now = System.nanoTime();
-                final long count = rows.rows();
-                if (count != seenRows) {
-                    seenRows = count;
+                final long count = rows.changes();
+                if (count != seenChanges) {
+                    seenChanges = count;
                     lastChange = now;
                 }
                 if (rows.fingerprint().equals(expected) || (now - lastChange) / 1_000_000 > quietMs) {
@@ -55,7 +55,7 @@ record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
         } finally {
             stop.run();
         }
-        return new InJvmRun(seenRows == 0 ? 0 : lastChange - start, cpuAtEnd - cpuAtStart, rows.fingerprint());
+        return new InJvmRun(seenChanges == 0 ? 0 : lastChange - start, cpuAtEnd - cpuAtStart, rows.fingerprint());
     }
 
     double eventsPerSecond(final long events) {

@@ -38,8 +38,9 @@ final class JetQueries {
     private JetQueries() {
     }
 
-    /** The pipeline of {@code query} over the logs under {@code ingest}, or empty when not built yet. */
-    static Optional<Pipeline> pipeline(final NexmarkQuery query, final Path ingest, final int localParallelism) {
+    /** The pipeline of {@code query} over the logs of {@code setup}'s events under {@code ingest}, or empty when not built yet. */
+    static Optional<Pipeline> pipeline(final NexmarkQuery query, final Path ingest, final NexmarkSetup setup) {
+        final int localParallelism = setup.parallelism();
         final Pipeline pipeline = Pipeline.create();
         switch (query) {
             case Q0 -> bids(pipeline, ingest, localParallelism)
@@ -53,6 +54,8 @@ final class JetQueries {
                     .map(b -> NexmarkQuery.selectionRow(b.auction(), b.price()))
                     .writeTo(rows());
             case Q3 -> localItems(persons(pipeline, ingest, localParallelism), auctions(pipeline, ingest, localParallelism)).writeTo(rows());
+            case Q4 -> closingPrices(auctions(pipeline, ingest, localParallelism), bids(pipeline, ingest, localParallelism),
+                    setup.generator().longestAuctionMs()).writeTo(changedRows());
             case Q5 -> hotItems(bids(pipeline, ingest, localParallelism)).writeTo(rows());
             case Q8 -> newUsers(persons(pipeline, ingest, localParallelism), auctions(pipeline, ingest, localParallelism)).writeTo(rows());
             case Q7 -> highestBids(bids(pipeline, ingest, localParallelism)).writeTo(rows());
@@ -104,6 +107,67 @@ final class JetQueries {
         private long row(final Auction auction) {
             return NexmarkQuery.localItemRow(seller.name(), seller.city(), seller.state(), auction.id());
         }
+    }
+
+    /**
+     * Q4 in two stateful stages, as a Jet user writes it without timers: each auction with its bids
+     * (grouped by auction) until its state expires — once the watermark passed its last event by the
+     * longest an auction is open, so after it closed — then its closing price goes to its category,
+     * whose running count and sum replace the category's row ({@link ChangedRow}: the old row out,
+     * the new in). At the end of the input the rows are each category's final ones.
+     */
+    private static StreamStage<ChangedRow> closingPrices(final StreamStage<Auction> auctions, final StreamStage<Bid> bids,
+                                                         final long longestAuctionMs) {
+        final StreamStage<long[]> closed = auctions.map(a -> (Object) a).merge(bids.map(b -> (Object) b))
+                .groupingKey(event -> event instanceof Auction a ? a.id() : ((Bid) event).auction())
+                .flatMapStateful(longestAuctionMs, AuctionBids::new,
+                        (AuctionBids state, Long auction, Object event) -> {
+                            state.offer(event);
+                            return Traversers.<long[]>empty();
+                        },
+                        (state, auction, watermark) -> Traversers.traverseIterable(state.closing()));
+        return closed.groupingKey(categoryAndPrice -> categoryAndPrice[0])
+                .mapStateful(() -> new long[2], (long[] countAndSum, Long category, long[] categoryAndPrice) -> {
+                    final boolean hadRow = countAndSum[0] > 0;
+                    final long before = NexmarkQuery.categoryRow(category, countAndSum[0], countAndSum[1]);
+                    countAndSum[0]++;
+                    countAndSum[1] += categoryAndPrice[1];
+                    return new ChangedRow(hadRow, before, NexmarkQuery.categoryRow(category, countAndSum[0], countAndSum[1]));
+                });
+    }
+
+    /** Q4's state per auction: the auction once it came, its best valid bid, the bids that came before it. */
+    static final class AuctionBids implements Serializable {
+        private Auction auction;
+        private long best = -1;
+        private final ArrayList<Bid> early = new ArrayList<>();
+
+        void offer(final Object event) {
+            if (event instanceof Auction a) {
+                auction = a;
+                early.forEach(this::offerBid);
+                early.clear();
+            } else if (auction == null) {
+                early.add((Bid) event);
+            } else {
+                offerBid((Bid) event);
+            }
+        }
+
+        private void offerBid(final Bid bid) {
+            if (bid.price() >= auction.reserve() && bid.dateTime() >= auction.dateTime() && bid.dateTime() <= auction.expires()) {
+                best = Math.max(best, bid.price());
+            }
+        }
+
+        /** (category, price) of the auction as it closed, or nothing: no auction, or no bid met its reserve in time. */
+        List<long[]> closing() {
+            return auction == null || best < 0 ? List.of() : List.of(new long[]{auction.category(), best});
+        }
+    }
+
+    /** A row replaced: {@code before} leaves the result (if there was one), {@code after} joins it. */
+    record ChangedRow(boolean hadRow, long before, long after) implements Serializable {
     }
 
     /** Q8: persons and auctions co-grouped by seller per tumbling window, every pair a row. */
@@ -188,6 +252,16 @@ final class JetQueries {
     /** The id (auction, person) of the item that ends a stream: none. */
     private static final long END_ID = -1;
     private static final long DAY_MS = 86_400_000;
+
+    /** Rows that replace rows: the one before taken out of the result, the new one put in. */
+    private static Sink<ChangedRow> changedRows() {
+        return SinkBuilder.sinkBuilder("changed-rows", context -> ResultRows.PLAIN_JET).<ChangedRow>receiveFn((rows, change) -> {
+            if (change.hadRow()) {
+                rows.remove(change.before());
+            }
+            rows.add(change.after());
+        }).build();
+    }
 
     private static Sink<Long> rows() {
         return SinkBuilder.sinkBuilder("rows", context -> ResultRows.PLAIN_JET).<Long>receiveFn(ResultRows::add).build();

@@ -83,7 +83,7 @@ public final class NexmarkBench implements Benchmark {
             final JetService jet = grid.member().getJet();
             for (final NexmarkQuery query : queries) {
                 final Optional<List<JobDefinition>> ours = StreamGridQueries.jobs(query);
-                final Optional<Pipeline> plainJet = JetQueries.pipeline(query, ingest, setup.parallelism());
+                final Optional<Pipeline> plainJet = JetQueries.pipeline(query, ingest, setup);
                 final Runs flink = flink(context, query, events, setup, runs);
                 final Optional<Runs> streamGrid = ours.map(jobs -> inJvm(context, query, "StreamGrid", runs, flink.result(),
                         ResultRows.STREAMGRID, events, jet, j -> submitAll(j, jobs, ingest, setup)));
