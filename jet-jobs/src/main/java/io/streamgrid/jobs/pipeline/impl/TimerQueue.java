@@ -1,5 +1,6 @@
 package io.streamgrid.jobs.pipeline.impl;
 
+import io.streamgrid.jobs.window.impl.TimeHeap;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.Arrays;

@@ -3,26 +3,31 @@ package io.streamgrid.jobs.window.impl;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.window.WindowAggregation;
 import io.streamgrid.jobs.window.WindowPolicy;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
 
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The watermark and the timer wheel shared by both engines: keys are registered at the event times
  * when something is due for them (a window to emit, state to drop); advancing the watermark visits
  * exactly the keys with something due, in time order.
+ *
+ * <p>The wheel is a primitive map from each due time to its keys and a heap of those times: a new
+ * session registers at its own millisecond, so looking a time up must not box it or walk a tree
+ * (a {@code TreeMap<Long, …>} here was 16 % of NEXMark Q11's samples; perf/NOTES.md).
  */
 abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     protected final WindowAggregation<A> aggregation;
     protected final WindowListener<A> listener;
     protected final long disorder;
     protected final long lateness;
-    private final TreeMap<Long, LongHashSet> dueKeysByTime = new TreeMap<>();
+    private final Long2ObjectHashMap<LongHashSet> dueKeysByTime = new Long2ObjectHashMap<>();
+    /** The times {@link #dueKeysByTime} holds, exactly those. */
+    private final TimeHeap dueTimes = new TimeHeap();
     /**
      * Emptied key sets kept for reuse: a set grows to the number of keys once, not at every due time.
      * At most {@value #MAX_SPARE_KEY_SETS}: after a burst of distinct due times the rest go to the GC.
@@ -117,6 +122,7 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
         if (keys == null) {
             keys = spareKeySets.isEmpty() ? new LongHashSet() : spareKeySets.poll();
             dueKeysByTime.put(time, keys);
+            dueTimes.push(time);
         }
         keys.add(key);
     }
@@ -126,14 +132,15 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
             return;
         }
         watermark = candidate;
-        Map.Entry<Long, LongHashSet> due;
-        while ((due = dueKeysByTime.firstEntry()) != null && due.getKey() <= watermark) {
-            dueKeysByTime.pollFirstEntry();
-            final LongHashSet.LongIterator keys = due.getValue().iterator();
+        while (dueTimes.size() > 0 && dueTimes.peek() <= watermark) {
+            final long time = dueTimes.peek();
+            dueTimes.pop();
+            final LongHashSet due = dueKeysByTime.remove(time);
+            final LongHashSet.LongIterator keys = due.iterator();
             while (keys.hasNext()) {
-                onDue(keys.nextValue(), due.getKey());
+                onDue(keys.nextValue(), time);
             }
-            recycle(due.getValue());
+            recycle(due);
         }
         onWatermark();
     }
@@ -182,6 +189,7 @@ abstract class AbstractWindowEngine<A> implements WindowEngine<A> {
     public final void readState(final DataInput in) throws IOException {
         dueKeysByTime.values().forEach(this::recycle);
         dueKeysByTime.clear();
+        dueTimes.clear();
         watermark = in.readLong();
         restoreKeys(in);
     }

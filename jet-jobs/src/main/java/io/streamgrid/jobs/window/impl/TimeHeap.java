@@ -1,31 +1,34 @@
-package io.streamgrid.jobs.pipeline.impl;
+package io.streamgrid.jobs.window.impl;
 
 import java.util.Arrays;
 
-/** A binary min-heap of longs in a growing array, without boxing: the distinct due times of a {@link TimerQueue}. */
-final class TimeHeap {
+/**
+ * A binary min-heap of longs in a growing array, without boxing: the distinct due times of the
+ * window engines' timer wheel and of the keyed functions' timer queue.
+ */
+public final class TimeHeap {
     private long[] times = new long[64];
     private int size;
 
-    int size() {
+    public int size() {
         return size;
     }
 
     /** The smallest time; only when {@link #size()} is positive. */
-    long peek() {
+    public long peek() {
         return times[0];
     }
 
-    void clear() {
+    public void clear() {
         size = 0;
     }
 
     /** The times held, in heap order (not sorted). */
-    long[] toArray() {
+    public long[] toArray() {
         return Arrays.copyOf(times, size);
     }
 
-    void push(final long time) {
+    public void push(final long time) {
         if (size == times.length) {
             times = Arrays.copyOf(times, size * 2);
         }
@@ -42,7 +45,7 @@ final class TimeHeap {
     }
 
     /** Removes the smallest time; only when {@link #size()} is positive. */
-    void pop() {
+    public void pop() {
         final long last = times[--size];
         int i = 0;
         while (true) {
