@@ -24,6 +24,7 @@ import io.streamgrid.perf.bench.SchemaLogSource;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -136,33 +137,54 @@ final class JetQueries {
                 });
     }
 
-    /** Q4's state per auction: the auction once it came, its best valid bid, the bids that came before it. */
+    /**
+     * Q4's state per auction: the fields of the auction that matter once it came (its own object
+     * would put its strings into every snapshot), its best valid bid, and the price and time of the
+     * bids that came before it.
+     */
     static final class AuctionBids implements Serializable {
-        private Auction auction;
+        private boolean opened;
+        private long openedAt;
+        private long expires;
+        private long reserve;
+        private long category;
         private long best = -1;
-        private final ArrayList<Bid> early = new ArrayList<>();
+        /** Early bids' price and time, in pairs. */
+        private long[] early = new long[0];
+        private int earlyFields;
 
         void offer(final Object event) {
             if (event instanceof Auction a) {
-                auction = a;
-                early.forEach(this::offerBid);
-                early.clear();
-            } else if (auction == null) {
-                early.add((Bid) event);
+                opened = true;
+                openedAt = a.dateTime();
+                expires = a.expires();
+                reserve = a.reserve();
+                category = a.category();
+                for (int i = 0; i < earlyFields; i += 2) {
+                    offerBid(early[i], early[i + 1]);
+                }
+                early = new long[0];
+                earlyFields = 0;
+            } else if (opened) {
+                offerBid(((Bid) event).price(), ((Bid) event).dateTime());
             } else {
-                offerBid((Bid) event);
+                if (earlyFields == early.length) {
+                    early = Arrays.copyOf(early, Math.max(8, early.length * 2));
+                }
+                early[earlyFields++] = ((Bid) event).price();
+                early[earlyFields++] = ((Bid) event).dateTime();
             }
         }
 
-        private void offerBid(final Bid bid) {
-            if (bid.price() >= auction.reserve() && bid.dateTime() >= auction.dateTime() && bid.dateTime() <= auction.expires()) {
-                best = Math.max(best, bid.price());
+        private void offerBid(final long price, final long time) {
+            if (price >= reserve && time >= openedAt && time <= expires) {
+                best = Math.max(best, price);
             }
         }
 
         /** (category, price) of the auction as it closed, or nothing: no auction, or no bid met its reserve in time. */
         List<long[]> closing() {
-            return auction == null || best < 0 ? List.of() : List.of(new long[]{auction.category(), best});
+            return !opened || best < 0 ? List.of() : List.of(new long[]{category, best});
         }
     }
 
