@@ -1,0 +1,69 @@
+package io.streamgrid.examples.paramserver;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * A logistic-regression model trained through the parameter server: its name, how many hashed
+ * binary features it has (feature 0 is the bias, present in every example) and how they are
+ * sharded — feature {@code f} lives in shard {@code f % shards} at slot {@code f / shards} — and
+ * how it is trained: the learning rate, how the server weighs stale updates, how often a worker
+ * fetches the shards (every {@code fetchEvery} of its steps) and pushes what it learnt
+ * ({@code pushEvery}), and how many workers there may be (worker ids 0 to {@code maxWorkers − 1}).
+ *
+ * <p>A shard's update travels as one event of at most 4,096 bytes, so a shard holds at most
+ * {@value #MAX_SHARD_WIDTH} features: at least {@code features / 300} shards.
+ */
+public record ParameterModel(String name, int features, int shards, int maxWorkers, double learningRate, Staleness staleness,
+                             int fetchEvery, int pushEvery) implements Serializable {
+    /** The most features of one shard, so that a shard's whole gradient fits one update event. */
+    public static final int MAX_SHARD_WIDTH = SparseGradient.MAX_ENTRIES;
+
+    public ParameterModel {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(staleness, "staleness");
+        if (name.isEmpty() || name.length() > 32 || features < 2 || shards < 1 || shards > features || maxWorkers < 1
+                || !(learningRate > 0) || fetchEvery < 1 || pushEvery < 1) {
+            throw new IllegalArgumentException("a model needs a name of 1 to 32 characters, at least 2 features, 1 to features "
+                    + "shards, at least 1 worker, a positive learning rate and fetch and push intervals of at least 1 step; were "
+                    + name + ", " + features + ", " + shards + ", " + maxWorkers + ", " + learningRate + ", " + fetchEvery + ", "
+                    + pushEvery);
+        }
+        if (width(features, shards) > MAX_SHARD_WIDTH) {
+            throw new IllegalArgumentException(features + " features in " + shards + " shards make shards of " + width(features, shards)
+                    + " features; at most " + MAX_SHARD_WIDTH + " fit one update: use at least "
+                    + (features + MAX_SHARD_WIDTH - 1) / MAX_SHARD_WIDTH + " shards");
+        }
+    }
+
+    /** The map of the model's shards (key: the shard, a Long; value: {@link ShardValue}), read by workers from their member's replica. */
+    public String shardsMap() {
+        return "dim.ps." + name;
+    }
+
+    /** The map of the workers' progress (key: the worker, a Long; value: {@link WorkerProgress}). */
+    public String workersMap() {
+        return "state.ps-workers." + name;
+    }
+
+    public int shardOf(final int feature) {
+        return feature % shards;
+    }
+
+    public int slotOf(final int feature) {
+        return feature / shards;
+    }
+
+    /** Feature slots per shard (the last ones of a shard may lie beyond {@link #features()}: always zero). */
+    public int shardWidth() {
+        return width(features, shards);
+    }
+
+    public int featureOf(final int shard, final int slot) {
+        return slot * shards + shard;
+    }
+
+    private static int width(final int features, final int shards) {
+        return (features + shards - 1) / shards;
+    }
+}
