@@ -11,13 +11,13 @@ import java.util.Objects;
  * fetches the shards (every {@code fetchEvery} of its steps) and pushes what it learnt
  * ({@code pushEvery}), and how many workers there may be (worker ids 0 to {@code maxWorkers − 1}).
  *
- * <p>A shard's update travels as one event of at most 4,096 bytes, so a shard holds at most
- * {@value #MAX_SHARD_WIDTH} features: at least {@code features / 300} shards.
+ * <p>A shard's slot travels in two bytes of an update, so a shard holds at most
+ * {@value #MAX_SHARD_WIDTH} features.
  */
 public record ParameterModel(String name, int features, int shards, int maxWorkers, double learningRate, Staleness staleness,
                              int fetchEvery, int pushEvery) implements Serializable {
-    /** The most features of one shard, so that a shard's whole gradient fits one update event. */
-    public static final int MAX_SHARD_WIDTH = SparseGradient.MAX_ENTRIES;
+    /** The most features of one shard: a slot is two bytes in an update. */
+    public static final int MAX_SHARD_WIDTH = 65_536;
 
     public ParameterModel {
         Objects.requireNonNull(name, "name");
@@ -31,7 +31,7 @@ public record ParameterModel(String name, int features, int shards, int maxWorke
         }
         if (width(features, shards) > MAX_SHARD_WIDTH) {
             throw new IllegalArgumentException(features + " features in " + shards + " shards make shards of " + width(features, shards)
-                    + " features; at most " + MAX_SHARD_WIDTH + " fit one update: use at least "
+                    + " features; at most " + MAX_SHARD_WIDTH + " fit an update's slot: use at least "
                     + (features + MAX_SHARD_WIDTH - 1) / MAX_SHARD_WIDTH + " shards");
         }
     }

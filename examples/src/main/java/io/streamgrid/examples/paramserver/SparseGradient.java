@@ -9,8 +9,14 @@ import java.util.Base64;
  * padding, so the server applies the very doubles the worker summed.
  */
 final class SparseGradient {
-    /** Pairs that fit the 4,096 bytes of a string field: 10 bytes each, 4 characters per 3 bytes. */
-    static final int MAX_ENTRIES = 300;
+    /**
+     * Pairs per update event: 10 bytes each, 4 characters per 3 bytes. A log's records have the
+     * length of their schema's longest strings, so this is what every update costs in the log; a
+     * shard's gradient with more entries goes out as several updates.
+     */
+    static final int MAX_ENTRIES = 30;
+    /** The text of {@link #MAX_ENTRIES} pairs. */
+    static final int MAX_CHARACTERS = (MAX_ENTRIES * 10 * 4 + 2) / 3;
     private static final int ENTRY_BYTES = Short.BYTES + Double.BYTES;
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
@@ -18,13 +24,13 @@ final class SparseGradient {
     private SparseGradient() {
     }
 
-    /** The first {@code count} pairs of {@code slots} and {@code values} as text. */
-    static String encode(final int[] slots, final double[] values, final int count) {
+    /** The {@code count} pairs of {@code slots} and {@code values} from {@code from} as text. */
+    static String encode(final int[] slots, final double[] values, final int from, final int count) {
         if (count > MAX_ENTRIES) {
             throw new IllegalArgumentException(count + " gradient entries; at most " + MAX_ENTRIES + " fit an update");
         }
         final ByteBuffer bytes = ByteBuffer.allocate(count * ENTRY_BYTES);
-        for (int i = 0; i < count; i++) {
+        for (int i = from; i < from + count; i++) {
             bytes.putShort((short) slots[i]).putDouble(values[i]);
         }
         return ENCODER.encodeToString(bytes.array());

@@ -14,12 +14,13 @@ public final class TrainingEvents {
     public static final EventSchema EXAMPLE = EventSchema.builder("ps-example")
             .longKey("worker")
             .eventTime("ts")
-            .string("features", 1024)
+            .string("features", 512)
             .bool("label")
             .build();
 
     /**
-     * A worker's update of one shard: the sum of its gradients over its last steps ({@link SparseGradient}),
+     * A worker's update of one shard: the sum of its gradients over its last steps ({@link SparseGradient};
+     * up to 30 features — more go out as several updates),
      * computed from its copy of the shard fetched at version {@code base}, which then held
      * {@code own_in_base} of the worker's own updates (plus the worker's steps since).
      */
@@ -30,7 +31,7 @@ public final class TrainingEvents {
             .int64("base")
             .int64("own_in_base")
             .int32("steps")
-            .string("gradient", 4096)
+            .string("gradient", SparseGradient.MAX_CHARACTERS)
             .build();
 
     static final TypedField.StringField FEATURES = EXAMPLE.stringField("features");

@@ -180,18 +180,19 @@ public final class WorkerJob implements StreamGridJob {
                     }
                 }
                 worker.touched[shard] = 0;
-                if (count == 0) {
-                    continue; // gradients that summed to zero: nothing to apply
+                // In updates of at most SparseGradient.MAX_ENTRIES; none for gradients that summed to zero.
+                for (int from = 0; from < count; from += SparseGradient.MAX_ENTRIES) {
+                    final int entries = Math.min(SparseGradient.MAX_ENTRIES, count - from);
+                    final SchemaRecord update = context.newEvent(TrainingEvents.UPDATE);
+                    update.setLong(0, shard).setTimestamp(1, worker.latestTime)
+                            .set(TrainingEvents.UPDATE_WORKER, id)
+                            .set(TrainingEvents.UPDATE_BASE, worker.base[shard])
+                            .set(TrainingEvents.UPDATE_OWN_IN_BASE, worker.ownInBase[shard])
+                            .set(TrainingEvents.UPDATE_STEPS, worker.sincePush)
+                            .set(TrainingEvents.UPDATE_GRADIENT, SparseGradient.encode(slots, values, from, entries));
+                    context.emit(update);
+                    worker.updatesPushed++;
                 }
-                final SchemaRecord update = context.newEvent(TrainingEvents.UPDATE);
-                update.setLong(0, shard).setTimestamp(1, worker.latestTime)
-                        .set(TrainingEvents.UPDATE_WORKER, id)
-                        .set(TrainingEvents.UPDATE_BASE, worker.base[shard])
-                        .set(TrainingEvents.UPDATE_OWN_IN_BASE, worker.ownInBase[shard])
-                        .set(TrainingEvents.UPDATE_STEPS, worker.sincePush)
-                        .set(TrainingEvents.UPDATE_GRADIENT, SparseGradient.encode(slots, values, count));
-                context.emit(update);
-                worker.updatesPushed++;
             }
             worker.sincePush = 0;
             context.put(model.workersMap(), id, new WorkerProgress(id, worker.steps, worker.updatesPushed));

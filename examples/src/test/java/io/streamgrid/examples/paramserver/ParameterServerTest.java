@@ -45,6 +45,45 @@ class ParameterServerTest extends EmbeddedMemberTest {
     }
 
     /**
+     * Design: one shard of 512 features and pushes every 8 steps of 8 active features — about 70
+     * gradient entries a push, so each push goes out as three updates — over 1,001 examples (the
+     * last step pushed at the end of the input). The oracle replays the worker: its own copy takes
+     * every step, the server's model takes each push's summed gradients; they must be equal bit for bit.
+     */
+    @Test
+    void when_aPushHoldsMoreEntriesThanAnUpdate_then_itGoesOutInSeveralAndTheServerAppliesTheirSum() throws Exception {
+        final ParameterModel model = new ParameterModel("chunked", 512, 1, 1, 0.1, Staleness.IGNORED, 1_000_000, 8);
+        final List<LabelledExample> examples = new SyntheticExamples(17, model.features(), 8, 1, START).next(1_001);
+        final Map<Long, ShardValue> shards = train(model, examples, false);
+
+        final double[] local = new double[model.features()];
+        final double[] server = new double[model.features()];
+        final double[] pending = new double[model.features()];
+        long pushes = 0;
+        for (int i = 0; i < examples.size(); i++) {
+            final int[] features = examples.get(i).withBias();
+            final double gradient = LogisticRegression.predict(local, features, features.length) - (examples.get(i).label() ? 1 : 0);
+            for (final int feature : features) {
+                pending[feature] += gradient;
+                local[feature] -= model.learningRate() * gradient;
+            }
+            if ((i + 1) % model.pushEvery() == 0 || i == examples.size() - 1) {
+                int entries = 0;
+                for (int f = 0; f < pending.length; f++) {
+                    if (pending[f] != 0) {
+                        server[f] -= model.learningRate() * pending[f];
+                        pending[f] = 0;
+                        entries++;
+                    }
+                }
+                pushes += (entries + 29) / 30;
+            }
+        }
+        assertThat(ParameterServer.weights(model, shards)).containsExactly(server);
+        assertThat(shards.get(0L).version()).as("updates, several per push").isEqualTo(pushes).isGreaterThan(2L * examples.size() / 8);
+    }
+
+    /**
      * Design: 12,000 examples for four workers (two per partition of the job), appended as a live
      * stream (4,000 a second); each worker fetches every 4 steps and pushes every 16. The loss on
      * 2,000 held-out examples against offline SGD over the same examples in the stream's order (a
