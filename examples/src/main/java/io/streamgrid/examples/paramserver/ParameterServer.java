@@ -22,7 +22,7 @@ public final class ParameterServer {
         return weights;
     }
 
-    /** Updates applied across {@code shards} by staleness τ (the last entry: τ at or above it). */
+    /** Updates applied across {@code shards} by staleness bucket ({@link ShardValue#bucketOf}). */
     public static long[] stalenessCounts(final Map<Long, ShardValue> shards) {
         final long[] counts = new long[ShardValue.STALENESS_BUCKETS];
         shards.values().forEach(shard -> {

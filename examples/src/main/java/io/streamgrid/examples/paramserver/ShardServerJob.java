@@ -89,7 +89,7 @@ public final class ShardServerJob implements StreamGridJob {
             SparseGradient.decode(update.get(TrainingEvents.UPDATE_GRADIENT), (slot, gradient) -> weights[slot] -= rate * gradient);
             shard.version++;
             shard.appliedByWorker[(int) worker]++;
-            shard.stalenessCounts[(int) Math.min(tau, ShardValue.STALENESS_BUCKETS - 1)]++;
+            shard.stalenessCounts[ShardValue.bucketOf(tau)]++;
             context.setState(shard);
             // Copies: the value is serialized when the state writer's batch goes out, after later updates.
             context.put(model.shardsMap(), shardId, new ShardValue(shardId, shard.version, weights.clone(),

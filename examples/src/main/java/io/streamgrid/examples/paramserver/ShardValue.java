@@ -3,10 +3,24 @@ package io.streamgrid.examples.paramserver;
 /**
  * A shard of a model as the server published it: its weights (by slot, {@link ParameterModel}) after
  * {@code version} updates, how many of each worker's updates those include ({@code appliedByWorker},
- * by worker id), and how stale the updates it took were ({@code stalenessCounts[τ]}: updates of
- * staleness τ, the last entry counting every τ at or above it).
+ * by worker id), and how stale the updates it took were ({@code stalenessCounts[bucketOf(τ)]}:
+ * staleness 0 to 31 each in its own bucket, then one bucket per power of two).
  */
 public record ShardValue(long shard, long version, double[] weights, long[] appliedByWorker, long[] stalenessCounts) {
-    /** Staleness counted exactly up to this; beyond, in the last entry. */
     public static final int STALENESS_BUCKETS = 64;
+    private static final int EXACT = 32;
+
+    /** The bucket of staleness {@code tau} (≥ 0): itself below 32, else 32 + log2(τ) − 5 (at most 63). */
+    public static int bucketOf(final long tau) {
+        if (tau < EXACT) {
+            return (int) tau;
+        }
+        final int log2 = 63 - Long.numberOfLeadingZeros(tau);
+        return Math.min(STALENESS_BUCKETS - 1, EXACT + log2 - 5);
+    }
+
+    /** The smallest staleness of {@code bucket}. */
+    public static long lowestStalenessOf(final int bucket) {
+        return bucket < EXACT ? bucket : 1L << (bucket - EXACT + 5);
+    }
 }

@@ -106,7 +106,7 @@ class ParameterServerTest extends EmbeddedMemberTest {
             final Map<Long, ShardValue> shards = train(model, examples, false);
             final double loss = LogisticRegression.logLoss(ParameterServer.weights(model, shards), heldOut);
             final long[] staleCounts = ParameterServer.stalenessCounts(shards);
-            System.out.printf("%s: held-out loss %.4f (offline SGD %.4f), updates by staleness 0..63+ %s%n", staleness, loss,
+            System.out.printf("%s: held-out loss %.4f (offline SGD %.4f), updates by staleness bucket (0–31 each, then powers of two) %s%n", staleness, loss,
                     offlineLoss, java.util.Arrays.toString(staleCounts));
             final double margin = staleness == Staleness.IGNORED ? 0.01 : 0.05;
             assertThat(loss).as("%s loss against offline SGD's %s", staleness, offlineLoss).isLessThan(offlineLoss + margin);

@@ -196,14 +196,18 @@ public final class ParameterServerBench implements Benchmark {
         }
     }
 
-    /** The staleness below which {@code fraction} of the updates were (the last bucket reads "≥ 63"). */
+    /**
+     * The staleness at or below which {@code fraction} of the updates were, from the buckets
+     * ({@link ShardValue#bucketOf}): exact below 32, else the bucket's range of a power of two.
+     */
     private static String percentile(final long[] counts, final double fraction) {
         final long total = Arrays.stream(counts).sum();
         long seen = 0;
-        for (int tau = 0; tau < counts.length; tau++) {
-            seen += counts[tau];
+        for (int bucket = 0; bucket < counts.length; bucket++) {
+            seen += counts[bucket];
             if (seen >= Math.ceil(total * fraction)) {
-                return tau == counts.length - 1 ? "≥ " + tau : String.valueOf(tau);
+                final long low = ShardValue.lowestStalenessOf(bucket);
+                return bucket < 32 ? String.valueOf(low) : String.format(Locale.ROOT, "%,d–%,d", low, 2 * low - 1);
             }
         }
         return "-";
