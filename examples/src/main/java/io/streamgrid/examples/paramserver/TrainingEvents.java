@@ -65,7 +65,11 @@ public final class TrainingEvents {
      * @throws IllegalArgumentException when a feature is not a hexadecimal id from 1 to {@code features − 1}
      */
     static int readFeatures(final SchemaRecord example, final int features, final int[][] into) {
-        final String text = example.get(FEATURES);
+        return parseFeatures(example.get(FEATURES), features, into);
+    }
+
+    /** As {@link #readFeatures}, from an example's features text ({@link #featuresText}). */
+    public static int parseFeatures(final String text, final int features, final int[][] into) {
         int[] ids = into[0];
         int count = 0;
         ids[count++] = 0;

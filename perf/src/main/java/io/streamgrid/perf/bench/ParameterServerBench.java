@@ -20,7 +20,6 @@ import io.streamgrid.perf.BenchContext;
 import io.streamgrid.perf.Benchmark;
 import io.streamgrid.perf.report.BenchResult;
 import io.streamgrid.perf.report.Environment;
-import io.streamgrid.perf.report.GoalCheck;
 import io.streamgrid.perf.report.Measurement;
 import io.streamgrid.perf.report.Ratio;
 
@@ -94,14 +93,29 @@ public final class ParameterServerBench implements Benchmark {
                     examplesPerSecond[r] = examplesPerRun * 1e9 / last.nanos();
                     updatesPerSecond[r] = last.updates() * 1e9 / last.nanos();
                 }
+                run(context, member, workers, examples, heldOut, Staleness.IGNORED, -(++runNumber)); // plain Jet's warm-up
+                final double[] jetExamplesPerSecond = new double[runs];
+                Run lastJet = null;
+                for (int r = 0; r < runs; r++) {
+                    lastJet = run(context, member, workers, examples, heldOut, Staleness.IGNORED, -(++runNumber));
+                    jetExamplesPerSecond[r] = examplesPerRun * 1e9 / lastJet.nanos();
+                }
                 final String subject = workers + " worker" + (workers == 1 ? "" : "s");
                 measurements.add(Measurement.of("StreamGrid parameter server, " + subject, "ours", "examples/s", examplesPerSecond));
                 measurements.add(Measurement.of("StreamGrid parameter server, " + subject, "ours", "updates applied/s", updatesPerSecond));
                 measurements.add(Measurement.of("offline SGD, one thread (" + subject + "' examples)", "reference", "examples/s", offline));
+                measurements.add(Measurement.of("plain Jet, IMap of parameters, " + subject, "reference", "examples/s",
+                        jetExamplesPerSecond));
                 final double ours = Measurement.of("", "", "", examplesPerSecond).median();
+                final double jet = Measurement.of("", "", "", jetExamplesPerSecond).median();
                 final double reference = Measurement.of("", "", "", offline).median();
+                ratios.add(Ratio.of("StreamGrid / plain Jet with an IMap, examples/s, " + subject, ours, jet,
+                        "above 1: we are faster (and exactly-once, which the plain Jet version is not)"));
                 ratios.add(Ratio.of("parameter server / offline SGD, examples/s, " + subject, ours, reference,
                         "below 1: what the grid's exactly-once updates cost against a loop in one thread"));
+                notes.add(String.format(Locale.ROOT, "plain Jet, %s (last run): %,d updates, staleness p50 %s, p99 %s; held-out "
+                                + "loss %.4f", subject, lastJet.updates(), percentile(lastJet.staleness(), 0.50),
+                        percentile(lastJet.staleness(), 0.99), lastJet.loss()));
                 notes.add(String.format(Locale.ROOT, "%s (last run): %,d updates, staleness p50 %s, p99 %s, max %s; held-out loss "
                                 + "%.4f against offline SGD's %.4f", subject, last.updates(), percentile(last.staleness(), 0.50),
                         percentile(last.staleness(), 0.99), percentile(last.staleness(), 1.0), last.loss(), offlineLoss));
@@ -120,9 +134,7 @@ public final class ParameterServerBench implements Benchmark {
                         + "in the same JVM.", examplesPerRun, FEATURES, ACTIVE, HELD_OUT, SHARDS, FEATURES / SHARDS, RATE,
                 FETCH_EVERY, PUSH_EVERY, PARTITIONS, runs, runs),
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), measurements, List.of(), ratios,
-                List.of(GoalCheck.notMeasured("against the same training in plain Jet with an IMap of parameters",
-                        "plain Jet's parameter server is not built yet (issue 50)")),
-                notes);
+                List.of(), notes);
     }
 
     /** Examples a second of the paced stream, and how long it goes on. */
@@ -229,15 +241,19 @@ public final class ParameterServerBench implements Benchmark {
     private static Run run(final BenchContext context, final HazelcastInstance member, final int workers,
                            final List<LabelledExample> examples, final List<LabelledExample> heldOut, final Staleness staleness,
                            final int number) throws InterruptedException {
-        final ParameterModel model = new ParameterModel("bench-" + number, FEATURES, SHARDS, workers, RATE, staleness, FETCH_EVERY,
-                PUSH_EVERY);
-        final Path ingest = context.workDir().resolve("run-" + number);
+        final boolean plainJet = number < 0;
+        final ParameterModel model = new ParameterModel("bench-" + Math.abs(number), FEATURES, SHARDS, workers, RATE, staleness,
+                FETCH_EVERY, PUSH_EVERY);
+        final Path ingest = context.workDir().resolve("run-" + Math.abs(number));
         try (SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(ingest, TrainingEvents.EXAMPLE.name()), TrainingEvents.EXAMPLE,
                 PARTITIONS);
              SchemaLog updates = SchemaLog.open(SchemaLog.directoryOf(ingest, TrainingEvents.UPDATE.name()), TrainingEvents.UPDATE,
                      PARTITIONS)) {
             SyntheticExamples.append(log, examples);
             log.appendEndOfStream();
+        }
+        if (plainJet) {
+            return runPlainJet(member, model, SchemaLog.directoryOf(ingest, TrainingEvents.EXAMPLE.name()), examples, heldOut);
         }
         final JobOptions options = JobOptions.of(ingest).withLocalParallelism(2);
         final Map<Long, WorkerProgress> progress = member.getMap(model.workersMap());
@@ -272,6 +288,32 @@ public final class ParameterServerBench implements Benchmark {
             cancel(serverJob);
             member.getMap(model.workersMap()).destroy();
             member.getMap(model.shardsMap()).destroy();
+        }
+    }
+
+    private static Run runPlainJet(final HazelcastInstance member, final ParameterModel model, final Path exampleLog,
+                                   final List<LabelledExample> examples, final List<LabelledExample> heldOut)
+            throws InterruptedException {
+        final String mapName = PlainJetParameterServer.shardsMap(member, model);
+        final Map<Long, ShardValue> shards = member.getMap(mapName);
+        final long start = System.nanoTime();
+        final Job job = PlainJetParameterServer.submit(member, model, exampleLog, mapName, 2);
+        try {
+            while (PlainJetParameterServer.STEPS.sum() < examples.size()
+                    || PlainJetParameterServer.PUSHED.sum() != shards.values().stream().mapToLong(ShardValue::version).sum()) {
+                if (System.nanoTime() - start > 600_000_000_000L) {
+                    throw new IllegalStateException("plain Jet's run did not finish in 10 minutes: " + PlainJetParameterServer.STEPS.sum()
+                            + " of " + examples.size() + " examples learnt");
+                }
+                Thread.sleep(10);
+            }
+            final long nanos = System.nanoTime() - start;
+            final Map<Long, ShardValue> result = Map.copyOf(shards);
+            return new Run(nanos, result.values().stream().mapToLong(ShardValue::version).sum(), ParameterServer.stalenessCounts(result),
+                    LogisticRegression.logLoss(ParameterServer.weights(model, result), heldOut));
+        } finally {
+            cancel(job);
+            member.getMap(mapName).destroy();
         }
     }
 
