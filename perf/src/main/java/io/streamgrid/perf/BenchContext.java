@@ -15,8 +15,10 @@ import java.util.function.Consumer;
  * @param workDir  a fresh directory of its own for files and member processes
  * @param progress where to report progress (a line at a time)
  * @param query    {@code --query}: the one query to run of a benchmark made of several (nexmark); empty: all
+ * @param resultsDir where the result files go ({@code perf/results}): a benchmark's own charts beside them
  */
-public record BenchContext(boolean quick, Path workDir, Consumer<String> progress, java.util.Optional<String> query) {
+public record BenchContext(boolean quick, Path workDir, Consumer<String> progress, java.util.Optional<String> query,
+                           Path resultsDir) {
 
     /** {@code quick} when quick, {@code full} otherwise. */
     public <T> T pick(final T quickValue, final T fullValue) {

@@ -128,7 +128,7 @@ public final class BenchMain implements Callable<Integer> {
             final double elapsed = (System.nanoTime() - start) / 1e9;
             System.out.printf(Locale.ROOT, "[%s %d/%d +%.1fs%s] %s%n", benchmark.name(), index + 1, order.size(), elapsed,
                     times.timeLeft(order, index, elapsed, quick), line);
-        }, java.util.Optional.ofNullable(query));
+        }, java.util.Optional.ofNullable(query), store.directory());
         context.progress("start (" + (quick ? "quick" : "full") + "): " + benchmark.title());
         try {
             final BenchResult result = benchmark.run(context);

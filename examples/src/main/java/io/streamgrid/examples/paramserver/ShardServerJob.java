@@ -14,8 +14,9 @@ import io.streamgrid.jobs.schema.SchemaRecord;
  * there, each atomically with the shard's version, its per-worker counts and its staleness counts
  * (keyed state, in the job's snapshots). An update of staleness τ (the updates of other workers
  * the shard took since the version its worker had fetched) is applied at the learning rate
- * times {@link Staleness#rateFactor}; then the shard is published to
- * {@link ParameterModel#shardsMap()} for the workers to fetch and for scoring.
+ * times {@link Staleness#rateFactor}. A changed shard is published to {@link ParameterModel#shardsMap()}
+ * for the workers to fetch and for scoring at most every {@code publishEveryMs} (a processing-time
+ * timer), and once more when the input ended.
  *
  * <p>Exactly once: the update log's reader drops the repeats a restored worker emits, and a restored
  * server re-applies from its snapshot the updates after it, in the same order (the log's), so each
@@ -49,6 +50,8 @@ public final class ShardServerJob implements StreamGridJob {
         long version;
         long[] appliedByWorker;
         long[] stalenessCounts;
+        /** A publish is due (its processing-time timer registered). */
+        boolean publishDue;
 
         Shard(final ParameterModel model) {
             weights = new double[model.shardWidth()];
@@ -62,6 +65,8 @@ public final class ShardServerJob implements StreamGridJob {
     }
 
     static final class Apply implements LongKeyedFunction<Shard> {
+        /** The end of the input: the last publish. */
+        private static final long AT_THE_END = Long.MAX_VALUE / 2;
         private final ParameterModel model;
 
         Apply(final ParameterModel model) {
@@ -79,6 +84,7 @@ public final class ShardServerJob implements StreamGridJob {
             Shard shard = context.state();
             if (shard == null) {
                 shard = new Shard(model);
+                context.registerTimer(AT_THE_END);
             }
             // Applied since the worker's base: everything, less the worker's own updates among them.
             final long sinceBase = shard.version - update.get(TrainingEvents.UPDATE_BASE);
@@ -90,9 +96,32 @@ public final class ShardServerJob implements StreamGridJob {
             shard.version++;
             shard.appliedByWorker[(int) worker]++;
             shard.stalenessCounts[ShardValue.bucketOf(tau)]++;
+            if (!shard.publishDue) {
+                shard.publishDue = true;
+                context.registerProcessingTimer(System.currentTimeMillis() + model.publishEveryMs());
+            }
+            context.setState(shard);
+        }
+
+        @Override
+        public void onProcessingTimer(final long wallClockMs, final LongKeyContext<Shard> context) {
+            publish(context);
+        }
+
+        @Override
+        public void onTimer(final long time, final LongKeyContext<Shard> context) {
+            publish(context);
+        }
+
+        private void publish(final LongKeyContext<Shard> context) {
+            final Shard shard = context.state();
+            if (shard == null) {
+                return;
+            }
+            shard.publishDue = false;
             context.setState(shard);
             // Copies: the value is serialized when the state writer's batch goes out, after later updates.
-            context.put(model.shardsMap(), shardId, new ShardValue(shardId, shard.version, weights.clone(),
+            context.put(model.shardsMap(), context.longKey(), new ShardValue(context.longKey(), shard.version, shard.weights.clone(),
                     shard.appliedByWorker.clone(), shard.stalenessCounts.clone()));
         }
     }

@@ -37,7 +37,8 @@ import java.util.Map;
  * number of workers, the staleness of the updates, and the held-out loss — against offline SGD, one
  * thread over the same examples in the same JVM (what distribution costs or gains; its loss is the
  * reference for the asynchronous runs'). Then the held-out loss as training goes, plain against
- * staleness-aware updates, with four workers on a paced stream (a table in the notes; no chart yet).
+ * staleness-aware updates, with four workers on a paced stream (a table in the notes and a chart,
+ * {@code perf/results/parameter-server-loss.png}).
  *
  * <p>Design: throughput runs read a backlog (the examples written before the jobs start, then the end
  * of the stream): workers run as fast as they can, so the staleness measured is what a backlog makes.
@@ -46,16 +47,16 @@ import java.util.Map;
  * every 10 ms). Each run has its own model, maps and logs.
  */
 public final class ParameterServerBench implements Benchmark {
-    private static final long START_MS = 1_700_000_000_000L;
-    private static final int FEATURES = 4_096;
-    private static final int SHARDS = 16;
-    private static final int ACTIVE = 10;
-    private static final double RATE = 0.05;
-    private static final int FETCH_EVERY = 8;
-    private static final int PUSH_EVERY = 8;
-    private static final int PARTITIONS = 2;
+    static final long START_MS = 1_700_000_000_000L;
+    static final int FEATURES = 4_096;
+    static final int SHARDS = 16;
+    static final int ACTIVE = 10;
+    static final double RATE = 0.05;
+    static final int FETCH_EVERY = 8;
+    static final int PUSH_EVERY = 8;
+    static final int PARTITIONS = 2;
     private static final int[] WORKERS = {1, 2, 4};
-    private static final int HELD_OUT = 5_000;
+    static final int HELD_OUT = 5_000;
 
     @Override
     public String name() {
@@ -121,7 +122,7 @@ public final class ParameterServerBench implements Benchmark {
                         percentile(last.staleness(), 0.99), percentile(last.staleness(), 1.0), last.loss(), offlineLoss));
                 context.progress(notes.get(notes.size() - 1));
             }
-            lossAsTrainingGoes(context, member, ++runNumber, notes);
+            notes.addAll(TrainingLossCurve.measure(context, member, ++runNumber));
         }
         context.emptyWorkDir();
         return new BenchResult(name(), title(), String.format(Locale.ROOT, "%,d synthetic labelled examples per run (logistic model of "
@@ -135,103 +136,6 @@ public final class ParameterServerBench implements Benchmark {
                 FETCH_EVERY, PUSH_EVERY, PARTITIONS, runs, runs),
                 context.pick("quick", "full"), Instant.now().toString(), Environment.current(), measurements, List.of(), ratios,
                 List.of(), notes);
-    }
-
-    /** Examples a second of the paced stream, and how long it goes on. */
-    private static final int PACED_RATE = 40_000;
-    private static final int PACED_WORKERS = 4;
-    private static final long SAMPLE_MS = 500;
-
-    /**
-     * Four workers on a stream paced at {@value #PACED_RATE} examples a second (which the server keeps
-     * up with, unlike a backlog), plain and staleness-aware updates in turn over the same examples: the
-     * held-out loss of the published shards every {@value #SAMPLE_MS} ms, as a table in the notes.
-     */
-    private static void lossAsTrainingGoes(final BenchContext context, final HazelcastInstance member, final int number,
-                                           final List<String> notes) throws InterruptedException {
-        final int seconds = context.pick(5, 10);
-        final SyntheticExamples stream = new SyntheticExamples(99, FEATURES, ACTIVE, PACED_WORKERS, START_MS);
-        final List<LabelledExample> examples = stream.next(PACED_RATE * seconds);
-        final List<LabelledExample> heldOut = stream.next(HELD_OUT);
-        final double offlineLoss = LogisticRegression.logLoss(offlineSgd(examples), heldOut);
-        final List<List<double[]>> curves = new ArrayList<>();
-        final List<String> staleness = new ArrayList<>();
-        for (final Staleness weighting : Staleness.values()) {
-            context.progress("loss as training goes: " + weighting + ", " + examples.size() + " examples at " + PACED_RATE + "/s");
-            final Paced paced = paced(context, member, examples, heldOut, weighting, number * 10 + weighting.ordinal());
-            curves.add(paced.curve());
-            staleness.add(String.format(Locale.ROOT, "%s p50 %s, p99 %s", weighting, percentile(paced.staleness(), 0.5),
-                    percentile(paced.staleness(), 0.99)));
-        }
-        final StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "Held-out loss as training goes, %d workers on a "
-                + "stream of %,d examples/s (offline SGD over all of them: %.4f; staleness %s). Seconds since the workers' "
-                + "submission: loss with plain / staleness-aware updates —", PACED_WORKERS, PACED_RATE, offlineLoss,
-                String.join("; ", staleness)));
-        final int points = Math.min(curves.get(0).size(), curves.get(1).size());
-        for (int i = 0; i < points; i++) {
-            table.append(String.format(Locale.ROOT, " %.1f s: %.4f / %.4f;", curves.get(0).get(i)[0], curves.get(0).get(i)[1],
-                    curves.get(1).get(i)[1]));
-        }
-        notes.add(table.toString());
-        context.progress(table.toString());
-    }
-
-    /** A paced run: (seconds, held-out loss) every sample, and the staleness counts at the end. */
-    private record Paced(List<double[]> curve, long[] staleness) {
-    }
-
-    private static Paced paced(final BenchContext context, final HazelcastInstance member, final List<LabelledExample> examples,
-                               final List<LabelledExample> heldOut, final Staleness staleness, final int number)
-            throws InterruptedException {
-        final ParameterModel model = new ParameterModel("bench-paced-" + number, FEATURES, SHARDS, PACED_WORKERS, RATE, staleness,
-                FETCH_EVERY, PUSH_EVERY);
-        final Path ingest = context.workDir().resolve("run-" + number);
-        final Map<Long, WorkerProgress> progress = member.getMap(model.workersMap());
-        final Map<Long, ShardValue> shards = member.getMap(model.shardsMap());
-        final List<double[]> curve = new ArrayList<>();
-        try (SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(ingest, TrainingEvents.EXAMPLE.name()), TrainingEvents.EXAMPLE,
-                PARTITIONS);
-             SchemaLog updates = SchemaLog.open(SchemaLog.directoryOf(ingest, TrainingEvents.UPDATE.name()), TrainingEvents.UPDATE,
-                     PARTITIONS)) {
-            final JobOptions options = JobOptions.of(ingest).withLocalParallelism(2);
-            final Job serverJob = Jobs.submit(member.getJet(), new ShardServerJob(model).job(), options);
-            Job workerJob = null;
-            try {
-                awaitRunning(serverJob);
-                workerJob = Jobs.submit(member.getJet(), new WorkerJob(model).job(), options);
-                final long start = System.nanoTime();
-                final int batch = PACED_RATE / 100;
-                long nextSample = 0;
-                for (int from = 0; from < examples.size(); from += batch) {
-                    SyntheticExamples.append(log, examples.subList(from, Math.min(from + batch, examples.size())));
-                    final long dueNanos = start + (from + batch) * 1_000_000_000L / PACED_RATE;
-                    final long elapsedMs = (System.nanoTime() - start) / 1_000_000;
-                    if (elapsedMs >= nextSample) {
-                        curve.add(new double[]{elapsedMs / 1000.0,
-                                LogisticRegression.logLoss(ParameterServer.weights(model, Map.copyOf(shards)), heldOut)});
-                        nextSample += SAMPLE_MS;
-                    }
-                    Thread.sleep(Math.max(0, (dueNanos - System.nanoTime()) / 1_000_000));
-                }
-                log.appendEndOfStream();
-                while (progress.values().stream().mapToLong(WorkerProgress::steps).sum() < examples.size()
-                        || progress.values().stream().mapToLong(WorkerProgress::updatesPushed).sum()
-                        != shards.values().stream().mapToLong(ShardValue::version).sum()) {
-                    Thread.sleep(10);
-                }
-                final Map<Long, ShardValue> result = Map.copyOf(shards);
-                curve.add(new double[]{(System.nanoTime() - start) / 1e9,
-                        LogisticRegression.logLoss(ParameterServer.weights(model, result), heldOut)});
-                return new Paced(curve, ParameterServer.stalenessCounts(result));
-            } finally {
-                if (workerJob != null) {
-                    cancel(workerJob);
-                }
-                cancel(serverJob);
-                member.getMap(model.workersMap()).destroy();
-                member.getMap(model.shardsMap()).destroy();
-            }
-        }
     }
 
     /** What one run measured. */
@@ -317,7 +221,7 @@ public final class ParameterServerBench implements Benchmark {
         }
     }
 
-    private static void awaitRunning(final Job job) throws InterruptedException {
+    static void awaitRunning(final Job job) throws InterruptedException {
         final long deadline = System.nanoTime() + 60_000_000_000L;
         while (job.getStatus() != com.hazelcast.jet.core.JobStatus.RUNNING) {
             if (System.nanoTime() > deadline) {
@@ -327,7 +231,7 @@ public final class ParameterServerBench implements Benchmark {
         }
     }
 
-    private static void cancel(final Job job) {
+    static void cancel(final Job job) {
         try {
             job.cancel();
             job.join();
@@ -340,7 +244,7 @@ public final class ParameterServerBench implements Benchmark {
      * The staleness at or below which {@code fraction} of the updates were, from the buckets
      * ({@link ShardValue#bucketOf}): exact below 32, else the bucket's range of a power of two.
      */
-    private static String percentile(final long[] counts, final double fraction) {
+    static String percentile(final long[] counts, final double fraction) {
         final long total = Arrays.stream(counts).sum();
         long seen = 0;
         for (int bucket = 0; bucket < counts.length; bucket++) {
@@ -365,7 +269,7 @@ public final class ParameterServerBench implements Benchmark {
     }
 
     /** One pass of SGD over the examples in order, one thread, the bias included: the reference. */
-    private static double[] offlineSgd(final List<LabelledExample> examples) {
+    static double[] offlineSgd(final List<LabelledExample> examples) {
         final double[] weights = new double[FEATURES];
         final int[] features = new int[ACTIVE + 1];
         for (final LabelledExample example : examples) {

@@ -26,7 +26,7 @@ public final class PercentileChart {
     private static final int TOP = 50;
     private static final int BOTTOM = 60;
     private static final double MAX_X = 4; // log10(1 / (1 - 0.9999))
-    private static final Color[] COLORS = {
+    static final Color[] COLORS = {
         new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e),
         new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f), new Color(0x17becf)};
 

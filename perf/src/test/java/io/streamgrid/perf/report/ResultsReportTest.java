@@ -51,6 +51,30 @@ class ResultsReportTest {
     }
 
     @Test
+    void when_lineChartDrawn_then_eachCurveIsDrawnInItsColourWhereItsPointsAre() throws Exception {
+        final Path png = dir.resolve("lines.png");
+        LineChart.draw("loss", "s", "loss", java.util.List.of(
+                new LineChart.Curve("falling", java.util.List.of(new double[]{0, 1}, new double[]{10, 0})),
+                new LineChart.Curve("flat", java.util.List.of(new double[]{0, 0.5}, new double[]{10, 0.5}))), png);
+
+        final BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(1040);
+        // Plot: x 80..740 for 0..10, y 460..50 for 0..1. A quarter in (x = 245): the falling curve at 0.75 (y ≈ 152), the flat one at 0.5 (y = 255).
+        assertThat(colourNear(image, 245, 152)).contains(PercentileChart.COLORS[0].getRGB() & 0xFFFFFF);
+        assertThat(colourNear(image, 245, 255)).contains(PercentileChart.COLORS[1].getRGB() & 0xFFFFFF);
+        assertThat(colourNear(image, 245, 400)).containsOnly(0xFFFFFF);
+    }
+
+    /** The colours of the pixels of column {@code x} within 3 of row {@code y}. */
+    private static java.util.Set<Integer> colourNear(final BufferedImage image, final int x, final int y) {
+        final java.util.Set<Integer> colours = new java.util.HashSet<>();
+        for (int row = y - 3; row <= y + 3; row++) {
+            colours.add(image.getRGB(x, row) & 0xFFFFFF);
+        }
+        return colours;
+    }
+
+    @Test
     void when_chartDrawn_then_pngHasTheChartsSize() throws Exception {
         final Path png = dir.resolve("chart.png");
         PercentileChart.draw("title", sample("ingest").latencies(), png);
