@@ -8,6 +8,7 @@ import io.streamgrid.cli.StreamGridCli;
 import io.streamgrid.cluster.LocalCluster;
 import io.streamgrid.examples.paramserver.LabelledExample;
 import io.streamgrid.examples.paramserver.LogisticRegression;
+import io.streamgrid.examples.paramserver.OfflineSgd;
 import io.streamgrid.examples.paramserver.ParameterModel;
 import io.streamgrid.examples.paramserver.ParameterServer;
 import io.streamgrid.examples.paramserver.ShardServerJob;
@@ -67,7 +68,7 @@ public final class ParameterServerDemo extends ClusterDemo {
         final SyntheticExamples stream = new SyntheticExamples(2026, model.features(), 10, WORKERS, System.currentTimeMillis());
         final List<LabelledExample> examples = stream.next(count);
         final List<LabelledExample> heldOut = stream.next(5_000);
-        final double offlineLoss = LogisticRegression.logLoss(offlineSgd(model, examples), heldOut);
+        final double offlineLoss = LogisticRegression.logLoss(OfflineSgd.weights(model.features(), model.learningRate(), examples), heldOut);
         final KeyedJob<?> workers = new WorkerJob(model).job();
         final KeyedJob<?> server = new ShardServerJob(model).job();
         out.println("== StreamGrid parameter server demo: " + WORKERS + " workers, " + count + " labelled examples over "
@@ -151,18 +152,5 @@ public final class ParameterServerDemo extends ClusterDemo {
             }
         }
         return "none yet";
-    }
-
-    /** One pass of SGD over the examples in order: the reference the demo's loss is held to. */
-    private static double[] offlineSgd(final ParameterModel model, final List<LabelledExample> examples) {
-        final double[] weights = new double[model.features()];
-        for (final LabelledExample example : examples) {
-            final int[] features = example.withBias();
-            final double gradient = LogisticRegression.predict(weights, features, features.length) - (example.label() ? 1 : 0);
-            for (final int feature : features) {
-                weights[feature] -= model.learningRate() * gradient;
-            }
-        }
-        return weights;
     }
 }

@@ -38,7 +38,7 @@ class ParameterServerTest extends EmbeddedMemberTest {
         final List<LabelledExample> examples = new SyntheticExamples(3, model.features(), 8, 1, START).next(3_000);
         final Map<Long, ShardValue> shards = train(model, examples, true);
 
-        assertThat(ParameterServer.weights(model, shards)).containsExactly(offlineSgd(model, examples));
+        assertThat(ParameterServer.weights(model, shards)).containsExactly(OfflineSgd.weights(model.features(), model.learningRate(), examples));
         final long updates = shards.values().stream().mapToLong(ShardValue::version).sum();
         // Every step touches its features' shards: each is an update, none stale.
         assertThat(ParameterServer.stalenessCounts(shards)[0]).isEqualTo(updates).isGreaterThan(examples.size());
@@ -98,7 +98,7 @@ class ParameterServerTest extends EmbeddedMemberTest {
         final List<LabelledExample> examples = stream.next(12_000);
         final List<LabelledExample> heldOut = stream.next(2_000);
         final ParameterModel offline = new ParameterModel("offline", 1_024, 8, 4, 0.05, Staleness.IGNORED, 1, 1);
-        final double offlineLoss = LogisticRegression.logLoss(offlineSgd(offline, examples), heldOut);
+        final double offlineLoss = LogisticRegression.logLoss(OfflineSgd.weights(offline.features(), offline.learningRate(), examples), heldOut);
         startMember();
         for (final Staleness staleness : Staleness.values()) {
             final ParameterModel model = new ParameterModel("four-" + staleness.name().toLowerCase().replace('_', '-'), 1_024, 8, 4, 0.05,
@@ -178,18 +178,5 @@ class ParameterServerTest extends EmbeddedMemberTest {
             SyntheticExamples.append(log, examples.subList(from, Math.min(from + batch, examples.size())));
             Thread.sleep(20);
         }
-    }
-
-    /** Offline SGD over {@code examples} in their order, one pass: the oracle. */
-    private static double[] offlineSgd(final ParameterModel model, final List<LabelledExample> examples) {
-        final double[] weights = new double[model.features()];
-        for (final LabelledExample example : examples) {
-            final int[] features = example.withBias();
-            final double gradient = LogisticRegression.predict(weights, features, features.length) - (example.label() ? 1 : 0);
-            for (final int feature : features) {
-                weights[feature] -= model.learningRate() * gradient;
-            }
-        }
-        return weights;
     }
 }

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.examples.paramserver.LabelledExample;
 import io.streamgrid.examples.paramserver.LogisticRegression;
+import io.streamgrid.examples.paramserver.OfflineSgd;
 import io.streamgrid.examples.paramserver.ParameterModel;
 import io.streamgrid.examples.paramserver.ParameterServer;
 import io.streamgrid.examples.paramserver.ShardServerJob;
@@ -84,7 +85,7 @@ public final class ParameterServerBench implements Benchmark {
                 final List<LabelledExample> examples = stream.next(examplesPerRun);
                 final List<LabelledExample> heldOut = stream.next(HELD_OUT);
                 final double[] offline = offlineExamplesPerSecond(examples, runs);
-                final double offlineLoss = LogisticRegression.logLoss(offlineSgd(examples), heldOut);
+                final double offlineLoss = LogisticRegression.logLoss(OfflineSgd.weights(FEATURES, RATE, examples), heldOut);
                 run(context, member, workers, examples, heldOut, Staleness.IGNORED, ++runNumber); // warm-up, not counted
                 final double[] examplesPerSecond = new double[runs];
                 final double[] updatesPerSecond = new double[runs];
@@ -186,12 +187,7 @@ public final class ParameterServerBench implements Benchmark {
                     ParameterServer.stalenessCounts(result),
                     LogisticRegression.logLoss(ParameterServer.weights(model, result), heldOut));
         } finally {
-            if (workerJob != null) {
-                cancel(workerJob);
-            }
-            cancel(serverJob);
-            member.getMap(model.workersMap()).destroy();
-            member.getMap(model.shardsMap()).destroy();
+            stop(member, model, workerJob, serverJob);
         }
     }
 
@@ -219,6 +215,16 @@ public final class ParameterServerBench implements Benchmark {
             cancel(job);
             member.getMap(mapName).destroy();
         }
+    }
+
+    /** Cancels a run's jobs ({@code workerJob} may be null: not submitted) and drops its maps. */
+    static void stop(final HazelcastInstance member, final ParameterModel model, final Job workerJob, final Job serverJob) {
+        if (workerJob != null) {
+            cancel(workerJob);
+        }
+        cancel(serverJob);
+        member.getMap(model.workersMap()).destroy();
+        member.getMap(model.shardsMap()).destroy();
     }
 
     static void awaitRunning(final Job job) throws InterruptedException {
@@ -258,28 +264,14 @@ public final class ParameterServerBench implements Benchmark {
     }
 
     private static double[] offlineExamplesPerSecond(final List<LabelledExample> examples, final int runs) {
-        offlineSgd(examples); // warm-up
+        OfflineSgd.weights(FEATURES, RATE, examples); // warm-up
         final double[] rates = new double[runs];
         for (int r = 0; r < runs; r++) {
             final long start = System.nanoTime();
-            offlineSgd(examples);
+            OfflineSgd.weights(FEATURES, RATE, examples);
             rates[r] = examples.size() * 1e9 / (System.nanoTime() - start);
         }
         return rates;
     }
 
-    /** One pass of SGD over the examples in order, one thread, the bias included: the reference. */
-    static double[] offlineSgd(final List<LabelledExample> examples) {
-        final double[] weights = new double[FEATURES];
-        final int[] features = new int[ACTIVE + 1];
-        for (final LabelledExample example : examples) {
-            features[0] = 0;
-            System.arraycopy(example.features(), 0, features, 1, ACTIVE);
-            final double gradient = LogisticRegression.predict(weights, features, features.length) - (example.label() ? 1 : 0);
-            for (final int feature : features) {
-                weights[feature] -= RATE * gradient;
-            }
-        }
-        return weights;
-    }
 }

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import io.streamgrid.examples.paramserver.LabelledExample;
 import io.streamgrid.examples.paramserver.LogisticRegression;
+import io.streamgrid.examples.paramserver.OfflineSgd;
 import io.streamgrid.examples.paramserver.ParameterModel;
 import io.streamgrid.examples.paramserver.ParameterServer;
 import io.streamgrid.examples.paramserver.ShardServerJob;
@@ -53,7 +54,7 @@ final class TrainingLossCurve {
         final SyntheticExamples stream = new SyntheticExamples(99, FEATURES, ACTIVE, PACED_WORKERS, START_MS);
         final List<LabelledExample> examples = stream.next(PACED_RATE * seconds);
         final List<LabelledExample> heldOut = stream.next(HELD_OUT);
-        final double offlineLoss = LogisticRegression.logLoss(offlineSgd(examples), heldOut);
+        final double offlineLoss = LogisticRegression.logLoss(OfflineSgd.weights(FEATURES, RATE, examples), heldOut);
         final List<List<double[]>> curves = new ArrayList<>();
         final List<String> staleness = new ArrayList<>();
         for (final Staleness weighting : Staleness.values()) {
@@ -135,12 +136,7 @@ final class TrainingLossCurve {
                         LogisticRegression.logLoss(ParameterServer.weights(model, result), heldOut)});
                 return new Paced(curve, ParameterServer.stalenessCounts(result));
             } finally {
-                if (workerJob != null) {
-                    cancel(workerJob);
-                }
-                cancel(serverJob);
-                member.getMap(model.workersMap()).destroy();
-                member.getMap(model.shardsMap()).destroy();
+                stop(member, model, workerJob, serverJob);
             }
         }
     }

@@ -1,13 +1,9 @@
 package io.streamgrid.perf.report;
 
-import javax.imageio.ImageIO;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -99,11 +95,6 @@ public final class LineChart {
         } finally {
             g.dispose();
         }
-        try {
-            Files.createDirectories(png.toAbsolutePath().getParent());
-            ImageIO.write(image, "png", png.toFile());
-        } catch (final IOException e) {
-            throw new UncheckedIOException("could not write chart " + png, e);
-        }
+        PercentileChart.writePng(image, png);
     }
 }

@@ -104,6 +104,11 @@ public final class PercentileChart {
         } finally {
             g.dispose();
         }
+        writePng(image, png);
+    }
+
+    /** Writes {@code image} to {@code png} (its directory created), replacing it; shared by the charts. */
+    static void writePng(final BufferedImage image, final Path png) {
         try {
             Files.createDirectories(png.toAbsolutePath().getParent());
             ImageIO.write(image, "png", png.toFile());
