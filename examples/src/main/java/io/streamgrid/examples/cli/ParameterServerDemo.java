@@ -140,17 +140,8 @@ public final class ParameterServerDemo extends ClusterDemo {
     }
 
     private static String median(final long[] counts) {
-        long total = 0;
-        for (final long count : counts) {
-            total += count;
-        }
-        long seen = 0;
-        for (int bucket = 0; bucket < counts.length; bucket++) {
-            seen += counts[bucket];
-            if (total > 0 && seen * 2 >= total) {
-                return "median staleness " + (bucket < 32 ? String.valueOf(bucket) : "≥ " + ShardValue.lowestStalenessOf(bucket));
-            }
-        }
-        return "none yet";
+        final int bucket = ParameterServer.stalenessBucketAt(counts, 0.5);
+        return bucket < 0 ? "none yet"
+                : "median staleness " + (bucket < 32 ? String.valueOf(bucket) : "≥ " + ShardValue.lowestStalenessOf(bucket));
     }
 }

@@ -86,10 +86,8 @@ public final class ShardServerJob implements StreamGridJob {
                 shard = new Shard(model);
                 context.registerTimer(AT_THE_END);
             }
-            // Applied since the worker's base: everything, less the worker's own updates among them.
-            final long sinceBase = shard.version - update.get(TrainingEvents.UPDATE_BASE);
-            final long ownSinceBase = shard.appliedByWorker[(int) worker] - update.get(TrainingEvents.UPDATE_OWN_IN_BASE);
-            final long tau = Math.max(0, sinceBase - ownSinceBase);
+            final long tau = Math.max(0, ShardValue.othersSince(shard.version, shard.appliedByWorker[(int) worker],
+                    update.get(TrainingEvents.UPDATE_BASE), update.get(TrainingEvents.UPDATE_OWN_IN_BASE)));
             final double rate = model.learningRate() * model.staleness().rateFactor(tau);
             final double[] weights = shard.weights;
             SparseGradient.decode(update.get(TrainingEvents.UPDATE_GRADIENT), (slot, gradient) -> weights[slot] -= rate * gradient);

@@ -10,6 +10,16 @@ public record ShardValue(long shard, long version, double[] weights, long[] appl
     public static final int STALENESS_BUCKETS = 64;
     private static final int EXACT = 32;
 
+    /**
+     * How many updates of other workers a shard at {@code version}, holding {@code ownApplied} of one
+     * worker's updates, took since that worker's copy of it — fetched at version {@code base} holding
+     * {@code ownInBase} of its own: everything applied since, less the worker's own. The server's
+     * staleness of the worker's update, and for a worker whether a fetched shard is worth adopting.
+     */
+    public static long othersSince(final long version, final long ownApplied, final long base, final long ownInBase) {
+        return (version - base) - (ownApplied - ownInBase);
+    }
+
     /** The bucket of staleness {@code tau} (≥ 0): itself below 32, else 32 + log2(τ) − 5 (at most 63). */
     public static int bucketOf(final long tau) {
         if (tau < EXACT) {

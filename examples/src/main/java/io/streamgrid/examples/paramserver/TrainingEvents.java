@@ -1,7 +1,6 @@
 package io.streamgrid.examples.paramserver;
 
 import io.streamgrid.jobs.schema.EventSchema;
-import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.schema.TypedField;
 
 /**
@@ -58,17 +57,12 @@ public final class TrainingEvents {
     }
 
     /**
-     * Reads an example's features into {@code into} from index 1 (index 0: the bias, feature 0) and
-     * returns how many there are with the bias, growing {@code into} when needed (the array used is
-     * {@code into[0]} afterwards: a holder).
+     * Reads an example's features text ({@link #featuresText}) into {@code into} from index 1 (index
+     * 0: the bias, feature 0) and returns how many there are with the bias, growing {@code into} when
+     * needed (the array used is {@code into[0]} afterwards: a holder).
      *
      * @throws IllegalArgumentException when a feature is not a hexadecimal id from 1 to {@code features − 1}
      */
-    static int readFeatures(final SchemaRecord example, final int features, final int[][] into) {
-        return parseFeatures(example.get(FEATURES), features, into);
-    }
-
-    /** As {@link #readFeatures}, from an example's features text ({@link #featuresText}). */
     public static int parseFeatures(final String text, final int features, final int[][] into) {
         int[] ids = into[0];
         int count = 0;

@@ -117,7 +117,7 @@ public final class WorkerJob implements StreamGridJob {
             if (worker.steps % model.fetchEvery() == 0) {
                 fetch(worker, id, context);
             }
-            final int count = TrainingEvents.readFeatures(example, model.features(), features);
+            final int count = TrainingEvents.parseFeatures(example.get(TrainingEvents.FEATURES), model.features(), features);
             final int[] ids = features[0];
             final double gradient = LogisticRegression.predict(worker.weights, ids, count) - (example.get(TrainingEvents.LABEL) ? 1 : 0);
             for (int i = 0; i < count; i++) {
@@ -150,16 +150,10 @@ public final class WorkerJob implements StreamGridJob {
                     continue;
                 }
                 final long ownInValue = value.appliedByWorker()[(int) id];
-                if (value.version() - ownInValue <= worker.base[shard] - worker.ownInBase[shard]) {
+                if (ShardValue.othersSince(value.version(), ownInValue, worker.base[shard], worker.ownInBase[shard]) <= 0) {
                     continue; // no update of another worker that the copy lacks
                 }
-                final double[] weights = value.weights();
-                for (int slot = 0; slot < weights.length; slot++) {
-                    final int feature = model.featureOf(shard, slot);
-                    if (feature < model.features()) {
-                        worker.weights[feature] = weights[slot] - model.learningRate() * worker.pending[feature];
-                    }
-                }
+                ParameterServer.adopt(model, value, worker.weights, worker.pending);
                 worker.base[shard] = value.version();
                 worker.ownInBase[shard] = ownInValue;
             }

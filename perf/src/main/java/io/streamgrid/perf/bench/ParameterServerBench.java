@@ -27,7 +27,6 @@ import io.streamgrid.perf.report.Ratio;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -103,17 +102,19 @@ public final class ParameterServerBench implements Benchmark {
                     jetExamplesPerSecond[r] = examplesPerRun * 1e9 / lastJet.nanos();
                 }
                 final String subject = workers + " worker" + (workers == 1 ? "" : "s");
-                measurements.add(Measurement.of("StreamGrid parameter server, " + subject, "ours", "examples/s", examplesPerSecond));
+                final Measurement ours = Measurement.of("StreamGrid parameter server, " + subject, "ours", "examples/s",
+                        examplesPerSecond);
+                final Measurement reference = Measurement.of("offline SGD, one thread (" + subject + "' examples)", "reference",
+                        "examples/s", offline);
+                final Measurement jet = Measurement.of("plain Jet, IMap of parameters, " + subject, "reference", "examples/s",
+                        jetExamplesPerSecond);
+                measurements.add(ours);
                 measurements.add(Measurement.of("StreamGrid parameter server, " + subject, "ours", "updates applied/s", updatesPerSecond));
-                measurements.add(Measurement.of("offline SGD, one thread (" + subject + "' examples)", "reference", "examples/s", offline));
-                measurements.add(Measurement.of("plain Jet, IMap of parameters, " + subject, "reference", "examples/s",
-                        jetExamplesPerSecond));
-                final double ours = Measurement.of("", "", "", examplesPerSecond).median();
-                final double jet = Measurement.of("", "", "", jetExamplesPerSecond).median();
-                final double reference = Measurement.of("", "", "", offline).median();
-                ratios.add(Ratio.of("StreamGrid / plain Jet with an IMap, examples/s, " + subject, ours, jet,
+                measurements.add(reference);
+                measurements.add(jet);
+                ratios.add(Ratio.of("StreamGrid / plain Jet with an IMap, examples/s, " + subject, ours.median(), jet.median(),
                         "above 1: we are faster (and exactly-once, which the plain Jet version is not)"));
-                ratios.add(Ratio.of("parameter server / offline SGD, examples/s, " + subject, ours, reference,
+                ratios.add(Ratio.of("parameter server / offline SGD, examples/s, " + subject, ours.median(), reference.median(),
                         "below 1: what the grid's exactly-once updates cost against a loop in one thread"));
                 notes.add(String.format(Locale.ROOT, "plain Jet, %s (last run): %,d updates, staleness p50 %s, p99 %s; held-out "
                                 + "loss %.4f", subject, lastJet.updates(), percentile(lastJet.staleness(), 0.50),
@@ -251,16 +252,12 @@ public final class ParameterServerBench implements Benchmark {
      * ({@link ShardValue#bucketOf}): exact below 32, else the bucket's range of a power of two.
      */
     static String percentile(final long[] counts, final double fraction) {
-        final long total = Arrays.stream(counts).sum();
-        long seen = 0;
-        for (int bucket = 0; bucket < counts.length; bucket++) {
-            seen += counts[bucket];
-            if (seen >= Math.ceil(total * fraction)) {
-                final long low = ShardValue.lowestStalenessOf(bucket);
-                return bucket < 32 ? String.valueOf(low) : String.format(Locale.ROOT, "%,d–%,d", low, 2 * low - 1);
-            }
+        final int bucket = ParameterServer.stalenessBucketAt(counts, fraction);
+        if (bucket < 0) {
+            return "-";
         }
-        return "-";
+        final long low = ShardValue.lowestStalenessOf(bucket);
+        return bucket < 32 ? String.valueOf(low) : String.format(Locale.ROOT, "%,d–%,d", low, 2 * low - 1);
     }
 
     private static double[] offlineExamplesPerSecond(final List<LabelledExample> examples, final int runs) {

@@ -11,6 +11,7 @@ import com.hazelcast.jet.pipeline.Sinks;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import io.streamgrid.examples.paramserver.ParameterModel;
+import io.streamgrid.examples.paramserver.ParameterServer;
 import io.streamgrid.examples.paramserver.ShardValue;
 import io.streamgrid.examples.paramserver.TrainingEvents;
 
@@ -114,15 +115,10 @@ final class PlainJetParameterServer {
             for (final ShardValue value : shards.getAll(allShards).values()) {
                 final int shard = (int) value.shard();
                 final long own = value.appliedByWorker()[(int) id];
-                if (value.version() - own <= worker.base[shard] - worker.ownInBase[shard]) {
+                if (ShardValue.othersSince(value.version(), own, worker.base[shard], worker.ownInBase[shard]) <= 0) {
                     continue;
                 }
-                for (int slot = 0; slot < value.weights().length; slot++) {
-                    final int feature = model.featureOf(shard, slot);
-                    if (feature < model.features()) {
-                        worker.weights[feature] = value.weights()[slot] - model.learningRate() * worker.pending[feature];
-                    }
-                }
+                ParameterServer.adopt(model, value, worker.weights, worker.pending);
                 worker.base[shard] = value.version();
                 worker.ownInBase[shard] = own;
             }
@@ -183,7 +179,7 @@ final class PlainJetParameterServer {
             final ShardValue before = entry.getValue();
             final ShardValue shard = before != null ? before : new ShardValue(entry.getKey(), 0, new double[model.shardWidth()],
                     new long[model.maxWorkers()], new long[ShardValue.STALENESS_BUCKETS]);
-            final long tau = Math.max(0, (shard.version() - base) - (shard.appliedByWorker()[(int) worker] - ownInBase));
+            final long tau = Math.max(0, ShardValue.othersSince(shard.version(), shard.appliedByWorker()[(int) worker], base, ownInBase));
             final double rate = model.learningRate() * model.staleness().rateFactor(tau);
             for (int i = 0; i < slots.length; i++) {
                 shard.weights()[slots[i]] -= rate * values[i];

@@ -75,17 +75,14 @@ public final class LineChart {
             int legendY = TOP + 10;
             for (int c = 0; c < curves.size(); c++) {
                 g.setColor(PercentileChart.COLORS[c % PercentileChart.COLORS.length]);
-                int previousX = -1;
-                int previousY = -1;
-                for (final double[] point : curves.get(c).points()) {
-                    final int x = LEFT + (int) (plotWidth * (point[0] - minX) / (maxX - minX));
-                    final int y = TOP + plotHeight - (int) (plotHeight * (point[1] - minY) / (maxY - minY));
-                    if (previousX >= 0) {
-                        g.drawLine(previousX, previousY, x, y);
-                    }
-                    previousX = x;
-                    previousY = y;
+                final List<double[]> points = curves.get(c).points();
+                final int[] xs = new int[points.size()];
+                final int[] ys = new int[points.size()];
+                for (int i = 0; i < xs.length; i++) {
+                    xs[i] = LEFT + (int) (plotWidth * (points.get(i)[0] - minX) / (maxX - minX));
+                    ys[i] = TOP + plotHeight - (int) (plotHeight * (points.get(i)[1] - minY) / (maxY - minY));
                 }
+                g.drawPolyline(xs, ys, xs.length);
                 g.fillRect(LEFT + plotWidth + 12, legendY - 8, 14, 8);
                 g.setColor(Color.BLACK);
                 final String label = curves.get(c).label();

@@ -84,18 +84,15 @@ public final class PercentileChart {
             for (int s = 0; s < profiles.size(); s++) {
                 final LatencyProfile profile = profiles.get(s);
                 g.setColor(COLORS[s % COLORS.length]);
-                int previousX = -1;
-                int previousY = -1;
-                for (final double[] point : profile.curve()) {
-                    final double xValue = Math.min(MAX_X, Math.log10(1 / (1 - point[0] / 100)));
-                    final int x = LEFT + (int) (plotWidth * xValue / MAX_X);
-                    final int y = yOf(Math.log10(Math.max(point[1], 0.01)), lowDecade, highDecade, plotHeight);
-                    if (previousX >= 0) {
-                        g.drawLine(previousX, previousY, x, y);
-                    }
-                    previousX = x;
-                    previousY = y;
+                final List<double[]> curve = profile.curve();
+                final int[] xs = new int[curve.size()];
+                final int[] ys = new int[curve.size()];
+                for (int i = 0; i < xs.length; i++) {
+                    final double xValue = Math.min(MAX_X, Math.log10(1 / (1 - curve.get(i)[0] / 100)));
+                    xs[i] = LEFT + (int) (plotWidth * xValue / MAX_X);
+                    ys[i] = yOf(Math.log10(Math.max(curve.get(i)[1], 0.01)), lowDecade, highDecade, plotHeight);
                 }
+                g.drawPolyline(xs, ys, xs.length);
                 g.fillRect(LEFT + plotWidth + 12, legendY - 8, 14, 8);
                 g.setColor(Color.BLACK);
                 g.drawString(legend(profile), LEFT + plotWidth + 32, legendY);
