@@ -10,6 +10,14 @@ import java.util.Set;
  * holds the events with {@code start ≤ time < end}; prices are cents. Each query's row is given by
  * a {@code row} method here — its fields, in order, hashed ({@link RowHash}) — the one place its
  * shape is written.
+ *
+ * <p><b>Due times</b> (a paced run's result latency, {@link PacedRun}): a row is due at the event
+ * time by which every event it depends on has come — Q0–Q2 the bid's time; Q3 and Q8 the later of
+ * the person's and the auction's time (Q8's pair is known once both came, whichever window engine
+ * holds it to the window's end); Q5 and Q7 the window's end; Q11 the session's end (its last bid
+ * plus the gap). Q4's rows are each category's final values at the end of the input: no latency.
+ * An engine whose rows carry only the window's end as their time (Flink's window join, Q8) is
+ * measured from there, which understates its latency, never overstates it.
  */
 public enum NexmarkQuery {
     /** Pass-through: every bid, as it is. */
@@ -60,6 +68,16 @@ public enum NexmarkQuery {
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException("no NEXMark query " + name + "; the queries are " + java.util.Arrays.toString(values()));
         }
+    }
+
+    /** Whether a paced run measures this query's result latency: all but Q4 (see the due times above). */
+    public boolean latencyMeasured() {
+        return this != Q4;
+    }
+
+    /** Whether this query's rows are due at a window's (or session's) end rather than at an event's time. */
+    public boolean dueAtWindowEnd() {
+        return this == Q5 || this == Q7 || this == Q11;
     }
 
     /** A price in dollar cents in euro cents (Q1). */

@@ -2,13 +2,18 @@ package io.streamgrid.nexmark.flink;
 
 import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
+import io.streamgrid.nexmark.PacedRun;
 import io.streamgrid.nexmark.ResultFingerprint;
+import org.HdrHistogram.Histogram;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,6 +28,11 @@ import java.util.Map;
  * exactly-once) {@code --checkpoint-dir DIR} (default: a new temporary directory) {@code --state-backend hashmap|rocksdb --runs N} (each a fresh MiniCluster in this JVM, one
  * {@code RESULT} line each: the first runs cold, the later ones with the JIT warm, as the other
  * engines' later runs in their long-lived JVMs).
+ *
+ * <p>A paced run ({@code --paced-warm-up-ms W}; {@code --rate} is then the wall-clock rate too):
+ * one run as fast as it goes to warm the JIT, then one run per {@link Tuning}, each source reader
+ * reading an event only once its time is due ({@link PacedRun}), each printing a {@code LATENCY}
+ * line besides its {@code RESULT}.
  */
 public final class FlinkNexmark {
     private FlinkNexmark() {
@@ -48,16 +58,71 @@ public final class FlinkNexmark {
         final int runs = Integer.parseInt(options.getOrDefault("runs", "1"));
         final Path checkpoints = options.containsKey("checkpoint-dir") ? Path.of(options.get("checkpoint-dir"))
                 : Files.createTempDirectory("nexmark-flink-checkpoints");
-        for (int run = 1; run <= runs; run++) {
-            runOnce(query, events, parallelism, checkpointMs, options.getOrDefault("state-backend", "hashmap"),
-                    checkpoints.resolve("run-" + run));
+        final String stateBackend = options.getOrDefault("state-backend", "hashmap");
+        if (options.containsKey("paced-warm-up-ms")) {
+            // A JIT warm-up first, as fast as it goes over the same events (the other engines' JVMs are warm).
+            runOnce(query, events, parallelism, checkpointMs, stateBackend, checkpoints.resolve("warm-up"), Tuning.DEFAULTS);
+            for (final Tuning tuning : Tuning.values()) {
+                final PacedRun paced = new PacedRun(Long.parseLong(options.getOrDefault("base-time", "1700000000000")),
+                        Long.parseLong(options.get("paced-warm-up-ms")), generator.timeOf(events - 1));
+                InMemoryStreams.pacing = paced;
+                final ResultFingerprint result = runOnce(query, events, parallelism, checkpointMs, stateBackend,
+                        checkpoints.resolve("paced-" + tuning), tuning);
+                InMemoryStreams.pacing = null;
+                printLatency(query, tuning, result, paced.latencies());
+            }
+        } else {
+            for (int run = 1; run <= runs; run++) {
+                runOnce(query, events, parallelism, checkpointMs, stateBackend, checkpoints.resolve("run-" + run), Tuning.DEFAULTS);
+            }
         }
         System.exit(0); // the MiniCluster's threads are done with; nothing else to wait for
     }
 
+    /**
+     * How the paced (latency) runs set Flink up: as it comes, and as a user who cares for latency
+     * would — network buffers flushed at once instead of every 100 ms, watermarks emitted every 10 ms
+     * instead of every 200 ms.
+     */
+    enum Tuning {
+        DEFAULTS(-1, -1),
+        LOW_LATENCY(0, 10);
+
+        private final long bufferTimeoutMs;
+        private final long watermarkIntervalMs;
+
+        Tuning(final long bufferTimeoutMs, final long watermarkIntervalMs) {
+            this.bufferTimeoutMs = bufferTimeoutMs;
+            this.watermarkIntervalMs = watermarkIntervalMs;
+        }
+
+        void apply(final StreamExecutionEnvironment env) {
+            if (bufferTimeoutMs >= 0) {
+                env.setBufferTimeout(bufferTimeoutMs);
+            }
+            if (watermarkIntervalMs >= 0) {
+                env.getConfig().setAutoWatermarkInterval(watermarkIntervalMs);
+            }
+        }
+    }
+
+    /**
+     * {@code LATENCY query=Q5 tuning=DEFAULTS samples=… p50Us=… p99Us=… rows=… sumA=… sumB=… histogram=…}:
+     * the histogram in nanoseconds, HdrHistogram's compressed encoding in Base64.
+     */
+    private static void printLatency(final NexmarkQuery query, final Tuning tuning, final ResultFingerprint result,
+                                     final Histogram nanos) {
+        final ByteBuffer buffer = ByteBuffer.allocate(nanos.getNeededByteBufferCapacity());
+        final int length = nanos.encodeIntoCompressedByteBuffer(buffer);
+        System.out.println("LATENCY query=" + query + " tuning=" + tuning + " samples=" + nanos.getTotalCount() + " p50Us="
+                + nanos.getValueAtPercentile(50) / 1_000 + " p99Us=" + nanos.getValueAtPercentile(99) / 1_000 + " rows=" + result.rows()
+                + " sumA=" + result.sumA() + " sumB=" + result.sumB() + " histogram="
+                + Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)));
+    }
+
     /** One run of {@code query} over the generated streams in a fresh MiniCluster; prints its {@code RESULT} line and returns its result. */
     static ResultFingerprint runOnce(final NexmarkQuery query, final long events, final int parallelism, final long checkpointMs,
-                                     final String stateBackend, final Path checkpoints) throws Exception {
+                                     final String stateBackend, final Path checkpoints, final Tuning tuning) throws Exception {
         FingerprintSink.TOTAL.set(ResultFingerprint.EMPTY);
         InMemoryStreams.FIRST_READ_NANOS.set(0);
         final Configuration configuration = new Configuration();
@@ -74,7 +139,8 @@ public final class FlinkNexmark {
         if (checkpointMs > 0) {
             env.enableCheckpointing(checkpointMs, CheckpointingMode.EXACTLY_ONCE);
         }
-        FlinkQueries.build(query, env, parallelism).sinkTo(new FingerprintSink()).name("fingerprint");
+        tuning.apply(env);
+        FlinkQueries.build(query, env, parallelism).sinkTo(new FingerprintSink(query)).name("fingerprint");
         env.execute("nexmark " + query);
 
         final ResultFingerprint result = FingerprintSink.TOTAL.get();

@@ -3,6 +3,7 @@ package io.streamgrid.nexmark.flink;
 import io.streamgrid.nexmark.Auction;
 import io.streamgrid.nexmark.Bid;
 import io.streamgrid.nexmark.NexmarkGenerator;
+import io.streamgrid.nexmark.PacedRun;
 import io.streamgrid.nexmark.Person;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -32,6 +33,8 @@ final class InMemoryStreams {
     /** When the first event was read, and when the CPU clock read then: the measured run starts there. */
     static final AtomicLong FIRST_READ_NANOS = new AtomicLong();
     static final AtomicLong CPU_AT_FIRST_READ_NANOS = new AtomicLong();
+    /** A paced run's clock (each event read when its time is due) or {@code null}: read as fast as the job takes them. */
+    static volatile PacedRun pacing;
 
     private InMemoryStreams() {
     }
@@ -87,7 +90,13 @@ final class InMemoryStreams {
             }
             final long reader = index / perReader;
             final long step = index % perReader;
-            return element.at((int) (step * parallelism + reader));
+            final T event = element.at((int) (step * parallelism + reader));
+            final PacedRun paced = pacing;
+            if (paced != null) {
+                paced.start();
+                paced.awaitRelease(time.of(event));
+            }
+            return event;
         };
         final DataGeneratorSource<T> source = new DataGeneratorSource<>(lane, perReader * parallelism, type);
         return env.fromSource(source, WatermarkStrategy.<T>forMonotonousTimestamps().withTimestampAssigner((event, ts) -> time.of(event)),

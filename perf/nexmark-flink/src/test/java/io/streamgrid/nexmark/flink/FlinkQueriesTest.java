@@ -1,9 +1,12 @@
 package io.streamgrid.nexmark.flink;
 
+import io.streamgrid.nexmark.Bid;
 import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
 import io.streamgrid.nexmark.NexmarkReference;
+import io.streamgrid.nexmark.PacedRun;
 import io.streamgrid.nexmark.ResultFingerprint;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -29,7 +32,8 @@ class FlinkQueriesTest {
         final List<String> differing = new ArrayList<>();
         for (final NexmarkQuery query : NexmarkQuery.values()) {
             final ResultFingerprint expected = NexmarkReference.run(query, generator, EVENTS);
-            final ResultFingerprint found = FlinkNexmark.runOnce(query, EVENTS, 2, 1_000, "hashmap", checkpoints.resolve(query.name()));
+            final ResultFingerprint found = FlinkNexmark.runOnce(query, EVENTS, 2, 1_000, "hashmap", checkpoints.resolve(query.name()),
+                    FlinkNexmark.Tuning.DEFAULTS);
             System.out.println(query + ": reference " + expected + ", Flink " + found);
             assertThat(expected.rows()).as(query + "'s reference rows").isPositive();
             if (!found.equals(expected)) {
@@ -37,5 +41,42 @@ class FlinkQueriesTest {
             }
         }
         assertThat(differing).as("queries whose Flink result differs from the reference's").isEmpty();
+    }
+
+    /**
+     * A paced run reads each event when its time is due, so it lasts the input's event time; every
+     * bid after the warm-up is a Q1 row with a latency, and the rows are still the reference's.
+     */
+    @Test
+    void when_Q1RunsPaced_then_itTakesTheInputsEventTimeAndEveryMeasuredRowHasALatency() throws Exception {
+        final long rate = 20_000;
+        final long events = 3 * rate; // three seconds of event time
+        final long base = 1_700_000_000_000L;
+        final NexmarkGenerator generator = new NexmarkGenerator(5, rate, base, 0);
+        InMemoryStreams.generate(generator, events, false, false, true);
+        final long warmUpMs = 1_000;
+        final PacedRun paced = new PacedRun(base, warmUpMs, generator.timeOf(events - 1));
+        long measuredBids = 0;
+        for (long n = 0; n < events; n++) {
+            if (generator.event(n) instanceof Bid && generator.timeOf(n) >= base + warmUpMs) {
+                measuredBids++;
+            }
+        }
+        InMemoryStreams.pacing = paced;
+        final long start = System.nanoTime();
+        final ResultFingerprint found;
+        try {
+            found = FlinkNexmark.runOnce(NexmarkQuery.Q1, events, 2, 1_000, "hashmap", checkpoints.resolve("paced"),
+                    FlinkNexmark.Tuning.LOW_LATENCY);
+        } finally {
+            InMemoryStreams.pacing = null;
+        }
+        final long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(found).isEqualTo(NexmarkReference.run(NexmarkQuery.Q1, generator, events));
+        assertThat(elapsedMs).as("the run's wall time against its %d ms of event time", generator.timeOf(events - 1) - base)
+                .isGreaterThanOrEqualTo(generator.timeOf(events - 1) - base);
+        final Histogram latencies = paced.latencies();
+        assertThat(latencies.getTotalCount()).as("rows with a latency").isEqualTo(measuredBids);
+        assertThat(latencies.getValueAtPercentile(50)).as("median latency, ns").isLessThan(1_000_000_000L);
     }
 }

@@ -18,6 +18,7 @@ import io.streamgrid.perf.bench.EmbeddedGrid;
 import io.streamgrid.perf.report.BenchResult;
 import io.streamgrid.perf.report.Environment;
 import io.streamgrid.perf.report.GoalCheck;
+import io.streamgrid.perf.report.LatencyProfile;
 import io.streamgrid.perf.report.Measurement;
 import io.streamgrid.perf.report.Ratio;
 
@@ -44,6 +45,7 @@ import java.util.function.Function;
  * order-insensitive fingerprint ({@link ResultFingerprint}); a query whose engines disagree is
  * reported as such and its goals fail. Events counted: every NEXMark event of the input (persons,
  * auctions and bids, as the published figures count them), whichever streams the query reads.
+ * After each query's throughput runs, its result latency at a fixed rate ({@link NexmarkLatency}).
  */
 public final class NexmarkBench implements Benchmark {
     static final long SNAPSHOT_INTERVAL_MS = 1_000;
@@ -75,7 +77,9 @@ public final class NexmarkBench implements Benchmark {
         context.progress("writing " + events + " NEXMark events into the schema logs under " + ingest);
         NexmarkLogs.write(ingest, setup.generator(), events, setup.parallelism(), context::progress);
 
+        final long pacedSeconds = context.pick(20L, 30L);
         final List<Measurement> measurements = new ArrayList<>();
+        final List<LatencyProfile> latencies = new ArrayList<>();
         final List<Ratio> ratios = new ArrayList<>();
         final List<GoalCheck> goals = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
@@ -90,10 +94,16 @@ public final class NexmarkBench implements Benchmark {
                 final Optional<Runs> jetRuns = plainJet.map(pipeline -> inJvm(context, query, "plain Jet", runs, flink.result(),
                         ResultRows.PLAIN_JET, events, jet, j -> submitJet(j, pipeline, query)));
                 report(query, flink, streamGrid, jetRuns, measurements, ratios, goals, notes);
+                if (ours.isPresent() && query.latencyMeasured()) {
+                    final NexmarkLatency.Outcome latency = NexmarkLatency.measure(context, query, ours.get(), jet, pacedSeconds);
+                    latencies.addAll(latency.profiles());
+                    goals.add(latency.goal());
+                    notes.add(latency.note());
+                }
             }
         }
-        return new BenchResult(name(), title(), setup(events, runs, setup), context.pick("quick", "full"), Instant.now().toString(),
-                Environment.current(), measurements, List.of(), ratios, goals, notes);
+        return new BenchResult(name(), title(), setup(events, runs, setup, pacedSeconds), context.pick("quick", "full"),
+                Instant.now().toString(), Environment.current(), measurements, latencies, ratios, goals, notes);
     }
 
     private static Runs flink(final BenchContext context, final NexmarkQuery query, final long events, final NexmarkSetup setup,
@@ -223,7 +233,7 @@ public final class NexmarkBench implements Benchmark {
         return Measurement.of("", "", "", values).median();
     }
 
-    private static String setup(final long events, final int runs, final NexmarkSetup setup) {
+    private static String setup(final long events, final int runs, final NexmarkSetup setup, final long pacedSeconds) {
         return String.format(Locale.ROOT, "%,d NEXMark events (persons : auctions : bids = 1 : 3 : 46; hot sellers, bidders and "
                         + "auctions as the specification describes; seed %d; event time %,d events per second; padding %d %%) from "
                         + "the shared generator. StreamGrid and plain Jet: one embedded member (2 cooperative threads), the three "
@@ -231,9 +241,13 @@ public final class NexmarkBench implements Benchmark {
                         + "parallelism %d, the HashMap state backend, events generated into its memory before the job starts "
                         + "(two source readers, each a stride of the stream). All: exactly-once, snapshots/checkpoints every %d ms. "
                         + "Per engine and query one warm-up run (not counted), then %d run(s), each a fresh job (Flink: a fresh "
-                        + "MiniCluster in the same JVM); the median is shown.", events, setup.seed(),
-                setup.eventsPerSecond(), setup.padding(), setup.parallelism(), setup.parallelism(), flinkVersion(), setup.parallelism(),
-                SNAPSHOT_INTERVAL_MS, runs);
+                        + "MiniCluster in the same JVM); the median is shown. Latency: each query again over %d s of events "
+                        + "released at %,d per second, event time at the wall clock's pace, each row's latency from its due time "
+                        + "(when its last event was released) to the engine's sink, rows due in the first %d s not counted; Flink "
+                        + "as it comes (buffer timeout 100 ms, watermarks every 200 ms) and tuned for latency (buffers flushed at "
+                        + "once, watermarks every 10 ms), after a warm-up run; StreamGrid on the same member as above.", events,
+                setup.seed(), setup.eventsPerSecond(), setup.padding(), setup.parallelism(), setup.parallelism(), flinkVersion(),
+                setup.parallelism(), SNAPSHOT_INTERVAL_MS, runs, pacedSeconds, NexmarkLatency.RATE, NexmarkLatency.WARM_UP_MS / 1000);
     }
 
     private static String flinkVersion() {

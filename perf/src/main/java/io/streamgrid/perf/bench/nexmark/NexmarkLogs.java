@@ -6,6 +6,7 @@ import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.nexmark.Auction;
 import io.streamgrid.nexmark.Bid;
 import io.streamgrid.nexmark.NexmarkGenerator;
+import io.streamgrid.nexmark.PacedRun;
 import io.streamgrid.nexmark.Person;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -23,17 +24,32 @@ final class NexmarkLogs {
     private NexmarkLogs() {
     }
 
-    /** Writes the logs; {@code progress} hears about every 10 % of them. */
+    /** Writes the logs as fast as it can; {@code progress} hears about every 10 % of them. */
     static void write(final Path ingestDir, final NexmarkGenerator generator, final long events, final int partitions,
                       final Consumer<String> progress) {
+        write(ingestDir, generator, events, partitions, progress, null);
+    }
+
+    /**
+     * Writes the logs, each event once {@code paced} says it is due (its clock starts with the
+     * first), or as fast as it can when {@code paced} is {@code null}.
+     */
+    static void write(final Path ingestDir, final NexmarkGenerator generator, final long events, final int partitions,
+                      final Consumer<String> progress, final PacedRun paced) {
         try (SchemaLog persons = SchemaLog.open(SchemaLog.directoryOf(ingestDir, PERSON.name()), PERSON, partitions);
              SchemaLog auctions = SchemaLog.open(SchemaLog.directoryOf(ingestDir, AUCTION.name()), AUCTION, partitions);
              SchemaLog bids = SchemaLog.open(SchemaLog.directoryOf(ingestDir, BID.name()), BID, partitions)) {
             final Writer person = new Writer(PERSON);
             final Writer auction = new Writer(AUCTION);
             final Writer bid = new Writer(BID);
+            if (paced != null) {
+                paced.start();
+            }
             for (long n = 0; n < events; n++) {
                 final Object event = generator.event(n);
+                if (paced != null) {
+                    paced.awaitRelease(generator.timeOf(n));
+                }
                 if (event instanceof Person p) {
                     persons.append(person.next(n).set(PERSON_ID, p.id()).set(PERSON_NAME, p.name()).set(PERSON_EMAIL, p.emailAddress())
                             .set(PERSON_CARD, p.creditCard()).set(PERSON_CITY, p.city()).set(PERSON_STATE, p.state())

@@ -1,5 +1,6 @@
 package io.streamgrid.perf.bench.nexmark;
 
+import io.streamgrid.nexmark.PacedRun;
 import io.streamgrid.nexmark.ResultFingerprint;
 
 import java.util.concurrent.atomic.LongAdder;
@@ -8,8 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Where an in-JVM engine's query rows go (StreamGrid's and plain Jet's jobs run on the benchmark's
  * embedded member, so their functions and sinks resolve to these very instances): each row's hash
  * folds into an order-insensitive {@link ResultFingerprint}; no clock is read per row (the engines'
- * hot path: the run's watcher notes when the row count last moved). Flink's rows are folded the
- * same way in its own JVM.
+ * hot path: the run's watcher notes when the row count last moved), except in a paced run, where
+ * each row with a due time has its latency recorded. Flink's rows are folded the same way in its
+ * own JVM.
  */
 final class ResultRows {
     static final ResultRows STREAMGRID = new ResultRows();
@@ -19,8 +21,15 @@ final class ResultRows {
     private final LongAdder sumA = new LongAdder();
     private final LongAdder sumB = new LongAdder();
     private final LongAdder changes = new LongAdder();
+    /** A paced run's latency record, or {@code null} (a run as fast as it goes: no clock is read). */
+    private volatile PacedRun pacing;
 
     private ResultRows() {
+    }
+
+    /** Records the latency of the rows added with a due time from now on, in {@code paced}; {@code null}: no more. */
+    void pacedBy(final PacedRun paced) {
+        this.pacing = paced;
     }
 
     void reset() {
@@ -36,6 +45,15 @@ final class ResultRows {
         sumA.add(ResultFingerprint.a(row));
         sumB.add(ResultFingerprint.b(row));
         changes.increment();
+    }
+
+    /** Folds in one row due at event time {@code dueMs} (NexmarkQuery's due times), whose latency a paced run records. */
+    void add(final long row, final long dueMs) {
+        add(row);
+        final PacedRun paced = pacing;
+        if (paced != null) {
+            paced.record(dueMs);
+        }
     }
 
     /**

@@ -86,7 +86,7 @@ final class StreamGridQueries {
                 .time(JOIN_TIME)
                 .leftWhere(person -> NexmarkQuery.Q3_STATES.contains(person.get(PERSON_STATE)))
                 .onPair((person, auction, context) -> ResultRows.STREAMGRID.add(NexmarkQuery.localItemRow(person.get(PERSON_NAME),
-                        person.get(PERSON_CITY), person.get(PERSON_STATE), auction.get(SOLD_ID))))
+                        person.get(PERSON_CITY), person.get(PERSON_STATE), auction.get(SOLD_ID)), pairDue(person, auction)))
                 .build();
     }
 
@@ -96,8 +96,13 @@ final class StreamGridQueries {
                 .time(JOIN_TIME)
                 .onPair((person, auction, context) -> ResultRows.STREAMGRID.add(NexmarkQuery.newUserRow(
                         NexmarkQuery.tumblingStart(person.get(PERSON_TIME)), context.longKey(), person.get(PERSON_NAME),
-                        auction.get(SOLD_ID))))
+                        auction.get(SOLD_ID)), pairDue(person, auction)))
                 .build();
+    }
+
+    /** A pair's due time: the later of its two events' times. */
+    private static long pairDue(final SchemaRecord person, final SchemaRecord auction) {
+        return Math.max(person.eventTime(), auction.eventTime());
     }
 
     /** Q11's rows: each session as it closes. */
@@ -105,7 +110,7 @@ final class StreamGridQueries {
         @Override
         public void onWindow(final long bidder, final long start, final long end, final Counter count, final int updateSequence,
                              final boolean afterWatermark, final StateWriter out) {
-            ResultRows.STREAMGRID.add(NexmarkQuery.sessionRow(bidder, count.value(), start, end));
+            ResultRows.STREAMGRID.add(NexmarkQuery.sessionRow(bidder, count.value(), start, end), end);
         }
 
         @Override
@@ -122,7 +127,8 @@ final class StreamGridQueries {
     static final class PassThrough implements LongKeyedFunction<Void> {
         @Override
         public void onEvent(final SchemaRecord bid, final LongKeyContext<Void> context) {
-            ResultRows.STREAMGRID.add(NexmarkQuery.bidRow(context.longKey(), bid.get(BID_BIDDER), bid.get(BID_PRICE), bid.get(BID_TIME)));
+            ResultRows.STREAMGRID.add(NexmarkQuery.bidRow(context.longKey(), bid.get(BID_BIDDER), bid.get(BID_PRICE), bid.get(BID_TIME)),
+                    bid.eventTime());
         }
     }
 
@@ -131,7 +137,7 @@ final class StreamGridQueries {
         @Override
         public void onEvent(final SchemaRecord bid, final LongKeyContext<Void> context) {
             ResultRows.STREAMGRID.add(NexmarkQuery.bidRow(context.longKey(), bid.get(BID_BIDDER),
-                    NexmarkQuery.euroCents(bid.get(BID_PRICE)), bid.get(BID_TIME)));
+                    NexmarkQuery.euroCents(bid.get(BID_PRICE)), bid.get(BID_TIME)), bid.eventTime());
         }
     }
 
@@ -141,7 +147,7 @@ final class StreamGridQueries {
         public void onEvent(final SchemaRecord bid, final LongKeyContext<Void> context) {
             final long auction = context.longKey();
             if (auction % NexmarkQuery.Q2_MODULUS == 0) {
-                ResultRows.STREAMGRID.add(NexmarkQuery.selectionRow(auction, bid.get(BID_PRICE)));
+                ResultRows.STREAMGRID.add(NexmarkQuery.selectionRow(auction, bid.get(BID_PRICE)), bid.eventTime());
             }
         }
     }

@@ -144,7 +144,7 @@ final class WindowLeaders {
         @Override
         public void onTimer(final long time, final LongKeyContext<Leaders> context) {
             for (final long[] row : context.state().rows()) {
-                ResultRows.STREAMGRID.add(resultRow(context.longKey(), row));
+                ResultRows.STREAMGRID.add(resultRow(context.longKey(), row), context.longKey());
             }
             context.clearState();
         }
