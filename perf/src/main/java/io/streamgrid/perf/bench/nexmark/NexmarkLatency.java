@@ -118,7 +118,7 @@ final class NexmarkLatency {
                 }
                 final Runnable stop = NexmarkBench.submitAll(j, jobs, ingest, setup);
                 pause(START_PAUSE_MS);
-                NexmarkLogs.write(ingest, setup.generator(), events, setup.parallelism(), line -> { }, paced);
+                NexmarkLogs.writePaced(ingest, setup.generator(), events, setup.parallelism(), paced);
                 return stop;
             }, QUIET_MS);
         } finally {

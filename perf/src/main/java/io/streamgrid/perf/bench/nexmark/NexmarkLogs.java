@@ -10,7 +10,9 @@ import io.streamgrid.nexmark.PacedRun;
 import io.streamgrid.nexmark.Person;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 
 import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.*;
@@ -27,50 +29,124 @@ final class NexmarkLogs {
     /** Writes the logs as fast as it can; {@code progress} hears about every 10 % of them. */
     static void write(final Path ingestDir, final NexmarkGenerator generator, final long events, final int partitions,
                       final Consumer<String> progress) {
-        write(ingestDir, generator, events, partitions, progress, null);
-    }
-
-    /**
-     * Writes the logs, each event once {@code paced} says it is due (its clock starts with the
-     * first), or as fast as it can when {@code paced} is {@code null}.
-     */
-    static void write(final Path ingestDir, final NexmarkGenerator generator, final long events, final int partitions,
-                      final Consumer<String> progress, final PacedRun paced) {
-        try (SchemaLog persons = SchemaLog.open(SchemaLog.directoryOf(ingestDir, PERSON.name()), PERSON, partitions);
-             SchemaLog auctions = SchemaLog.open(SchemaLog.directoryOf(ingestDir, AUCTION.name()), AUCTION, partitions);
-             SchemaLog bids = SchemaLog.open(SchemaLog.directoryOf(ingestDir, BID.name()), BID, partitions)) {
-            final Writer person = new Writer(PERSON);
-            final Writer auction = new Writer(AUCTION);
-            final Writer bid = new Writer(BID);
-            if (paced != null) {
-                paced.start();
-            }
+        final Encoder encoder = new Encoder(generator);
+        try (Logs logs = new Logs(ingestDir, partitions)) {
             for (long n = 0; n < events; n++) {
-                final Object event = generator.event(n);
-                if (paced != null) {
-                    paced.awaitRelease(generator.timeOf(n));
-                }
-                if (event instanceof Person p) {
-                    persons.append(person.next(n).set(PERSON_ID, p.id()).set(PERSON_NAME, p.name()).set(PERSON_EMAIL, p.emailAddress())
-                            .set(PERSON_CARD, p.creditCard()).set(PERSON_CITY, p.city()).set(PERSON_STATE, p.state())
-                            .set(PERSON_TIME, p.dateTime()).set(PERSON_EXTRA, p.extra()));
-                } else if (event instanceof Auction a) {
-                    auctions.append(auction.next(n).set(AUCTION_ID, a.id()).set(AUCTION_ITEM, a.itemName())
-                            .set(AUCTION_DESCRIPTION, a.description()).set(AUCTION_INITIAL_BID, a.initialBid())
-                            .set(AUCTION_RESERVE, a.reserve()).set(AUCTION_TIME, a.dateTime()).set(AUCTION_EXPIRES, a.expires())
-                            .set(AUCTION_SELLER, a.seller()).set(AUCTION_CATEGORY, a.category()).set(AUCTION_EXTRA, a.extra()));
-                } else {
-                    final Bid b = (Bid) event;
-                    bids.append(bid.next(n).set(BID_AUCTION, b.auction()).set(BID_BIDDER, b.bidder()).set(BID_PRICE, b.price())
-                            .set(BID_CHANNEL, b.channel()).set(BID_URL, b.url()).set(BID_TIME, b.dateTime()).set(BID_EXTRA, b.extra()));
-                }
+                final SchemaRecord record = encoder.encode(n);
+                logs.of(encoder.kind()).append(record);
                 if ((n + 1) % Math.max(1, events / 10) == 0) {
                     progress.accept("  wrote " + (n + 1) + " of " + events + " NEXMark events");
                 }
             }
+            logs.end();
+        }
+    }
+
+    /**
+     * Writes the logs as an application publishing the events would: each once {@code paced} says
+     * it is due (its clock starts with the first). The events are encoded into memory first, as
+     * Flink's are generated before its job starts, so that what the run measures is the engine,
+     * not the generator (nor its garbage).
+     */
+    static void writePaced(final Path ingestDir, final NexmarkGenerator generator, final long events, final int partitions,
+                           final PacedRun paced) {
+        final Encoder encoder = new Encoder(generator);
+        final int[] offsets = new int[Math.toIntExact(events + 1)];
+        final byte[] kinds = new byte[(int) events];
+        for (int n = 0; n < events; n++) {
+            final SchemaRecord record = encoder.encode(n);
+            kinds[n] = (byte) encoder.kind();
+            offsets[n + 1] = Math.addExact(offsets[n], record.length());
+        }
+        final UnsafeBuffer encoded = new UnsafeBuffer(ByteBuffer.allocateDirect(offsets[(int) events]));
+        for (int n = 0; n < events; n++) {
+            final SchemaRecord record = encoder.encode(n);
+            encoded.putBytes(offsets[n], record.buffer(), record.offset(), record.length());
+        }
+        final List<SchemaRecord> readers = List.of(new SchemaRecord(PERSON.layout()), new SchemaRecord(AUCTION.layout()),
+                new SchemaRecord(BID.layout()));
+        try (Logs logs = new Logs(ingestDir, partitions)) {
+            paced.start();
+            for (int n = 0; n < events; n++) {
+                paced.awaitRelease(generator.timeOf(n));
+                final SchemaRecord record = readers.get(kinds[n]).wrap(encoded, offsets[n], offsets[n + 1] - offsets[n]);
+                logs.of(kinds[n]).append(record);
+            }
+            logs.end();
+        }
+    }
+
+    /** The three logs, open. */
+    private static final class Logs implements AutoCloseable {
+        private final SchemaLog persons;
+        private final SchemaLog auctions;
+        private final SchemaLog bids;
+
+        Logs(final Path ingestDir, final int partitions) {
+            persons = SchemaLog.open(SchemaLog.directoryOf(ingestDir, PERSON.name()), PERSON, partitions);
+            auctions = SchemaLog.open(SchemaLog.directoryOf(ingestDir, AUCTION.name()), AUCTION, partitions);
+            bids = SchemaLog.open(SchemaLog.directoryOf(ingestDir, BID.name()), BID, partitions);
+        }
+
+        /** The log of an event's kind ({@link Encoder#kind}). */
+        SchemaLog of(final int kind) {
+            return kind == Encoder.BID_KIND ? bids : kind == Encoder.AUCTION_KIND ? auctions : persons;
+        }
+
+        void end() {
             persons.appendEndOfStream();
             auctions.appendEndOfStream();
             bids.appendEndOfStream();
+        }
+
+        @Override
+        public void close() {
+            persons.close();
+            auctions.close();
+            bids.close();
+        }
+    }
+
+    /** Event {@code n} of the generator as a record of its schema, numbered by {@code n} (the log's order). */
+    private static final class Encoder {
+        static final int PERSON_KIND = 0;
+        static final int AUCTION_KIND = 1;
+        static final int BID_KIND = 2;
+        private final NexmarkGenerator generator;
+        private final Writer person = new Writer(PERSON);
+        private final Writer auction = new Writer(AUCTION);
+        private final Writer bid = new Writer(BID);
+        private int kind;
+
+        Encoder(final NexmarkGenerator generator) {
+            this.generator = generator;
+        }
+
+        /** The kind of the event encoded last: {@link #PERSON_KIND}, {@link #AUCTION_KIND} or {@link #BID_KIND}. */
+        int kind() {
+            return kind;
+        }
+
+        /** The record, valid until the next call. */
+        SchemaRecord encode(final long n) {
+            final Object event = generator.event(n);
+            if (event instanceof Person p) {
+                kind = PERSON_KIND;
+                return person.next(n).set(PERSON_ID, p.id()).set(PERSON_NAME, p.name()).set(PERSON_EMAIL, p.emailAddress())
+                        .set(PERSON_CARD, p.creditCard()).set(PERSON_CITY, p.city()).set(PERSON_STATE, p.state())
+                        .set(PERSON_TIME, p.dateTime()).set(PERSON_EXTRA, p.extra());
+            }
+            if (event instanceof Auction a) {
+                kind = AUCTION_KIND;
+                return auction.next(n).set(AUCTION_ID, a.id()).set(AUCTION_ITEM, a.itemName())
+                        .set(AUCTION_DESCRIPTION, a.description()).set(AUCTION_INITIAL_BID, a.initialBid())
+                        .set(AUCTION_RESERVE, a.reserve()).set(AUCTION_TIME, a.dateTime()).set(AUCTION_EXPIRES, a.expires())
+                        .set(AUCTION_SELLER, a.seller()).set(AUCTION_CATEGORY, a.category()).set(AUCTION_EXTRA, a.extra());
+            }
+            final Bid b = (Bid) event;
+            kind = BID_KIND;
+            return bid.next(n).set(BID_AUCTION, b.auction()).set(BID_BIDDER, b.bidder()).set(BID_PRICE, b.price())
+                    .set(BID_CHANNEL, b.channel()).set(BID_URL, b.url()).set(BID_TIME, b.dateTime()).set(BID_EXTRA, b.extra());
         }
     }
 
