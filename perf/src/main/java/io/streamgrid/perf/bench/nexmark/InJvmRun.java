@@ -76,12 +76,13 @@ record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
         }
     }
 
-    private static void sleep(final long millis) {
+    /** Sleeps {@code millis}; an interrupt ends the run (the thread keeps its interrupt). */
+    static void sleep(final long millis) {
         try {
             Thread.sleep(millis);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for results", e);
+            throw new IllegalStateException("interrupted during a NEXMark run", e);
         }
     }
 }

@@ -155,7 +155,7 @@ final class NexmarkLatency {
                     SchemaLog.open(log, schema, setup.parallelism()).close();
                 }
                 final Runnable stop = NexmarkBench.submitAll(j, jobs, ingest, setup);
-                pause(START_PAUSE_MS);
+                InJvmRun.sleep(START_PAUSE_MS);
                 NexmarkLogs.writePaced(ingest, setup.generator(), events, setup.parallelism(), paced);
                 return stop;
             }, QUIET_MS);
@@ -175,14 +175,5 @@ final class NexmarkLatency {
 
     private static String millis(final long nanos) {
         return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
-    }
-
-    private static void pause(final long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted before the paced run", e);
-        }
     }
 }
