@@ -44,9 +44,9 @@ public final class FlinkNexmark {
         final long events = Long.parseLong(required(options, "events"));
         final int parallelism = Integer.parseInt(options.getOrDefault("parallelism", "2"));
         final long checkpointMs = Long.parseLong(options.getOrDefault("checkpoint-ms", "1000"));
+        final long baseTimeMs = Long.parseLong(options.getOrDefault("base-time", "1700000000000"));
         final NexmarkGenerator generator = new NexmarkGenerator(Long.parseLong(options.getOrDefault("seed", "1")),
-                Long.parseLong(options.getOrDefault("rate", "10000")), Long.parseLong(options.getOrDefault("base-time", "1700000000000")),
-                Integer.parseInt(options.getOrDefault("padding", "100")));
+                Long.parseLong(options.getOrDefault("rate", "10000")), baseTimeMs, Integer.parseInt(options.getOrDefault("padding", "100")));
         if (events % ((long) NexmarkGenerator.CYCLE * parallelism) != 0) {
             throw new IllegalArgumentException("--events must be a multiple of " + NexmarkGenerator.CYCLE + " × the parallelism, was "
                     + events);
@@ -63,8 +63,8 @@ public final class FlinkNexmark {
             // A JIT warm-up first, as fast as it goes over the same events (the other engines' JVMs are warm).
             runOnce(query, events, parallelism, checkpointMs, stateBackend, checkpoints.resolve("warm-up"), Tuning.DEFAULTS);
             for (final Tuning tuning : Tuning.values()) {
-                final PacedRun paced = new PacedRun(Long.parseLong(options.getOrDefault("base-time", "1700000000000")),
-                        Long.parseLong(options.get("paced-warm-up-ms")), generator.timeOf(events - 1));
+                final PacedRun paced = new PacedRun(baseTimeMs, Long.parseLong(options.get("paced-warm-up-ms")),
+                        generator.timeOf(events - 1));
                 InMemoryStreams.pacing = paced;
                 final ResultFingerprint result = runOnce(query, events, parallelism, checkpointMs, stateBackend,
                         checkpoints.resolve("paced-" + tuning), tuning);

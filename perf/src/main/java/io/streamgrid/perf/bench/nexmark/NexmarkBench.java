@@ -160,31 +160,19 @@ public final class NexmarkBench implements Benchmark {
      * late map in 3 of 32 runs (NexmarkQueriesTest failed so); with it, 0 of 30.
      */
     static Runnable submitAll(final JetService jet, final List<JobDefinition> jobs, final Path ingest, final NexmarkSetup setup) {
-        createEmittedLogs(jobs, ingest, setup);
-        final List<Job> started = new ArrayList<>();
-        for (final JobDefinition job : jobs) {
-            started.add(submit(jet, job, ingest, setup));
-        }
-        return () -> started.forEach(InJvmRun::cancel);
-    }
-
-    /** Creates the logs {@code jobs} emit into, empty, each with its emitting job recorded. */
-    static void createEmittedLogs(final List<JobDefinition> jobs, final Path ingest, final NexmarkSetup setup) {
         for (final JobDefinition job : jobs) {
             for (final EventSchema derived : job.emits()) {
-                final Path log = SchemaLog.directoryOf(ingest, derived.name());
-                BenchContext.empty(log);
-                try (SchemaLog created = SchemaLog.open(log, derived, setup.parallelism())) {
+                try (SchemaLog created = NexmarkLogs.fresh(ingest, derived, setup.parallelism())) {
                     created.claimEmitter(job.name());
                 }
             }
         }
-    }
-
-    /** Submits one of StreamGrid's jobs over the logs under {@code ingest}, exactly-once. */
-    static Job submit(final JetService jet, final JobDefinition job, final Path ingest, final NexmarkSetup setup) {
         final JobOptions options = new JobOptions(ingest, SNAPSHOT_INTERVAL_MS, setup.parallelism());
-        return Jobs.submit(jet, job, options, null, options.jobConfig(job.name() + "-" + JOB_IDS.incrementAndGet()));
+        final List<Job> started = new ArrayList<>();
+        for (final JobDefinition job : jobs) {
+            started.add(Jobs.submit(jet, job, options, null, options.jobConfig(job.name() + "-" + JOB_IDS.incrementAndGet())));
+        }
+        return () -> started.forEach(InJvmRun::cancel);
     }
 
     /** Submits plain Jet's pipeline of {@code query}; returns what stops it. */

@@ -1,9 +1,7 @@
 package io.streamgrid.perf.bench.nexmark;
 
 import com.hazelcast.jet.JetService;
-import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobDefinition;
-import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.NexmarkQuery;
 import io.streamgrid.nexmark.PacedRun;
@@ -20,9 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.AUCTION;
-import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.BID;
-import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.PERSON;
 
 /**
  * NEXMark's second half: event → result latency at a fixed rate, StreamGrid against Flink. The
@@ -139,24 +134,21 @@ final class NexmarkLatency {
     }
 
     /**
-     * A paced run of StreamGrid's {@code jobs} on {@code jet}: fresh schema logs under {@code ingest},
-     * the jobs started on them, then {@code events} of {@code setup}'s events written as
-     * {@code paced} releases them; done when the rows equal {@code expected} (or stay unchanged for
+     * A paced run of StreamGrid's {@code jobs} on {@code jet}: {@code events} of {@code setup}'s
+     * events encoded first, fresh schema logs under {@code ingest}, the jobs started on them, then
+     * the events written as {@code paced} releases them; done when the rows equal {@code expected} (or stay unchanged for
      * the quiet time). The rows' latencies are in {@code paced}.
      */
     static InJvmRun streamGrid(final JetService jet, final List<JobDefinition> jobs, final NexmarkSetup setup, final long events,
                                final PacedRun paced, final ResultFingerprint expected, final Path ingest) {
+        final NexmarkLogs.Encoded encoded = NexmarkLogs.encode(setup.generator(), events);
         ResultRows.STREAMGRID.pacedBy(paced);
         try {
             return InJvmRun.run(jet, ResultRows.STREAMGRID, expected, j -> {
-                for (final EventSchema schema : List.of(PERSON, AUCTION, BID)) {
-                    final Path log = SchemaLog.directoryOf(ingest, schema.name());
-                    BenchContext.empty(log);
-                    SchemaLog.open(log, schema, setup.parallelism()).close();
-                }
+                NexmarkLogs.createEmpty(ingest, setup.parallelism());
                 final Runnable stop = NexmarkBench.submitAll(j, jobs, ingest, setup);
                 InJvmRun.sleep(START_PAUSE_MS);
-                NexmarkLogs.writePaced(ingest, setup.generator(), events, setup.parallelism(), paced);
+                encoded.writePaced(ingest, setup.parallelism(), paced);
                 return stop;
             }, QUIET_MS);
         } finally {

@@ -8,9 +8,11 @@ import io.streamgrid.nexmark.Bid;
 import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.PacedRun;
 import io.streamgrid.nexmark.Person;
+import io.streamgrid.perf.BenchContext;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
@@ -43,36 +45,57 @@ final class NexmarkLogs {
     }
 
     /**
-     * Writes the logs as an application publishing the events would: each once {@code paced} says
-     * it is due (its clock starts with the first). The events are encoded into memory first, as
-     * Flink's are generated before its job starts, so that what the run measures is the engine,
-     * not the generator (nor its garbage).
+     * Events {@code 0 .. events-1} encoded into memory as their records, to be written later paced
+     * ({@link Encoded#writePaced}): as Flink's events are generated before its job starts, so that
+     * a paced run measures the engine, not the generator (nor its garbage).
      */
-    static void writePaced(final Path ingestDir, final NexmarkGenerator generator, final long events, final int partitions,
-                           final PacedRun paced) {
+    static Encoded encode(final NexmarkGenerator generator, final long events) {
         final Encoder encoder = new Encoder(generator);
         final int[] offsets = new int[Math.toIntExact(events + 1)];
         final byte[] kinds = new byte[(int) events];
+        final ExpandableDirectByteBuffer records = new ExpandableDirectByteBuffer(1 << 20);
         for (int n = 0; n < events; n++) {
             final SchemaRecord record = encoder.encode(n);
             kinds[n] = (byte) encoder.kind();
+            records.putBytes(offsets[n], record.buffer(), record.offset(), record.length());
             offsets[n + 1] = Math.addExact(offsets[n], record.length());
         }
-        final UnsafeBuffer encoded = new UnsafeBuffer(ByteBuffer.allocateDirect(offsets[(int) events]));
-        for (int n = 0; n < events; n++) {
-            final SchemaRecord record = encoder.encode(n);
-            encoded.putBytes(offsets[n], record.buffer(), record.offset(), record.length());
-        }
-        final List<SchemaRecord> readers = List.of(new SchemaRecord(PERSON.layout()), new SchemaRecord(AUCTION.layout()),
-                new SchemaRecord(BID.layout()));
-        try (Logs logs = new Logs(ingestDir, partitions)) {
-            paced.start();
-            for (int n = 0; n < events; n++) {
-                paced.awaitRelease(generator.timeOf(n));
-                final SchemaRecord record = readers.get(kinds[n]).wrap(encoded, offsets[n], offsets[n + 1] - offsets[n]);
-                logs.of(kinds[n]).append(record);
+        return new Encoded(generator, records, offsets, kinds);
+    }
+
+    /** Encoded events: record {@code n} is at {@code offsets[n]} up to {@code offsets[n + 1]}, of kind {@code kinds[n]}. */
+    record Encoded(NexmarkGenerator generator, DirectBuffer records, int[] offsets, byte[] kinds) {
+        /**
+         * Writes the events into the logs under {@code ingestDir} as an application publishing them
+         * would: each once {@code paced} says it is due (its clock starts with the first); then ends
+         * the logs.
+         */
+        void writePaced(final Path ingestDir, final int partitions, final PacedRun paced) {
+            final List<SchemaRecord> readers = List.of(new SchemaRecord(PERSON.layout()), new SchemaRecord(AUCTION.layout()),
+                    new SchemaRecord(BID.layout()));
+            try (Logs logs = new Logs(ingestDir, partitions)) {
+                paced.start();
+                for (int n = 0; n < kinds.length; n++) {
+                    paced.awaitRelease(generator.timeOf(n));
+                    final SchemaRecord record = readers.get(kinds[n]).wrap(records, offsets[n], offsets[n + 1] - offsets[n]);
+                    logs.of(kinds[n]).append(record);
+                }
+                logs.end();
             }
-            logs.end();
+        }
+    }
+
+    /** The log of {@code schema} under {@code ingestDir} emptied and created afresh, open. */
+    static SchemaLog fresh(final Path ingestDir, final EventSchema schema, final int partitions) {
+        final Path log = SchemaLog.directoryOf(ingestDir, schema.name());
+        BenchContext.empty(log);
+        return SchemaLog.open(log, schema, partitions);
+    }
+
+    /** Empties the three logs of NEXMark's events under {@code ingestDir} and creates them afresh, so jobs can start on them. */
+    static void createEmpty(final Path ingestDir, final int partitions) {
+        for (final EventSchema schema : List.of(PERSON, AUCTION, BID)) {
+            fresh(ingestDir, schema, partitions).close();
         }
     }
 
