@@ -75,6 +75,11 @@ public enum NexmarkQuery {
         return this != Q4;
     }
 
+    /** Whether this query keeps state between events (all but Q0–Q2): where an engine's state backend matters. */
+    public boolean keepsState() {
+        return !(this == Q0 || this == Q1 || this == Q2);
+    }
+
     /** Whether this query's rows are due at a window's (or session's) end rather than at an event's time. */
     public boolean dueAtWindowEnd() {
         return this == Q5 || this == Q7 || this == Q11;

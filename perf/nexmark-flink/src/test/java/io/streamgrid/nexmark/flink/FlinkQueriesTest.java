@@ -27,20 +27,34 @@ class FlinkQueriesTest {
 
     @Test
     void when_eachQueryRunsInFlight_then_itsResultEqualsTheReferences() throws Exception {
+        assertThat(queriesDifferingFromTheReference(List.of(NexmarkQuery.values()), "hashmap"))
+                .as("queries whose Flink result differs from the reference's").isEmpty();
+    }
+
+    /** The RocksDB state backend (the benchmark's second Flink baseline) over the queries that keep state. */
+    @Test
+    void when_theStatefulQueriesRunOnRocksDb_then_theirResultsEqualTheReferences() throws Exception {
+        final List<NexmarkQuery> stateful = java.util.Arrays.stream(NexmarkQuery.values()).filter(NexmarkQuery::keepsState).toList();
+        assertThat(stateful).contains(NexmarkQuery.Q3, NexmarkQuery.Q11);
+        assertThat(queriesDifferingFromTheReference(stateful, "rocksdb"))
+                .as("queries whose Flink (RocksDB) result differs from the reference's").isEmpty();
+    }
+
+    private List<String> queriesDifferingFromTheReference(final List<NexmarkQuery> queries, final String stateBackend) throws Exception {
         final NexmarkGenerator generator = new NexmarkGenerator(11, 500, 1_700_000_000_000L, 0);
         InMemoryStreams.generate(generator, EVENTS, true, true, true);
         final List<String> differing = new ArrayList<>();
-        for (final NexmarkQuery query : NexmarkQuery.values()) {
+        for (final NexmarkQuery query : queries) {
             final ResultFingerprint expected = NexmarkReference.run(query, generator, EVENTS);
-            final ResultFingerprint found = FlinkNexmark.runOnce(query, EVENTS, 2, 1_000, "hashmap", checkpoints.resolve(query.name()),
-                    FlinkNexmark.Tuning.DEFAULTS);
-            System.out.println(query + ": reference " + expected + ", Flink " + found);
+            final ResultFingerprint found = FlinkNexmark.runOnce(query, EVENTS, 2, 1_000, stateBackend,
+                    checkpoints.resolve(stateBackend + "-" + query.name()), FlinkNexmark.Tuning.DEFAULTS);
+            System.out.println(query + ": reference " + expected + ", Flink (" + stateBackend + ") " + found);
             assertThat(expected.rows()).as(query + "'s reference rows").isPositive();
             if (!found.equals(expected)) {
                 differing.add(query + " (reference " + expected + ", Flink " + found + ")");
             }
         }
-        assertThat(differing).as("queries whose Flink result differs from the reference's").isEmpty();
+        return differing;
     }
 
     /**

@@ -42,14 +42,34 @@ record FlinkRun(NexmarkQuery query, long events, long elapsedMs, long cpuMs, Res
         return events * 1000.0 / cpuMs;
     }
 
+    /** Flink's state backends the benchmark runs: its default, state as objects on the heap, and RocksDB's files. */
+    enum StateBackend {
+        HASHMAP("hashmap", "HashMap state"),
+        ROCKSDB("rocksdb", "RocksDB state");
+
+        private final String option;
+        private final String label;
+
+        StateBackend(final String option, final String label) {
+            this.option = option;
+            this.label = label;
+        }
+
+        /** How the report names Flink on this backend. */
+        String engine() {
+            return "Flink (MiniCluster, " + label + ")";
+        }
+    }
+
     /**
-     * Runs {@code query} {@code runs} times, each in a fresh MiniCluster of one JVM, over
-     * {@code events} events of {@code setup}'s generator; the JVM's output goes to {@code log}.
+     * Runs {@code query} {@code runs} times on {@code backend}, each in a fresh MiniCluster of one
+     * JVM, over {@code events} events of {@code setup}'s generator; the JVM's output goes to {@code log}.
      */
     static List<FlinkRun> run(final NexmarkQuery query, final long events, final NexmarkSetup setup, final long checkpointMs,
-                              final int runs, final Path log, final Consumer<String> progress) throws InterruptedException {
-        launch(query, events, setup, checkpointMs, List.of("--runs", String.valueOf(runs)), Duration.ofMinutes(20L * runs), log,
-                progress);
+                              final StateBackend backend, final int runs, final Path log, final Consumer<String> progress)
+            throws InterruptedException {
+        launch(query, events, setup, checkpointMs, List.of("--runs", String.valueOf(runs), "--state-backend", backend.option),
+                Duration.ofMinutes(20L * runs), log, progress);
         final List<FlinkRun> done = parse(query, log);
         if (done.size() != runs) {
             throw new IllegalStateException("Flink's runs of " + query + " printed " + done.size() + " RESULT lines, not " + runs + "; see " + log);
