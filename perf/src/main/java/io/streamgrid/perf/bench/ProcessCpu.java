@@ -41,7 +41,7 @@ public final class ProcessCpu {
     }
 
     /** The process {@code pid}, named {@code what} in the error when the OS gives no figure. */
-    static long of(final long pid, final String what) {
+    public static long of(final long pid, final String what) {
         return nanos(ProcessHandle.of(pid), what + " (pid " + pid + ")");
     }
 

@@ -6,6 +6,7 @@ import io.streamgrid.nexmark.ResultFingerprint;
 import io.streamgrid.perf.bench.ProcessCpu;
 
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * One run of a query by an engine that computes on the benchmark's embedded member (StreamGrid,
@@ -15,7 +16,7 @@ import java.util.function.Function;
  * What {@code submit} started is stopped after, by the action it returned.
  *
  * @param elapsedNanos from submission to the last row seen (0 rows: 0)
- * @param cpuNanos     this process's CPU time from submission until the end was found
+ * @param cpuNanos     this process's CPU time (or what the caller counts) from submission until the end was found
  */
 record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
     /**
@@ -28,8 +29,14 @@ record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
 
     static InJvmRun run(final JetService jet, final ResultRows rows, final ResultFingerprint expected,
                         final Function<JetService, Runnable> submit, final long quietMs) {
+        return run(jet, rows, expected, submit, quietMs, ProcessCpu::own);
+    }
+
+    /** As {@link #run(JetService, ResultRows, ResultFingerprint, Function, long)}, its CPU time read from {@code cpuNanos}. */
+    static InJvmRun run(final JetService jet, final ResultRows rows, final ResultFingerprint expected,
+                        final Function<JetService, Runnable> submit, final long quietMs, final LongSupplier cpuNanos) {
         rows.reset();
-        final long cpuAtStart = ProcessCpu.own();
+        final long cpuAtStart = cpuNanos.getAsLong();
         final long start = System.nanoTime();
         final Runnable stop = submit.apply(jet);
         long seenChanges = 0;
@@ -51,7 +58,7 @@ record InJvmRun(long elapsedNanos, long cpuNanos, ResultFingerprint result) {
                 }
                 sleep(WATCH_MS);
             }
-            cpuAtEnd = ProcessCpu.own();
+            cpuAtEnd = cpuNanos.getAsLong();
         } finally {
             stop.run();
         }

@@ -6,7 +6,7 @@ import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
 import com.hazelcast.jet.pipeline.Pipeline;
 import io.streamgrid.jobs.Jobs;
-import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.pipeline.JobDefinition;
 import io.streamgrid.jobs.pipeline.JobOptions;
@@ -26,7 +26,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -46,6 +48,7 @@ import java.util.function.Function;
  * reported as such and its goals fail. Events counted: every NEXMark event of the input (persons,
  * auctions and bids, as the published figures count them), whichever streams the query reads.
  * After each query's throughput runs, its result latency at a fixed rate ({@link NexmarkLatency}).
+ * Last, StreamGrid's queries once more with the same events in Kafka ({@link NexmarkOverKafka}).
  */
 public final class NexmarkBench implements Benchmark {
     static final long SNAPSHOT_INTERVAL_MS = 1_000;
@@ -74,8 +77,9 @@ public final class NexmarkBench implements Benchmark {
         final int runs = context.pick(1, 3);
         final List<NexmarkQuery> queries = context.query().map(q -> List.of(NexmarkQuery.named(q))).orElse(List.of(NexmarkQuery.values()));
         final Path ingest = context.workDir().resolve("ingest");
+        final InputLogs input = InputLogs.chronicle(ingest);
         context.progress("writing " + events + " NEXMark events into the schema logs under " + ingest);
-        NexmarkLogs.write(ingest, setup.generator(), events, setup.parallelism(), context::progress);
+        NexmarkLogs.write(input, setup.generator(), events, setup.parallelism(), context::progress);
 
         final long pacedSeconds = context.pick(20L, 30L);
         final List<Measurement> measurements = new ArrayList<>();
@@ -83,6 +87,7 @@ public final class NexmarkBench implements Benchmark {
         final List<Ratio> ratios = new ArrayList<>();
         final List<GoalCheck> goals = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
+        final Map<NexmarkQuery, NexmarkOverKafka.Baseline> overKafka = new LinkedHashMap<>();
         try (EmbeddedGrid grid = EmbeddedGrid.start(context.workDir().resolve("member"))) {
             final JetService jet = grid.member().getJet();
             for (final NexmarkQuery query : queries) {
@@ -94,10 +99,12 @@ public final class NexmarkBench implements Benchmark {
                 final Optional<Runs> flinkRocksDb = query.keepsState()
                         ? Optional.of(flink(context, query, events, setup, 0, 1, FlinkRun.StateBackend.ROCKSDB)) : Optional.empty();
                 final Optional<Runs> streamGrid = ours.map(jobs -> inJvm(context, query, "StreamGrid", runs, flink.result(),
-                        ResultRows.STREAMGRID, events, jet, j -> submitAll(j, jobs, ingest, setup)));
+                        ResultRows.STREAMGRID, events, jet, j -> submitAll(j, jobs, input, setup)));
                 final Optional<Runs> jetRuns = plainJet.map(pipeline -> inJvm(context, query, "plain Jet", runs, flink.result(),
                         ResultRows.PLAIN_JET, events, jet, j -> submitJet(j, pipeline, query)));
                 report(query, flink, flinkRocksDb, streamGrid, jetRuns, measurements, ratios, goals, notes);
+                streamGrid.ifPresent(sg -> overKafka.put(query, new NexmarkOverKafka.Baseline(flink.result(),
+                        median(sg.eventsPerSecond()), median(flink.eventsPerCpuSecond()))));
                 if (ours.isPresent() && query.latencyMeasured()) {
                     final NexmarkLatency.Outcome latency = NexmarkLatency.measure(context, query, ours.get(), jet, pacedSeconds);
                     latencies.addAll(latency.profiles());
@@ -105,6 +112,7 @@ public final class NexmarkBench implements Benchmark {
                     notes.add(latency.note());
                 }
             }
+            NexmarkOverKafka.run(context, jet, events, setup, overKafka, measurements, ratios, goals, notes);
         }
         return new BenchResult(name(), title(), setup(events, runs, setup, pacedSeconds), context.pick("quick", "full"),
                 Instant.now().toString(), Environment.current(), measurements, latencies, ratios, goals, notes);
@@ -164,15 +172,15 @@ public final class NexmarkBench implements Benchmark {
      * the log. Without it, when the jobs raced at start, Q8's join lost one early auction copy to its
      * late map in 3 of 32 runs (NexmarkQueriesTest failed so); with it, 0 of 30.
      */
-    static Runnable submitAll(final JetService jet, final List<JobDefinition> jobs, final Path ingest, final NexmarkSetup setup) {
+    static Runnable submitAll(final JetService jet, final List<JobDefinition> jobs, final InputLogs input, final NexmarkSetup setup) {
         for (final JobDefinition job : jobs) {
             for (final EventSchema derived : job.emits()) {
-                try (SchemaLog created = NexmarkLogs.fresh(ingest, derived, setup.parallelism())) {
+                try (EventLog created = input.fresh(derived, setup.parallelism())) {
                     created.claimEmitter(job.name());
                 }
             }
         }
-        final JobOptions options = new JobOptions(ingest, SNAPSHOT_INTERVAL_MS, setup.parallelism());
+        final JobOptions options = input.jobOptions(SNAPSHOT_INTERVAL_MS, setup.parallelism());
         final List<Job> started = new ArrayList<>();
         for (final JobDefinition job : jobs) {
             started.add(Jobs.submit(jet, job, options, null, options.jobConfig(job.name() + "-" + JOB_IDS.incrementAndGet())));

@@ -145,10 +145,11 @@ final class NexmarkLatency {
         ResultRows.STREAMGRID.pacedBy(paced);
         try {
             return InJvmRun.run(jet, ResultRows.STREAMGRID, expected, j -> {
-                NexmarkLogs.createEmpty(ingest, setup.parallelism());
-                final Runnable stop = NexmarkBench.submitAll(j, jobs, ingest, setup);
+                final InputLogs input = InputLogs.chronicle(ingest);
+                input.createEmptyEventLogs(setup.parallelism());
+                final Runnable stop = NexmarkBench.submitAll(j, jobs, input, setup);
                 InJvmRun.sleep(START_PAUSE_MS);
-                encoded.writePaced(ingest, setup.parallelism(), paced);
+                encoded.writePaced(input, paced);
                 return stop;
             }, QUIET_MS);
         } finally {

@@ -1,6 +1,6 @@
 package io.streamgrid.perf.bench.nexmark;
 
-import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.ingest.EventLog;
 import io.streamgrid.jobs.schema.EventSchema;
 import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.nexmark.Auction;
@@ -8,31 +8,33 @@ import io.streamgrid.nexmark.Bid;
 import io.streamgrid.nexmark.NexmarkGenerator;
 import io.streamgrid.nexmark.PacedRun;
 import io.streamgrid.nexmark.Person;
-import io.streamgrid.perf.BenchContext;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 
 import static io.streamgrid.perf.bench.nexmark.NexmarkSchemas.*;
 
 /**
- * Writes NEXMark's events {@code 0 .. events-1} into the three schema logs under an ingest
- * directory, in event order, each ended with an end-of-stream record (a job reading it then emits
- * everything still due, as a bounded source's end does in Flink).
+ * Writes NEXMark's events {@code 0 .. events-1} into the three schema logs ({@link InputLogs}:
+ * Chronicle queues or Kafka topics), in event order, each ended with an end-of-stream record (a job
+ * reading it then emits everything still due, as a bounded source's end does in Flink).
  */
 final class NexmarkLogs {
     private NexmarkLogs() {
     }
 
-    /** Writes the logs as fast as it can; {@code progress} hears about every 10 % of them. */
-    static void write(final Path ingestDir, final NexmarkGenerator generator, final long events, final int partitions,
+    /**
+     * Writes the logs, emptied first, as fast as it can; {@code progress} hears about every 10 % of
+     * them. Returns once every event is durable in the logs.
+     */
+    static void write(final InputLogs input, final NexmarkGenerator generator, final long events, final int partitions,
                       final Consumer<String> progress) {
+        input.createEmptyEventLogs(partitions);
         final Encoder encoder = new Encoder(generator);
-        try (Logs logs = new Logs(ingestDir, partitions)) {
+        try (Logs logs = new Logs(input)) {
             for (long n = 0; n < events; n++) {
                 final SchemaRecord record = encoder.encode(n);
                 logs.of(encoder.kind()).append(record);
@@ -66,14 +68,14 @@ final class NexmarkLogs {
     /** Encoded events: record {@code n} is at {@code offsets[n]} up to {@code offsets[n + 1]}, of kind {@code kinds[n]}. */
     record Encoded(NexmarkGenerator generator, DirectBuffer records, int[] offsets, byte[] kinds) {
         /**
-         * Writes the events into the logs under {@code ingestDir} as an application publishing them
-         * would: each once {@code paced} says it is due (its clock starts with the first); then ends
-         * the logs.
+         * Writes the events into the logs of {@code input} (created already) as an application
+         * publishing them would: each once {@code paced} says it is due (its clock starts with the
+         * first); then ends the logs.
          */
-        void writePaced(final Path ingestDir, final int partitions, final PacedRun paced) {
+        void writePaced(final InputLogs input, final PacedRun paced) {
             final List<SchemaRecord> readers = List.of(new SchemaRecord(PERSON.layout()), new SchemaRecord(AUCTION.layout()),
                     new SchemaRecord(BID.layout()));
-            try (Logs logs = new Logs(ingestDir, partitions)) {
+            try (Logs logs = new Logs(input)) {
                 paced.start();
                 for (int n = 0; n < kinds.length; n++) {
                     paced.awaitRelease(generator.timeOf(n));
@@ -85,41 +87,29 @@ final class NexmarkLogs {
         }
     }
 
-    /** The log of {@code schema} under {@code ingestDir} emptied and created afresh, open. */
-    static SchemaLog fresh(final Path ingestDir, final EventSchema schema, final int partitions) {
-        final Path log = SchemaLog.directoryOf(ingestDir, schema.name());
-        BenchContext.empty(log);
-        return SchemaLog.open(log, schema, partitions);
-    }
-
-    /** Empties the three logs of NEXMark's events under {@code ingestDir} and creates them afresh, so jobs can start on them. */
-    static void createEmpty(final Path ingestDir, final int partitions) {
-        for (final EventSchema schema : List.of(PERSON, AUCTION, BID)) {
-            fresh(ingestDir, schema, partitions).close();
-        }
-    }
-
-    /** The three logs, open. */
+    /** The three logs, open (they exist). */
     private static final class Logs implements AutoCloseable {
-        private final SchemaLog persons;
-        private final SchemaLog auctions;
-        private final SchemaLog bids;
+        private final EventLog persons;
+        private final EventLog auctions;
+        private final EventLog bids;
 
-        Logs(final Path ingestDir, final int partitions) {
-            persons = SchemaLog.open(SchemaLog.directoryOf(ingestDir, PERSON.name()), PERSON, partitions);
-            auctions = SchemaLog.open(SchemaLog.directoryOf(ingestDir, AUCTION.name()), AUCTION, partitions);
-            bids = SchemaLog.open(SchemaLog.directoryOf(ingestDir, BID.name()), BID, partitions);
+        Logs(final InputLogs input) {
+            persons = input.source().open(PERSON, PERSON.name());
+            auctions = input.source().open(AUCTION, AUCTION.name());
+            bids = input.source().open(BID, BID.name());
         }
 
         /** The log of an event's kind ({@link Encoder#kind}). */
-        SchemaLog of(final int kind) {
+        EventLog of(final int kind) {
             return kind == Encoder.BID_KIND ? bids : kind == Encoder.AUCTION_KIND ? auctions : persons;
         }
 
+        /** Ends the logs and waits until all they were given is durable (Kafka's appends are asynchronous). */
         void end() {
-            persons.appendEndOfStream();
-            auctions.appendEndOfStream();
-            bids.appendEndOfStream();
+            for (final EventLog log : List.of(persons, auctions, bids)) {
+                log.appendEndOfStream();
+                log.flush();
+            }
         }
 
         @Override

@@ -35,7 +35,8 @@ class NexmarkQueriesTest {
         final NexmarkSetup setup = new NexmarkSetup(11, 500, 1_700_000_000_000L, 0, 2);
         final NexmarkGenerator generator = setup.generator();
         final Path ingest = dir.resolve("ingest");
-        NexmarkLogs.write(ingest, generator, EVENTS, setup.parallelism(), line -> { });
+        final InputLogs input = InputLogs.chronicle(ingest);
+        NexmarkLogs.write(input, generator, EVENTS, setup.parallelism(), line -> { });
         final List<String> differing = new ArrayList<>();
         int built = 0;
         try (EmbeddedGrid grid = EmbeddedGrid.start(dir.resolve("member"))) {
@@ -46,7 +47,7 @@ class NexmarkQueriesTest {
                 if (ours.isPresent()) {
                     built++;
                     final InJvmRun run = InJvmRun.run(jet, ResultRows.STREAMGRID, expected,
-                            j -> NexmarkBench.submitAll(j, ours.get(), ingest, setup), 5_000);
+                            j -> NexmarkBench.submitAll(j, ours.get(), input, setup), 5_000);
                     System.out.println(query + ": reference " + expected + ", StreamGrid " + run.result());
                     if (!run.result().equals(expected)) {
                         differing.add(query + " StreamGrid (reference " + expected + ", found " + run.result() + ")");
