@@ -44,7 +44,7 @@ final class StreamGridQueries {
             case Q0 -> Optional.of(List.of(bids("nexmark-q0", new PassThrough())));
             case Q1 -> Optional.of(List.of(bids("nexmark-q1", new CurrencyConversion())));
             case Q2 -> Optional.of(List.of(bids("nexmark-q2", new Selection())));
-            case Q3 -> Optional.of(List.of(StreamJoin.rekey("nexmark-q3-auctions-by-seller", AUCTION, AUCTION_BY_SELLER,
+            case Q3 -> Optional.of(List.of(StreamJoin.rekey("nexmark-q3-auctions-by-seller", AUCTION, CATEGORY_AUCTION_BY_SELLER,
                     auction -> auction.get(AUCTION_CATEGORY) == NexmarkQuery.Q3_CATEGORY), localItems()));
             case Q4 -> Optional.of(ClosingPrices.jobs());
             case Q5 -> Optional.of(WindowLeaders.hotItems());
@@ -82,7 +82,7 @@ final class StreamGridQueries {
      * auctions, the join keeps only persons of the three states.
      */
     private static JobDefinition localItems() {
-        return StreamJoin.interval("nexmark-q3", PERSON, AUCTION_BY_SELLER, 0, ALL_TIME_MS)
+        return StreamJoin.interval("nexmark-q3", PERSON, CATEGORY_AUCTION_BY_SELLER, 0, ALL_TIME_MS)
                 .time(JOIN_TIME)
                 .leftWhere(person -> NexmarkQuery.Q3_STATES.contains(person.get(PERSON_STATE)))
                 .onPair((person, auction, context) -> ResultRows.STREAMGRID.add(NexmarkQuery.localItemRow(person.get(PERSON_NAME),
