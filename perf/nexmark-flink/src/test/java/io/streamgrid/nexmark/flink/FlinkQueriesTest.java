@@ -10,6 +10,7 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +35,7 @@ class FlinkQueriesTest {
     /** The RocksDB state backend (the benchmark's second Flink baseline) over the queries that keep state. */
     @Test
     void when_theStatefulQueriesRunOnRocksDb_then_theirResultsEqualTheReferences() throws Exception {
-        final List<NexmarkQuery> stateful = java.util.Arrays.stream(NexmarkQuery.values()).filter(NexmarkQuery::keepsState).toList();
+        final List<NexmarkQuery> stateful = Arrays.stream(NexmarkQuery.values()).filter(NexmarkQuery::keepsState).toList();
         assertThat(stateful).contains(NexmarkQuery.Q3, NexmarkQuery.Q11);
         assertThat(queriesDifferingFromTheReference(stateful, "rocksdb"))
                 .as("queries whose Flink (RocksDB) result differs from the reference's").isEmpty();

@@ -210,17 +210,10 @@ public final class NexmarkBench implements Benchmark {
         final String q = query + " ";
         final String hashMap = FlinkRun.StateBackend.HASHMAP.engine();
         final String rocksDb = FlinkRun.StateBackend.ROCKSDB.engine();
-        measurements.add(Measurement.of(q + hashMap, "reference", "events/s", flink.eventsPerSecond()));
-        measurements.add(Measurement.of(q + hashMap, "reference", "events/s per core", flink.eventsPerCpuSecond()));
-        flinkRocksDb.ifPresent(r -> {
-            measurements.add(Measurement.of(q + rocksDb, "reference", "events/s", r.eventsPerSecond()));
-            measurements.add(Measurement.of(q + rocksDb, "reference", "events/s per core", r.eventsPerCpuSecond()));
-        });
+        figures(measurements, q + hashMap, "reference", flink);
+        flinkRocksDb.ifPresent(r -> figures(measurements, q + rocksDb, "reference", r));
         final boolean rocksDbAgrees = flinkRocksDb.map(r -> r.result().equals(flink.result())).orElse(true);
-        jet.ifPresent(j -> {
-            measurements.add(Measurement.of(q + "plain Jet", "reference", "events/s", j.eventsPerSecond()));
-            measurements.add(Measurement.of(q + "plain Jet", "reference", "events/s per core", j.eventsPerCpuSecond()));
-        });
+        jet.ifPresent(j -> figures(measurements, q + "plain Jet", "reference", j));
         final boolean jetAgrees = jet.map(j -> j.result().equals(flink.result())).orElse(true);
         if (ours.isEmpty()) {
             goals.add(GoalCheck.notMeasured(q + "StreamGrid ≥ 3× Flink's events/s per core", "StreamGrid's " + query
@@ -232,8 +225,7 @@ public final class NexmarkBench implements Benchmark {
             return;
         }
         final Runs sg = ours.get();
-        measurements.add(Measurement.of(q + "StreamGrid", "ours", "events/s", sg.eventsPerSecond()));
-        measurements.add(Measurement.of(q + "StreamGrid", "ours", "events/s per core", sg.eventsPerCpuSecond()));
+        figures(measurements, q + "StreamGrid", "ours", sg);
         final boolean agree = jetAgrees && rocksDbAgrees && sg.result().equals(flink.result());
         final double perCore = median(sg.eventsPerCpuSecond()) / median(flink.eventsPerCpuSecond());
         ratios.add(Ratio.of(q + "StreamGrid / Flink, events/s per core", median(sg.eventsPerCpuSecond()),
@@ -260,6 +252,12 @@ public final class NexmarkBench implements Benchmark {
         }
     }
 
+    /** An engine's two figures of a query: events/s and events/s per core, over its runs. */
+    private static void figures(final List<Measurement> measurements, final String subject, final String kind, final Runs runs) {
+        measurements.add(Measurement.of(subject, kind, "events/s", runs.eventsPerSecond()));
+        measurements.add(Measurement.of(subject, kind, "events/s per core", runs.eventsPerCpuSecond()));
+    }
+
     private static double median(final double[] values) {
         return Measurement.of("", "", "", values).median();
     }
@@ -270,10 +268,9 @@ public final class NexmarkBench implements Benchmark {
                         + "the shared generator. StreamGrid and plain Jet: one embedded member (2 cooperative threads), the three "
                         + "schema logs of %d partitions, local parallelism %d. Flink %s: a local MiniCluster in a JVM of its own, "
                         + "parallelism %d, the HashMap state backend (the goals' baseline) and, on the queries that keep state "
-                        + "(Q3–Q11), RocksDB too (Flink's own NEXMark setup; full checkpoints, Flink's default; one run, no warm-up: its runs take minutes, "
-                        + "mostly in native code); events generated "
-                        + "into its memory before the job starts "
-                        + "(two source readers, each a stride of the stream). All: exactly-once, snapshots/checkpoints every %d ms. "
+                        + "(Q3–Q11), RocksDB too (Flink's own NEXMark setup; full checkpoints, Flink's default; one run, no "
+                        + "warm-up: its runs take minutes, mostly in native code); events generated into its memory before the "
+                        + "job starts (two source readers, each a stride of the stream). All: exactly-once, snapshots/checkpoints every %d ms. "
                         + "Per engine and query one warm-up run (not counted), then %d run(s), each a fresh job (Flink: a fresh "
                         + "MiniCluster in the same JVM); the median is shown. Latency: each query again over %d s of events "
                         + "released at %,d per second, event time at the wall clock's pace, each row's latency from its due time "
