@@ -9,8 +9,13 @@ public final class LogisticRegression {
 
     /** The probability of a positive label: σ of the sum of the weights of the example's features. */
     public static double predict(final double[] weights, final int[] features, final int count) {
+        return predict(weights, features, 0, count);
+    }
+
+    /** {@link #predict(double[], int[], int)} over the features {@code features[from, from + count)}. */
+    public static double predict(final double[] weights, final int[] features, final int from, final int count) {
         double margin = 0;
-        for (int i = 0; i < count; i++) {
+        for (int i = from; i < from + count; i++) {
             margin += weights[features[i]];
         }
         return 1.0 / (1.0 + Math.exp(-margin));

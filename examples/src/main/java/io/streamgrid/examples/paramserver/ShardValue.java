@@ -3,10 +3,12 @@ package io.streamgrid.examples.paramserver;
 /**
  * A shard of a model as the server published it: its weights (by slot, {@link ParameterModel}) after
  * {@code version} updates, how many of each worker's updates those include ({@code appliedByWorker},
- * by worker id), and how stale the updates it took were ({@code stalenessCounts[bucketOf(τ)]}:
- * staleness 0 to 31 each in its own bucket, then one bucket per power of two).
+ * by worker id), how stale the updates it took were ({@code stalenessCounts[bucketOf(τ)]}:
+ * staleness 0 to 31 each in its own bucket, then one bucket per power of two), and in synchronous
+ * training ({@link Staleness#SYNCHRONOUS}) how many rounds it took from every worker ({@code round};
+ * 0 in asynchronous training).
  */
-public record ShardValue(long shard, long version, double[] weights, long[] appliedByWorker, long[] stalenessCounts) {
+public record ShardValue(long shard, long version, double[] weights, long[] appliedByWorker, long[] stalenessCounts, long round) {
     public static final int STALENESS_BUCKETS = 64;
     private static final int EXACT = 32;
 

@@ -21,7 +21,10 @@ public final class TrainingEvents {
      * A worker's update of one shard: the sum of its gradients over its last steps ({@link SparseGradient};
      * up to 30 features — more go out as several updates),
      * computed from its copy of the shard fetched at version {@code base}, which then held
-     * {@code own_in_base} of the worker's own updates (plus the worker's steps since).
+     * {@code own_in_base} of the worker's own updates (plus the worker's steps since). In synchronous
+     * training ({@link Staleness#SYNCHRONOUS}) {@code round} marks a worker's last update of the shard
+     * in a round — the round's number from 1, or {@link #FINISHED} (no gradient) when the worker has
+     * no more rounds; 0 on every other update.
      */
     public static final EventSchema UPDATE = EventSchema.builder("ps-update")
             .longKey("shard")
@@ -31,7 +34,11 @@ public final class TrainingEvents {
             .int64("own_in_base")
             .int32("steps")
             .string("gradient", SparseGradient.MAX_CHARACTERS)
+            .int64("round")
             .build();
+
+    /** An update's {@code round} when its worker has no more rounds: it no longer holds the others back. */
+    public static final long FINISHED = Long.MAX_VALUE;
 
     static final TypedField.StringField FEATURES = EXAMPLE.stringField("features");
     static final TypedField.BooleanField LABEL = EXAMPLE.booleanField("label");
@@ -40,6 +47,7 @@ public final class TrainingEvents {
     static final TypedField.LongField UPDATE_OWN_IN_BASE = UPDATE.longField("own_in_base");
     static final TypedField.IntField UPDATE_STEPS = UPDATE.intField("steps");
     static final TypedField.StringField UPDATE_GRADIENT = UPDATE.stringField("gradient");
+    static final TypedField.LongField UPDATE_ROUND = UPDATE.longField("round");
 
     private TrainingEvents() {
     }

@@ -178,7 +178,7 @@ final class PlainJetParameterServer {
         public Object process(final Map.Entry<Long, ShardValue> entry) {
             final ShardValue before = entry.getValue();
             final ShardValue shard = before != null ? before : new ShardValue(entry.getKey(), 0, new double[model.shardWidth()],
-                    new long[model.maxWorkers()], new long[ShardValue.STALENESS_BUCKETS]);
+                    new long[model.maxWorkers()], new long[ShardValue.STALENESS_BUCKETS], 0);
             final long tau = Math.max(0, ShardValue.othersSince(shard.version(), shard.appliedByWorker()[(int) worker], base, ownInBase));
             final double rate = model.learningRate() * model.staleness().rateFactor(tau);
             for (int i = 0; i < slots.length; i++) {
@@ -187,7 +187,7 @@ final class PlainJetParameterServer {
             shard.appliedByWorker()[(int) worker]++;
             shard.stalenessCounts()[ShardValue.bucketOf(tau)]++;
             entry.setValue(new ShardValue(shard.shard(), shard.version() + 1, shard.weights(), shard.appliedByWorker(),
-                    shard.stalenessCounts()));
+                    shard.stalenessCounts(), 0));
             return null;
         }
     }

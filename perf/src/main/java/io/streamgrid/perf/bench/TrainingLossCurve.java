@@ -30,7 +30,7 @@ import static io.streamgrid.perf.bench.ParameterServerBench.*;
 
 /**
  * The second part of {@link ParameterServerBench}: the held-out loss as training goes, plain against
- * staleness-aware updates, over the same examples on a paced stream — notes (a table) and a chart
+ * staleness-aware asynchronous updates and the synchronous baseline, over the same examples on a paced stream — notes (a table) and a chart
  * beside the results ({@code parameter-server-loss.png}).
  */
 final class TrainingLossCurve {
@@ -44,8 +44,10 @@ final class TrainingLossCurve {
 
     /**
      * Four workers on a stream paced at {@value #PACED_RATE} examples a second (which the server keeps
-     * up with, unlike a backlog), plain and staleness-aware updates in turn over the same examples: the
-     * held-out loss of the published shards every {@value #SAMPLE_MS} ms, as a table in the notes and a chart.
+     * up with, unlike a backlog), plain, staleness-aware and synchronous updates in turn over the same
+     * examples: the held-out loss of the published shards every {@value #SAMPLE_MS} ms, as a table in
+     * the notes and a chart. A run lasts until every example was learnt and applied: longer than the
+     * stream when training falls behind it (the synchronous rounds' waits).
      */
     static List<String> measure(final BenchContext context, final HazelcastInstance member, final int number)
             throws InterruptedException {
@@ -66,23 +68,28 @@ final class TrainingLossCurve {
         }
         final StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "Held-out loss as training goes, %d workers on a "
                 + "stream of %,d examples/s (offline SGD over all of them: %.4f; staleness %s). Seconds since the workers' "
-                + "submission: loss with plain / staleness-aware updates —", PACED_WORKERS, PACED_RATE, offlineLoss,
+                + "submission: loss with plain / staleness-aware / synchronous updates —", PACED_WORKERS, PACED_RATE, offlineLoss,
                 String.join("; ", staleness)));
-        final int points = Math.min(curves.get(0).size(), curves.get(1).size());
+        final int points = curves.stream().mapToInt(List::size).min().orElse(0);
         for (int i = 0; i < points; i++) {
-            table.append(String.format(Locale.ROOT, " %.1f s: %.4f / %.4f;", curves.get(0).get(i)[0], curves.get(0).get(i)[1],
-                    curves.get(1).get(i)[1]));
+            table.append(String.format(Locale.ROOT, " %.1f s: %.4f / %.4f / %.4f;", curves.get(0).get(i)[0], curves.get(0).get(i)[1],
+                    curves.get(1).get(i)[1], curves.get(2).get(i)[1]));
+        }
+        for (int c = 0; c < curves.size(); c++) {
+            final double[] end = curves.get(c).get(curves.get(c).size() - 1);
+            table.append(String.format(Locale.ROOT, " %s done after %.1f s at %.4f;", Staleness.values()[c], end[0], end[1]));
         }
         notes.add(table.toString());
         context.progress(table.toString());
         final String chart = "parameter-server-loss.png";
+        final double longest = curves.stream().mapToDouble(curve -> curve.get(curve.size() - 1)[0]).max().orElse(1);
         LineChart.draw("held-out loss as training goes: " + PACED_WORKERS + " workers, " + PACED_RATE + " examples/s",
                 "seconds since the workers' submission", "held-out logistic loss",
                 List.of(new LineChart.Curve("plain asynchronous", curves.get(0)),
                         new LineChart.Curve("staleness-aware (rate / τ)", curves.get(1)),
+                        new LineChart.Curve("synchronous (rounds of " + PUSH_EVERY + " steps per worker)", curves.get(2)),
                         new LineChart.Curve(String.format(Locale.ROOT, "offline SGD, all examples: %.4f", offlineLoss),
-                                List.of(new double[]{0, offlineLoss}, new double[]{curves.get(0).get(curves.get(0).size() - 1)[0],
-                                        offlineLoss}))),
+                                List.of(new double[]{0, offlineLoss}, new double[]{longest, offlineLoss}))),
                 context.resultsDir().resolve(chart));
         notes.add("![held-out loss as training goes](results/" + chart + ")");
         return notes;
