@@ -34,6 +34,19 @@ public final class DemoWorkDir {
         return LocalCluster.builder().members(3).workDir(dir).progress(line -> out.println("   " + line)).start();
     }
 
+    /**
+     * Three member processes whose configuration (written to {@code <dir>/member.yaml}) puts their
+     * ingest logs where {@link #jobOptions()} does, {@code partitions} per new log, and adds
+     * {@code yaml} — e.g. a {@code schemas:} section for events applications publish.
+     */
+    public LocalCluster startThreeMembers(final PrintWriter out, final int partitions, final String yaml) throws Exception {
+        final String cluster = "demo-" + dir.getFileName() + "-" + ProcessHandle.current().pid();
+        final Path config = java.nio.file.Files.writeString(java.nio.file.Files.createDirectories(dir).resolve("member.yaml"),
+                "cluster-name: " + cluster + "\ningest:\n  dir: " + jobOptions().ingestDir() + "\n  partitions: " + partitions + "\n" + yaml);
+        return LocalCluster.builder().members(3).clusterName(cluster).configFile(config).workDir(dir)
+                .progress(line -> out.println("   " + line)).start();
+    }
+
     public Path path() {
         return dir;
     }

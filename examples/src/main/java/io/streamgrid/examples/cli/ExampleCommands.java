@@ -5,7 +5,7 @@ import io.streamgrid.cli.CliPlugin;
 import java.util.List;
 
 /**
- * The examples' additions to {@code streamgrid}: {@code demo trading|machines|recommendations|fraud|parameter-server}
+ * The examples' additions to {@code streamgrid}: {@code demo trading|machines|recommendations|fraud|parameter-server|federated}
  * and {@code model list|activate|latest} (the fraud example's model versions). Listed in
  * {@code META-INF/services/io.streamgrid.cli.CliPlugin}; the example jobs themselves are
  * {@code StreamGridJob} services, submitted by name.
@@ -13,7 +13,8 @@ import java.util.List;
 public final class ExampleCommands implements CliPlugin {
     @Override
     public List<Object> demos() {
-        return List.of(new TradingDemo(), new MachinesDemo(), new RecommendationsDemo(), new FraudDemo(), new ParameterServerDemo());
+        return List.of(new TradingDemo(), new MachinesDemo(), new RecommendationsDemo(), new FraudDemo(), new ParameterServerDemo(),
+                new FederatedDemo());
     }
 
     @Override

@@ -30,6 +30,16 @@ public final class LineChart {
 
     /** Draws {@code curves} into {@code png}, replacing it; the axes span every point. */
     public static void draw(final String title, final String xAxis, final String yAxis, final List<Curve> curves, final Path png) {
+        draw(title, xAxis, yAxis, curves, Double.MAX_VALUE, png);
+    }
+
+    /**
+     * Draws {@code curves} into {@code png}, replacing it; the x axis spans every point, the y axis
+     * every point up to {@code yCeiling}: points above it are drawn on it (the axis's name says so),
+     * so that a few spikes do not flatten the curves that matter.
+     */
+    public static void draw(final String title, final String xAxis, final String yAxis, final List<Curve> curves, final double yCeiling,
+                            final Path png) {
         System.setProperty("java.awt.headless", "true");
         double minX = Double.MAX_VALUE;
         double maxX = -Double.MAX_VALUE;
@@ -46,6 +56,8 @@ public final class LineChart {
         if (maxX <= minX) {
             maxX = minX + 1;
         }
+        final boolean clipped = maxY > yCeiling;
+        maxY = Math.min(maxY, yCeiling);
         if (maxY <= minY) {
             maxY = minY + 1;
         }
@@ -70,7 +82,7 @@ public final class LineChart {
             }
             g.drawRect(LEFT, TOP, plotWidth, plotHeight);
             g.drawString(xAxis, LEFT + plotWidth / 2 - 30, TOP + plotHeight + 40);
-            g.drawString(yAxis, 8, TOP - 8);
+            g.drawString(clipped ? yAxis + String.format(Locale.ROOT, " (above %.3g drawn at %.3g)", maxY, maxY) : yAxis, 8, TOP - 8);
             g.setStroke(new BasicStroke(2f));
             int legendY = TOP + 10;
             for (int c = 0; c < curves.size(); c++) {
@@ -80,7 +92,7 @@ public final class LineChart {
                 final int[] ys = new int[points.size()];
                 for (int i = 0; i < xs.length; i++) {
                     xs[i] = LEFT + (int) (plotWidth * (points.get(i)[0] - minX) / (maxX - minX));
-                    ys[i] = TOP + plotHeight - (int) (plotHeight * (points.get(i)[1] - minY) / (maxY - minY));
+                    ys[i] = TOP + plotHeight - (int) (plotHeight * (Math.min(points.get(i)[1], maxY) - minY) / (maxY - minY));
                 }
                 g.drawPolyline(xs, ys, xs.length);
                 g.fillRect(LEFT + plotWidth + 12, legendY - 8, 14, 8);

@@ -1,0 +1,108 @@
+package io.streamgrid.examples.federated;
+
+import io.streamgrid.client.ClientSettings;
+import io.streamgrid.client.Event;
+import io.streamgrid.client.Publisher;
+import io.streamgrid.client.PublisherOptions;
+import io.streamgrid.client.StreamGridClient;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Simulated devices of a federation, many in one process (a client of the grid): each holds its own
+ * examples ({@link DeviceData}; they never leave the process) and, whenever the global model opens
+ * a round it was chosen for, trains from it ({@link LocalTraining}) and publishes its update through
+ * its own publisher (sequence: the round — a device that submits a round again after a restart
+ * appends nothing). Prints one line per update submitted: {@code submitted device D round R samples N}.
+ * Exits when the last round closed.
+ */
+@Command(name = "fl-devices", mixinStandardHelpOptions = true, description = "Run simulated federated-learning devices as a grid client.")
+public final class FederatedDevices implements Callable<Integer> {
+    @Option(names = "--cluster", required = true, description = "The cluster's name.")
+    String cluster;
+
+    @Option(names = "--address", required = true, split = ",", description = "Members' host:port.")
+    List<String> addresses;
+
+    @Option(names = "--model", required = true, description = "The model: " + ModelArgument.FORMAT)
+    String model;
+
+    @Option(names = "--data", required = true, description = "The devices' data: seed,alpha,mean-samples.")
+    String data;
+
+    @Option(names = "--from", required = true, description = "The first device id here.")
+    long from;
+
+    @Option(names = "--to", required = true, description = "One past the last device id here.")
+    long to;
+
+    @Option(names = "--rounds", required = true, description = "Rounds to take part in.")
+    long rounds;
+
+    @Option(names = "--poll-ms", defaultValue = "10", description = "How often the global model is read (default: ${DEFAULT-VALUE}).")
+    long pollMs;
+
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new FederatedDevices()).execute(args));
+    }
+
+    /** The arguments of a run of devices {@code [from, to)}. */
+    public static List<String> arguments(final ClientSettings settings, final FederatedModel model, final DeviceData.Spec data,
+                                         final long from, final long to, final long rounds) {
+        return List.of(FederatedDevices.class.getName(), "--cluster", settings.clusterName(),
+                "--address", String.join(",", settings.addresses()), "--model", ModelArgument.format(model), "--data", data.format(),
+                "--from", Long.toString(from), "--to", Long.toString(to), "--rounds", Long.toString(rounds));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        final FederatedModel federated = ModelArgument.parse(model);
+        final DeviceData devices = DeviceData.Spec.parse(data).devices(federated.dimensions());
+        final Map<Long, List<LocalExample>> examples = new HashMap<>();
+        for (long device = from; device < to; device++) {
+            examples.put(device, devices.of(device));
+        }
+        final Map<Long, Publisher> publishers = new HashMap<>();
+        final Map<Long, Long> submitted = new HashMap<>();
+        try (StreamGridClient client = StreamGridClient.connect(ClientSettings.of(cluster, addresses))) {
+            System.out.println("devices " + from + " to " + (to - 1) + " connected to " + cluster);
+            while (true) {
+                final GlobalModel global = (GlobalModel) client.get(federated.globalMap(), federated.name());
+                if (global != null && global.round() > rounds) {
+                    break;
+                }
+                if (global != null) {
+                    final List<Long> chosen = new ArrayList<>();
+                    for (long device = from; device < to; device++) {
+                        if (global.chose(device) && submitted.getOrDefault(device, 0L) < global.round()) {
+                            chosen.add(device);
+                        }
+                    }
+                    for (final long device : chosen) {
+                        final LocalTraining.Update update = LocalTraining.train(federated, global.weights(), examples.get(device), device,
+                                global.round());
+                        final Publisher publisher = publishers.computeIfAbsent(device, d -> client.publisher(FederatedEvents.UPDATE.name(),
+                                federated.devicePublisher(d), PublisherOptions.defaults()));
+                        publisher.publish(global.round(), Event.builder().set("model", federated.name())
+                                .set("ts", System.currentTimeMillis()).set("kind", "UPDATE").set("device", device)
+                                .set("round", global.round()).set("samples", update.samples()).set("delta", Vectors.encode(update.delta()))
+                                .build());
+                        submitted.put(device, global.round());
+                        System.out.println("submitted device " + device + " round " + global.round() + " samples " + update.samples());
+                    }
+                }
+                Thread.sleep(pollMs);
+            }
+            publishers.values().forEach(Publisher::close);
+        }
+        System.out.println("devices " + from + " to " + (to - 1) + ": the last round closed");
+        return 0;
+    }
+}
