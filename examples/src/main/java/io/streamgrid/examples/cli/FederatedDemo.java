@@ -80,19 +80,18 @@ public final class FederatedDemo extends ClusterDemo {
             final Job aggregator = Jobs.submit(client.hazelcast().getJet(), job, options);
             out.println("== aggregator job " + job.name() + " submitted (exactly-once, snapshots every " + options.snapshotIntervalMs()
                     + " ms)");
+            for (int p = 0; p < PROCESSES; p++) {
+                final long from = (long) p * DEVICES / PROCESSES;
+                final long to = (long) (p + 1) * DEVICES / PROCESSES;
+                processes.add(FederatedDevices.launch(workDir.path().resolve("devices-" + p + ".log"), line -> out.println("   " + line),
+                        cluster.clientSettings(), model, DATA, from, to, rounds));
+                out.println("== device process " + p + " (devices " + from + " to " + (to - 1) + ") started, pid "
+                        + processes.get(p).pid());
+            }
+            FederatedDevices.awaitConnected(processes, Duration.ofMinutes(1));
+            out.println("== the devices are connected; the coordinator starts round 1");
             try (FederationCoordinator coordinator = FederationCoordinator.start(client, model, Duration.ofMillis(deadlineMs), rounds,
                     line -> out.println("   " + line))) {
-                for (int p = 0; p < PROCESSES; p++) {
-                    final long from = (long) p * DEVICES / PROCESSES;
-                    final long to = (long) (p + 1) * DEVICES / PROCESSES;
-                    final ChildJvm devices = new ChildJvm("devices " + from + "–" + (to - 1), workDir.path().resolve("devices-" + p + ".log"),
-                            line -> out.println("   " + line));
-                    final List<String> arguments = new ArrayList<>(List.of("-Xmx128m", "-cp", System.getProperty("java.class.path")));
-                    arguments.addAll(FederatedDevices.arguments(cluster.clientSettings(), model, DATA, from, to, rounds));
-                    devices.start(ChildJvm.javaCommand(arguments));
-                    processes.add(devices);
-                    out.println("== device process " + p + " (devices " + from + " to " + (to - 1) + ") started, pid " + devices.pid());
-                }
                 final Map<Long, RoundRecord> recorded = client.hazelcast().getMap(model.roundsMap());
                 long reported = 0;
                 boolean killed = false;

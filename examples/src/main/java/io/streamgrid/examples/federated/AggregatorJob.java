@@ -66,6 +66,8 @@ public final class AggregatorJob implements StreamGridJob {
         long[] deviceSamples;
         int updates;
         long refused;
+        /** Refusals since the start: numbers them. */
+        long refusedEver;
     }
 
     static final class Aggregate implements StringKeyedFunction<Aggregation> {
@@ -108,7 +110,8 @@ public final class AggregatorJob implements StreamGridJob {
             final String refusal = refusal(state, device, round, event);
             if (refusal != null) {
                 state.refused++;
-                context.put(model.refusedMap(), device + "/" + round, refusal);
+                state.refusedEver++;
+                context.put(model.refusedMap(), device + "/" + round + "#" + state.refusedEver, refusal);
                 return;
             }
             final double[] delta = Vectors.decode(event.get(FederatedEvents.DELTA), model.dimensions());

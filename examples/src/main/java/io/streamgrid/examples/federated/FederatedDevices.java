@@ -9,11 +9,18 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.streamgrid.sink.ChildJvm;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /**
  * Simulated devices of a federation, many in one process (a client of the grid): each holds its own
@@ -25,6 +32,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "fl-devices", mixinStandardHelpOptions = true, description = "Run simulated federated-learning devices as a grid client.")
 public final class FederatedDevices implements Callable<Integer> {
+    private static final String CONNECTED = " connected to ";
+
     @Option(names = "--cluster", required = true, description = "The cluster's name.")
     String cluster;
 
@@ -53,12 +62,38 @@ public final class FederatedDevices implements Callable<Integer> {
         System.exit(new CommandLine(new FederatedDevices()).execute(args));
     }
 
-    /** The arguments of a run of devices {@code [from, to)}. */
-    public static List<String> arguments(final ClientSettings settings, final FederatedModel model, final DeviceData.Spec data,
-                                         final long from, final long to, final long rounds) {
-        return List.of(FederatedDevices.class.getName(), "--cluster", settings.clusterName(),
+    /**
+     * Starts devices {@code [from, to)} in a process of their own (this JVM's {@code java} and class
+     * path, a 128 MB heap), its output in {@code logFile}; stop it with {@link ChildJvm#close()}.
+     */
+    public static ChildJvm launch(final Path logFile, final Consumer<String> progress, final ClientSettings settings,
+                                  final FederatedModel model, final DeviceData.Spec data, final long from, final long to, final long rounds) {
+        final ChildJvm process = new ChildJvm("devices " + from + "–" + (to - 1), logFile, progress);
+        process.start(ChildJvm.javaCommand(List.of("-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                FederatedDevices.class.getName(), "--cluster", settings.clusterName(),
                 "--address", String.join(",", settings.addresses()), "--model", ModelArgument.format(model), "--data", data.format(),
-                "--from", Long.toString(from), "--to", Long.toString(to), "--rounds", Long.toString(rounds));
+                "--from", Long.toString(from), "--to", Long.toString(to), "--rounds", Long.toString(rounds))));
+        return process;
+    }
+
+    /**
+     * Waits until every one of {@code processes} has connected to the cluster (its log says so): rounds
+     * started before would reach their deadline without its devices.
+     *
+     * @throws IllegalStateException when a process exited, or did not connect within {@code timeout}
+     */
+    public static void awaitConnected(final List<ChildJvm> processes, final Duration timeout) throws IOException, InterruptedException {
+        final long giveUpAt = System.nanoTime() + timeout.toNanos();
+        for (final ChildJvm process : processes) {
+            while (!Files.exists(process.logFile()) || !Files.readString(process.logFile()).contains(CONNECTED)) {
+                process.checkAlive("before connecting");
+                if (System.nanoTime() > giveUpAt) {
+                    throw new IllegalStateException("devices did not connect within " + timeout.toSeconds() + " s; see "
+                            + process.logFile());
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 
     @Override
@@ -72,7 +107,7 @@ public final class FederatedDevices implements Callable<Integer> {
         final Map<Long, Publisher> publishers = new HashMap<>();
         final Map<Long, Long> submitted = new HashMap<>();
         try (StreamGridClient client = StreamGridClient.connect(ClientSettings.of(cluster, addresses))) {
-            System.out.println("devices " + from + " to " + (to - 1) + " connected to " + cluster);
+            System.out.println("devices " + from + " to " + (to - 1) + CONNECTED + cluster);
             while (true) {
                 final GlobalModel global = (GlobalModel) client.get(federated.globalMap(), federated.name());
                 if (global != null && global.round() > rounds) {

@@ -46,7 +46,7 @@ public record FederatedModel(String name, int dimensions, int devices, int perRo
         return "state.fl-rounds." + name;
     }
 
-    /** The map of the updates the aggregator refused (key: "device/round"; value: the reason). */
+    /** The map of the updates the aggregator refused (key: "device/round#n", n numbering the refusals from 1; value: the reason). */
     public String refusedMap() {
         return "state.fl-refused." + name;
     }

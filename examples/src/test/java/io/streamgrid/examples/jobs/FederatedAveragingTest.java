@@ -179,15 +179,6 @@ class FederatedAveragingTest {
         assertThat(found).as("raw feature values in the grid").isZero();
     }
 
-    private static boolean connected(final ChildJvm devices) {
-        devices.checkAlive("connecting");
-        try {
-            return Files.exists(devices.logFile()) && Files.readString(devices.logFile()).contains(" connected to ");
-        } catch (final IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     /** A running federation: members, the aggregator job, the coordinator, two device processes. */
     private static final class Federation implements AutoCloseable {
         final LocalCluster cluster;
@@ -225,16 +216,10 @@ class FederatedAveragingTest {
                 final List<ChildJvm> devices = new ArrayList<>();
                 final long half = model.devices() / 2;
                 for (int process = 0; process < 2; process++) {
-                    final ChildJvm jvm = new ChildJvm("devices-" + process, workDir.resolve("devices-" + process + ".log"),
-                            System.out::println);
-                    final List<String> arguments = new ArrayList<>(List.of("-Xmx128m", "-cp", System.getProperty("java.class.path")));
-                    arguments.addAll(FederatedDevices.arguments(cluster.clientSettings(), model, DATA, process * half,
-                            process == 0 ? half : model.devices(), rounds));
-                    jvm.start(ChildJvm.javaCommand(arguments));
-                    devices.add(jvm);
+                    devices.add(FederatedDevices.launch(workDir.resolve("devices-" + process + ".log"), System.out::println,
+                            cluster.clientSettings(), model, DATA, process * half, process == 0 ? half : model.devices(), rounds));
                 }
-                // The rounds start once the devices are connected: a deadline would close the first ones without them.
-                await().atMost(Duration.ofMinutes(1)).until(() -> devices.stream().allMatch(FederatedAveragingTest::connected));
+                FederatedDevices.awaitConnected(devices, Duration.ofMinutes(1));
                 final FederationCoordinator coordinator = FederationCoordinator.start(client, model, deadline, rounds, System.out::println);
                 final Federation federation = new Federation(cluster, client, aggregator, coordinator, model);
                 federation.devices.addAll(devices);
