@@ -39,8 +39,8 @@ import java.util.stream.Stream;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Start 2 members, write state, add a 3rd member under load (live migration),",
                 "then run ip-traffic over generated requests and show alerts as they appear.",
-                "The examples' demos (trading, machines, recommendations, fraud) are its subcommands when the examples jar",
-                "is on the class path, as the streamgrid launcher puts it."})
+                "The examples' demos (trading, machines, recommendations, fraud, parameter-server, federated) are its",
+                "subcommands when the examples jar is on the class path, as the streamgrid launcher puts it."})
 final class DemoCommand implements Callable<Integer> {
     static final String MAP = "state.demo";
 

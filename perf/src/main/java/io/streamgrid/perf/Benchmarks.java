@@ -34,6 +34,7 @@ final class Benchmarks {
                 new CqLatencyBench(), new CqFanOutBench(), new SlowSubscriberBench(), new CassandraSinkBench(), new IngestBench(), new MigrationBench(), new StateReloadBench(), new DurableSnapshotsBench(), new KeyedBench(),
                 new PatternBench(), new LookupJoinBench(), new EnrichmentBench(),
                 new RecommendationLatencyBench(), new FraudScoringBench(), new FraudLatencyBench(), new StateCodecsBench(), new PublishBench(), new KafkaStreamsBench(), new PublishResultBench(),
-                new io.streamgrid.perf.bench.nexmark.NexmarkBench(), new io.streamgrid.perf.bench.ParameterServerBench());
+                new io.streamgrid.perf.bench.nexmark.NexmarkBench(), new io.streamgrid.perf.bench.ParameterServerBench(),
+                new io.streamgrid.perf.bench.FederatedBench());
     }
 }

@@ -66,7 +66,7 @@ public final class FederatedDemo extends ClusterDemo {
         final FederatedModel model = new FederatedModel("demo", 16, DEVICES, 12, 9, 2, 0.05, 2.0, noise, 7);
         final DeviceData data = DATA.devices(model.dimensions());
         final List<LocalExample> heldOut = data.heldOut(5_000);
-        final double[] pooled = pooledSgd(model, data);
+        final double[] pooled = LocalTraining.pooled(model, data);
         out.println("== StreamGrid federated averaging demo: " + DEVICES + " devices in " + PROCESSES + " processes, " + model.perRound()
                 + " chosen per round, a quorum of " + model.quorum() + ", a deadline of " + deadlineMs + " ms, " + rounds + " rounds of "
                 + model.localEpochs() + " local epochs; updates clipped to norm " + model.clipNorm()
@@ -140,24 +140,5 @@ public final class FederatedDemo extends ClusterDemo {
         } finally {
             processes.forEach(ChildJvm::close);
         }
-    }
-
-    /** The centralized reference: plain SGD over every device's examples pooled, as many passes as the devices' local epochs. */
-    private static double[] pooledSgd(final FederatedModel model, final DeviceData data) {
-        final List<LocalExample> pooled = new ArrayList<>();
-        for (long device = 0; device < model.devices(); device++) {
-            pooled.addAll(data.of(device));
-        }
-        java.util.Collections.shuffle(pooled, new java.util.Random(model.seed()));
-        final double[] weights = new double[model.dimensions()];
-        for (int epoch = 0; epoch < model.localEpochs(); epoch++) {
-            for (final LocalExample example : pooled) {
-                final double error = LocalTraining.predict(weights, example.features()) - (example.label() ? 1 : 0);
-                for (int d = 0; d < weights.length; d++) {
-                    weights[d] -= model.localRate() * error * example.features()[d];
-                }
-            }
-        }
-        return weights;
     }
 }

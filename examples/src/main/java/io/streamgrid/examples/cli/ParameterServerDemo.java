@@ -61,10 +61,14 @@ public final class ParameterServerDemo extends ClusterDemo {
             description = "Divide the learning rate by each update's staleness (default: ${DEFAULT-VALUE}).")
     boolean stalenessAware;
 
+    @Option(names = "--synchronous", description = "Train in synchronous rounds instead, the baseline: workers wait for each other at "
+            + "every push (overrides --staleness-aware).")
+    boolean synchronous;
+
     @Override
     protected int run(final PrintWriter out) throws Exception {
         final ParameterModel model = new ParameterModel("demo", 4_096, 16, WORKERS, 0.05,
-                stalenessAware ? Staleness.DIVIDES_RATE : Staleness.IGNORED, 8, 8);
+                synchronous ? Staleness.SYNCHRONOUS : stalenessAware ? Staleness.DIVIDES_RATE : Staleness.IGNORED, 8, 8);
         final SyntheticExamples stream = new SyntheticExamples(2026, model.features(), 10, WORKERS, System.currentTimeMillis());
         final List<LabelledExample> examples = stream.next(count);
         final List<LabelledExample> heldOut = stream.next(5_000);
@@ -72,8 +76,9 @@ public final class ParameterServerDemo extends ClusterDemo {
         final KeyedJob<?> workers = new WorkerJob(model).job();
         final KeyedJob<?> server = new ShardServerJob(model).job();
         out.println("== StreamGrid parameter server demo: " + WORKERS + " workers, " + count + " labelled examples over "
-                + model.features() + " hashed features in " + model.shards() + " shards; " + (stalenessAware
-                ? "staleness-aware updates (rate / τ)" : "plain asynchronous updates") + "; offline SGD over the same examples "
+                + model.features() + " hashed features in " + model.shards() + " shards; " + (synchronous ? "synchronous rounds of "
+                + model.pushEvery() + " steps" : stalenessAware ? "staleness-aware updates (rate / τ)" : "plain asynchronous updates")
+                + "; offline SGD over the same examples "
                 + String.format(Locale.ROOT, "reaches a held-out loss of %.4f", offlineLoss));
         final JobOptions options = workDir.jobOptions();
         try (LocalCluster cluster = workDir.startThreeMembers(out);

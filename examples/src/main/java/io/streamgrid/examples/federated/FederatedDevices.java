@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  * examples ({@link DeviceData}; they never leave the process) and, whenever the global model opens
  * a round it was chosen for, trains from it ({@link LocalTraining}) and publishes its update through
  * its own publisher (sequence: the round — a device that submits a round again after a restart
- * appends nothing). Prints one line per update submitted: {@code submitted device D round R samples N}.
+ * appends nothing). Prints one line per update submitted: {@code submitted device D round R samples N at T}
+ * (T: the wall clock in milliseconds when it was handed to the publisher).
  * Exits when the last round closed.
  */
 @Command(name = "fl-devices", mixinStandardHelpOptions = true, description = "Run simulated federated-learning devices as a grid client.")
@@ -130,7 +131,8 @@ public final class FederatedDevices implements Callable<Integer> {
                                 .set("round", global.round()).set("samples", update.samples()).set("delta", Vectors.encode(update.delta()))
                                 .build());
                         submitted.put(device, global.round());
-                        System.out.println("submitted device " + device + " round " + global.round() + " samples " + update.samples());
+                        System.out.println("submitted device " + device + " round " + global.round() + " samples " + update.samples()
+                                + " at " + System.currentTimeMillis());
                     }
                 }
                 Thread.sleep(pollMs);

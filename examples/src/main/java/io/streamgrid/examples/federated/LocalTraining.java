@@ -32,11 +32,7 @@ public final class LocalTraining {
                 order[j] = swap;
             }
             for (final int i : order) {
-                final LocalExample example = examples.get(i);
-                final double error = predict(weights, example.features()) - (example.label() ? 1 : 0);
-                for (int d = 0; d < weights.length; d++) {
-                    weights[d] -= model.localRate() * error * example.features()[d];
-                }
+                step(weights, examples.get(i), model.localRate());
             }
         }
         final double[] delta = new double[weights.length];
@@ -51,6 +47,34 @@ public final class LocalTraining {
             }
         }
         return new Update(delta, examples.size());
+    }
+
+    /**
+     * The centralized reference — what the federation's data would give without federation: plain SGD
+     * over every device's examples pooled (shuffled once by the model's seed), as many passes as the
+     * devices' local epochs, from zero.
+     */
+    public static double[] pooled(final FederatedModel model, final DeviceData data) {
+        final List<LocalExample> pooled = new java.util.ArrayList<>();
+        for (long device = 0; device < model.devices(); device++) {
+            pooled.addAll(data.of(device));
+        }
+        java.util.Collections.shuffle(pooled, new java.util.Random(model.seed()));
+        final double[] weights = new double[model.dimensions()];
+        for (int epoch = 0; epoch < model.localEpochs(); epoch++) {
+            for (final LocalExample example : pooled) {
+                step(weights, example, model.localRate());
+            }
+        }
+        return weights;
+    }
+
+    /** One SGD step of logistic regression on {@code weights}, in place. */
+    private static void step(final double[] weights, final LocalExample example, final double rate) {
+        final double error = predict(weights, example.features()) - (example.label() ? 1 : 0);
+        for (int d = 0; d < weights.length; d++) {
+            weights[d] -= rate * error * example.features()[d];
+        }
     }
 
     /** The probability of a positive label. */

@@ -21,6 +21,12 @@ public final class OfflineFedAvg {
      */
     public static double[] replay(final FederatedModel model, final DeviceData data, final Map<Long, RoundRecord> recorded,
                                   final long rounds) {
+        return replay(model, data, recorded, rounds, (round, weights) -> { });
+    }
+
+    /** {@link #replay(FederatedModel, DeviceData, Map, long)}, calling {@code afterEach} with every round's model. */
+    public static double[] replay(final FederatedModel model, final DeviceData data, final Map<Long, RoundRecord> recorded,
+                                  final long rounds, final RoundModels afterEach) {
         final double[] global = new double[model.dimensions()];
         for (long r = 1; r <= rounds; r++) {
             final RoundRecord round = recorded.get(r);
@@ -28,6 +34,7 @@ public final class OfflineFedAvg {
                 throw new IllegalStateException("round " + r + " was not recorded");
             }
             if (round.devices().length == 0) {
+                afterEach.accept(r, global.clone());
                 continue;
             }
             final double[] sum = new double[model.dimensions()];
@@ -49,7 +56,13 @@ public final class OfflineFedAvg {
             for (int d = 0; d < global.length; d++) {
                 global[d] += sum[d] / samples + (noiseStd > 0 ? noiseStd * DeviceData.gaussian(noise) : 0);
             }
+            afterEach.accept(r, global.clone());
         }
         return global;
+    }
+
+    /** Takes the model after each round. */
+    public interface RoundModels {
+        void accept(long round, double[] weights);
     }
 }

@@ -26,7 +26,7 @@ class ExampleCommandsTest {
         final CliRun modelHelp = CliRun.of("model", "--help");
 
         assertThat(demoHelp.code()).isZero();
-        assertThat(demoHelp.out()).contains("trading", "machines", "recommendations", "fraud", "parameter-server");
+        assertThat(demoHelp.out()).contains("trading", "machines", "recommendations", "fraud", "parameter-server", "federated");
         assertThat(modelHelp.code()).isZero();
         assertThat(modelHelp.out()).contains("list", "activate", "latest");
     }
