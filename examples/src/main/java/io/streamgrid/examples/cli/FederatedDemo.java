@@ -58,19 +58,24 @@ public final class FederatedDemo extends ClusterDemo {
             + "default: ${DEFAULT-VALUE}: none).")
     double noise;
 
+    @Option(names = "--secure", description = "Secure aggregation: devices mask their updates with pairwise masks that cancel in the sum, "
+            + "so the aggregator sees the sum only.")
+    boolean secure;
+
     @Option(names = "--deadline-ms", defaultValue = "2000", description = "How long a round stays open at most (default: ${DEFAULT-VALUE}).")
     long deadlineMs;
 
     @Override
     protected int run(final PrintWriter out) throws Exception {
-        final FederatedModel model = new FederatedModel("demo", 16, DEVICES, 12, 9, 2, 0.05, 2.0, noise, 7);
+        final FederatedModel plain = new FederatedModel("demo", 16, DEVICES, 12, 9, 2, 0.05, 2.0, noise, 7);
+        final FederatedModel model = secure ? plain.securely() : plain;
         final DeviceData data = DATA.devices(model.dimensions());
         final List<LocalExample> heldOut = data.heldOut(5_000);
         final double[] pooled = LocalTraining.pooled(model, data);
         out.println("== StreamGrid federated averaging demo: " + DEVICES + " devices in " + PROCESSES + " processes, " + model.perRound()
                 + " chosen per round, a quorum of " + model.quorum() + ", a deadline of " + deadlineMs + " ms, " + rounds + " rounds of "
                 + model.localEpochs() + " local epochs; updates clipped to norm " + model.clipNorm()
-                + (noise > 0 ? ", noise multiplier " + noise : ", no noise"));
+                + (noise > 0 ? ", noise multiplier " + noise : ", no noise") + (secure ? "; secure aggregation (masked updates)" : ""));
         final JobOptions options = workDir.jobOptions();
         final KeyedJob<?> job = new AggregatorJob(model).job();
         final List<ChildJvm> processes = new ArrayList<>();

@@ -9,7 +9,9 @@ import io.streamgrid.jobs.keyed.TimePolicy;
 import io.streamgrid.jobs.schema.SchemaRecord;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 /**
  * The federation's aggregator: a keyed job over {@link FederatedEvents#UPDATE}, one key per model,
@@ -27,6 +29,15 @@ import java.util.SplittableRandom;
  * above the clip norm (the noise is sized for clipped updates) or of the wrong size. A device that
  * drops mid-round does not stall it: the quorum is below the cohort, and the deadline closes a round
  * short of it.
+ *
+ * <p>With secure aggregation ({@link FederatedModel#secure()}) devices first send their public
+ * keys ({@code KEY}; the latest counts), cohorts are chosen among the devices with a key and
+ * published with their keys, and the updates are masked: the round sums them as they come; at the
+ * quorum or the deadline it publishes an {@link UnmaskRequest} to {@link FederatedModel#unmaskMap()}
+ * and waits for every survivor's {@code UNMASK} correction — then the sum less the corrections is
+ * the survivors' updates' exact sum, and the round closes as above; if a survivor's correction has
+ * not come by the round's next deadline, the round is abandoned (closed by {@code ABANDONED}, the
+ * model unchanged). It cannot check a masked update's clipping.
  *
  * <p>Exactly once: the state (the global model, the open round's sums) is in the job's snapshots,
  * and a restored aggregator reads the log from its snapshot on, in the same order, so each round
@@ -50,7 +61,7 @@ public final class AggregatorJob implements StreamGridJob {
                 .state(StateCodec.derived(Aggregation.class))
                 // Rounds, not event time, decide what is late: no event is late by its time.
                 .time(TimePolicy.of(0, Long.MAX_VALUE))
-                .writes(model.globalMap(), model.roundsMap(), model.refusedMap())
+                .writes(model.globalMap(), model.roundsMap(), model.refusedMap(), model.unmaskMap())
                 .build();
     }
 
@@ -68,6 +79,14 @@ public final class AggregatorJob implements StreamGridJob {
         long refused;
         /** Refusals since the start: numbers them. */
         long refusedEver;
+        /** Secure aggregation: devices' public keys; the open round's masked sum; unmasking (its reason to close); corrections. */
+        Map<Long, String> keys = new TreeMap<>();
+        String[] cohortKeys;
+        long[] maskedSum;
+        String unmasking;
+        long[] correctionSum;
+        long[] corrected;
+        int corrections;
     }
 
     static final class Aggregate implements StringKeyedFunction<Aggregation> {
@@ -97,9 +116,11 @@ public final class AggregatorJob implements StreamGridJob {
                 }
                 case "DEADLINE" -> {
                     if (state.round > 0 && round == state.round) {
-                        close(state, "DEADLINE", context);
+                        deadline(state, context);
                     }
                 }
+                case "KEY" -> key(state, event.get(FederatedEvents.DEVICE), event, context);
+                case "UNMASK" -> unmask(state, event.get(FederatedEvents.DEVICE), round, event, context);
                 default -> take(state, event.get(FederatedEvents.DEVICE), round, event, context);
             }
             context.setState(state);
@@ -109,28 +130,136 @@ public final class AggregatorJob implements StreamGridJob {
                           final StringKeyContext<Aggregation> context) {
             final String refusal = refusal(state, device, round, event);
             if (refusal != null) {
-                state.refused++;
-                state.refusedEver++;
-                context.put(model.refusedMap(), device + "/" + round + "#" + state.refusedEver, refusal);
+                refuse(state, device, round, refusal, context);
                 return;
             }
-            final double[] delta = Vectors.decode(event.get(FederatedEvents.DELTA), model.dimensions());
-            final long samples = event.get(FederatedEvents.SAMPLES);
-            for (int d = 0; d < delta.length; d++) {
-                state.weightedSum[d] += samples * delta[d];
+            if (model.secure()) {
+                SecureAggregation.add(state.maskedSum, SecureAggregation.longs(event.get(FederatedEvents.DELTA), model.dimensions() + 1), 1);
+                state.devices[state.updates++] = device; // its samples are hidden in its update
+            } else {
+                final double[] delta = Vectors.decode(event.get(FederatedEvents.DELTA), model.dimensions());
+                final long samples = event.get(FederatedEvents.SAMPLES);
+                for (int d = 0; d < delta.length; d++) {
+                    state.weightedSum[d] += samples * delta[d];
+                }
+                state.samples += samples;
+                state.devices[state.updates] = device;
+                state.deviceSamples[state.updates++] = samples;
             }
-            state.samples += samples;
-            state.devices[state.updates] = device;
-            state.deviceSamples[state.updates++] = samples;
             if (state.updates == model.quorum()) {
-                close(state, "QUORUM", context);
+                endCollecting(state, "QUORUM", context);
             }
+        }
+
+        private void refuse(final Aggregation state, final long device, final long round, final String reason,
+                            final StringKeyContext<Aggregation> context) {
+            state.refused++;
+            state.refusedEver++;
+            context.put(model.refusedMap(), device + "/" + round + "#" + state.refusedEver, reason);
+        }
+
+        /** The round's deadline: collecting ends; a secure round already waiting for corrections is abandoned. */
+        private void deadline(final Aggregation state, final StringKeyContext<Aggregation> context) {
+            if (state.unmasking != null) {
+                close(state, "ABANDONED", null, context);
+            } else {
+                endCollecting(state, "DEADLINE", context);
+            }
+        }
+
+        /** No more updates for the round: a plain round closes; a secure one with updates asks its survivors for corrections. */
+        private void endCollecting(final Aggregation state, final String reason, final StringKeyContext<Aggregation> context) {
+            if (!model.secure()) {
+                final double[] mean = new double[model.dimensions()];
+                for (int d = 0; d < mean.length && state.updates > 0; d++) {
+                    mean[d] = state.weightedSum[d] / state.samples;
+                }
+                close(state, reason, state.updates > 0 ? mean : null, context);
+                return;
+            }
+            if (state.updates == 0) {
+                close(state, reason, null, context);
+                return;
+            }
+            state.unmasking = reason;
+            final long[] survivors = Arrays.copyOf(state.devices, state.updates);
+            final long[] dropped = Arrays.stream(state.cohort).filter(d -> !contains(survivors, d)).toArray();
+            final String[] droppedKeys = new String[dropped.length];
+            for (int k = 0; k < dropped.length; k++) {
+                droppedKeys[k] = state.cohortKeys[Arrays.binarySearch(state.cohort, dropped[k])];
+            }
+            state.correctionSum = new long[model.dimensions() + 1];
+            state.corrected = new long[survivors.length];
+            state.corrections = 0;
+            context.put(model.unmaskMap(), state.round, new UnmaskRequest(state.round, survivors, dropped, droppedKeys));
+        }
+
+        /** A device's public key: the latest counts for the rounds opened after it. */
+        private void key(final Aggregation state, final long device, final SchemaRecord event, final StringKeyContext<Aggregation> context) {
+            final String key = event.get(FederatedEvents.DELTA);
+            String refusal = null;
+            if (!model.secure()) {
+                refusal = "a key, but model " + model.name() + " is not aggregated securely";
+            } else if (device < 0 || device >= model.devices()) {
+                refusal = "device " + device + " is outside 0 to " + (model.devices() - 1);
+            } else {
+                try {
+                    SecureAggregation.publicKey(key);
+                } catch (final IllegalArgumentException e) {
+                    refusal = "malformed key: " + e.getMessage();
+                }
+            }
+            if (refusal != null) {
+                refuse(state, device, 0, refusal, context);
+            } else {
+                state.keys.put(device, key);
+            }
+        }
+
+        /** A survivor's correction; with the last one the round's exact sum is known and the round closes. */
+        private void unmask(final Aggregation state, final long device, final long round, final SchemaRecord event,
+                            final StringKeyContext<Aggregation> context) {
+            final String refusal = state.unmasking == null || round != state.round ? "a correction for round " + round
+                    + ", which is not being unmasked" : !contains(Arrays.copyOf(state.devices, state.updates), device)
+                    ? "a correction of device " + device + ", whose update round " + round + " did not take"
+                    : contains(Arrays.copyOf(state.corrected, state.corrections), device) ? "a second correction of device " + device
+                    : null;
+            final long[] correction;
+            try {
+                correction = refusal == null ? SecureAggregation.longs(event.get(FederatedEvents.DELTA), model.dimensions() + 1) : null;
+            } catch (final IllegalArgumentException e) {
+                refuse(state, device, round, "malformed correction: " + e.getMessage(), context);
+                return;
+            }
+            if (refusal != null) {
+                refuse(state, device, round, refusal, context);
+                return;
+            }
+            SecureAggregation.add(state.correctionSum, correction, 1);
+            state.corrected[state.corrections++] = device;
+            if (state.corrections == state.updates) {
+                final long[] sum = state.maskedSum.clone();
+                SecureAggregation.add(sum, state.correctionSum, -1);
+                close(state, state.unmasking, SecureAggregation.mean(sum), context);
+            }
+        }
+
+        private static boolean contains(final long[] values, final long value) {
+            for (final long v : values) {
+                if (v == value) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Why the update is refused, or null when it is taken. */
         private String refusal(final Aggregation state, final long device, final long round, final SchemaRecord event) {
             if (state.round == 0) {
                 return "the federation has not started";
+            }
+            if (state.unmasking != null && round == state.round) {
+                return "late: round " + round + " is being unmasked";
             }
             if (round < state.round) {
                 return "late: round " + round + " closed (round " + state.round + " is open)";
@@ -144,6 +273,14 @@ public final class AggregatorJob implements StreamGridJob {
             for (int i = 0; i < state.updates; i++) {
                 if (state.devices[i] == device) {
                     return "a second update of device " + device + " for round " + round;
+                }
+            }
+            if (model.secure()) {
+                try {
+                    SecureAggregation.longs(event.get(FederatedEvents.DELTA), model.dimensions() + 1);
+                    return null; // masked: its samples and clipping cannot be checked
+                } catch (final IllegalArgumentException e) {
+                    return "malformed masked update: " + e.getMessage();
                 }
             }
             if (event.get(FederatedEvents.SAMPLES) < 1) {
@@ -162,49 +299,67 @@ public final class AggregatorJob implements StreamGridJob {
             return null;
         }
 
-        private void close(final Aggregation state, final String closedBy, final StringKeyContext<Aggregation> context) {
+        /** Closes the open round, adding {@code mean} (null: none — the model stays) and the noise, and opens the next. */
+        private void close(final Aggregation state, final String closedBy, final double[] mean, final StringKeyContext<Aggregation> context) {
             double noiseStd = 0;
-            if (state.updates > 0) {
+            if (mean != null) {
                 noiseStd = model.noiseMultiplier() * model.clipNorm() / state.updates;
                 final SplittableRandom noise = new SplittableRandom(noiseSeed(model, state.round));
                 for (int d = 0; d < state.weights.length; d++) {
-                    state.weights[d] += state.weightedSum[d] / state.samples + (noiseStd > 0 ? noiseStd * DeviceData.gaussian(noise) : 0);
+                    state.weights[d] += mean[d] + (noiseStd > 0 ? noiseStd * DeviceData.gaussian(noise) : 0);
                 }
             }
-            context.put(model.roundsMap(), state.round, new RoundRecord(state.round, Arrays.copyOf(state.devices, state.updates),
-                    Arrays.copyOf(state.deviceSamples, state.updates), closedBy, noiseStd, state.refused));
+            final int taken = mean == null ? 0 : state.updates;
+            context.put(model.roundsMap(), state.round, new RoundRecord(state.round, Arrays.copyOf(state.devices, taken),
+                    Arrays.copyOf(state.deviceSamples, taken), closedBy, noiseStd, state.refused));
             open(state, state.round + 1, context);
         }
 
         private void open(final Aggregation state, final long round, final StringKeyContext<Aggregation> context) {
             state.round = round;
-            state.cohort = cohort(model, round);
+            if (model.secure()) {
+                state.cohort = cohort(model, round, state.keys.keySet().stream().mapToLong(Long::longValue).sorted().toArray());
+                state.cohortKeys = Arrays.stream(state.cohort).mapToObj(state.keys::get).toArray(String[]::new);
+            } else {
+                state.cohort = cohort(model, round);
+                state.cohortKeys = new String[0];
+            }
+            state.maskedSum = new long[model.dimensions() + 1];
+            state.unmasking = null;
             state.weightedSum = new double[model.dimensions()];
             state.samples = 0;
             state.devices = new long[model.perRound()];
             state.deviceSamples = new long[model.perRound()];
             state.updates = 0;
             state.refused = 0;
-            context.put(model.globalMap(), model.name(), new GlobalModel(model.name(), round, state.weights.clone(), state.cohort.clone()));
+            context.put(model.globalMap(), model.name(), new GlobalModel(model.name(), round, state.weights.clone(), state.cohort.clone(),
+                    state.cohortKeys.clone()));
         }
     }
 
-    /** The devices chosen for {@code round}: the first {@code perRound} of a shuffle seeded by the model and the round, ascending. */
+    /** The devices chosen for {@code round} of a plain model: the first {@code perRound} of a shuffle seeded by the model and the round, ascending. */
     public static long[] cohort(final FederatedModel model, final long round) {
         final long[] all = new long[model.devices()];
         for (int i = 0; i < all.length; i++) {
             all[i] = i;
         }
+        return cohort(model, round, all);
+    }
+
+    /** The devices chosen for {@code round} among {@code eligible} (ascending): {@code perRound} of them, or all when fewer. */
+    public static long[] cohort(final FederatedModel model, final long round, final long[] eligible) {
+        final long[] all = eligible.clone();
+        final int chosen = Math.min(model.perRound(), all.length);
         final SplittableRandom random = new SplittableRandom(model.seed() * 31 + round);
-        for (int i = 0; i < model.perRound(); i++) {
+        for (int i = 0; i < chosen; i++) {
             final int j = i + random.nextInt(all.length - i);
             final long swap = all[i];
             all[i] = all[j];
             all[j] = swap;
         }
-        final long[] chosen = Arrays.copyOf(all, model.perRound());
-        Arrays.sort(chosen);
-        return chosen;
+        final long[] cohort = Arrays.copyOf(all, chosen);
+        Arrays.sort(cohort);
+        return cohort;
     }
 
     /** The seed of round {@code round}'s noise. */

@@ -12,6 +12,8 @@ import java.util.SplittableRandom;
  * only — and its example count from 20 to 2 × {@code meanSamples} − 20, uniformly.
  */
 public final class DeviceData {
+    /** The spread of the labels' means per feature: small enough that one feature alone decides little. */
+    private static final double SEPARATION = 0.2;
     private final long seed;
     private final int dimensions;
     private final double alpha;
@@ -31,7 +33,7 @@ public final class DeviceData {
         means = new double[2][dimensions];
         for (int label = 0; label < 2; label++) {
             for (int d = 1; d < dimensions; d++) {
-                means[label][d] = gaussian(random) * 0.6;
+                means[label][d] = gaussian(random) * SEPARATION;
             }
         }
     }

@@ -6,12 +6,15 @@ import io.streamgrid.jobs.schema.TypedField;
 
 /**
  * The one log of federated averaging, {@code fl-update}, keyed by model — so a model's events are in
- * one partition, in one order that every replay of the aggregator reads alike. Three kinds: the
- * coordinator's {@code START} (opens round 1) and {@code DEADLINE} (closes round {@code round} with
- * the updates in by then), and a device's {@code UPDATE} for {@code round}: its model delta
- * ({@link Vectors} text) over {@code samples} local examples. Devices publish through the publish
- * API (publisher {@link FederatedModel#devicePublisher}, sequence = round): a device that submits a
- * round again appends nothing. Only updates enter the grid: a device's examples never do.
+ * one partition, in one order that every replay of the aggregator reads alike. The coordinator's
+ * {@code START} (opens round 1) and {@code DEADLINE} (closes round {@code round} with the updates in
+ * by then); a device's {@code UPDATE} for {@code round}: its model delta ({@link Vectors} text) over
+ * {@code samples} local examples — or, with secure aggregation, its masked update
+ * ({@link SecureAggregation#text(long[])}, samples 0: hidden in it) — and for secure aggregation its
+ * {@code KEY} (its X25519 public key in {@code delta}) and {@code UNMASK} for {@code round} (its
+ * correction in {@code delta}). Devices publish through the publish API (publisher
+ * {@link FederatedModel#devicePublisher}, a sequence per event): a device that submits again appends
+ * nothing. Only updates enter the grid: a device's examples never do.
  */
 public final class FederatedEvents {
     /** A model's name: the log's key. */
@@ -20,11 +23,11 @@ public final class FederatedEvents {
     public static final EventSchema UPDATE = EventSchema.builder("fl-update")
             .stringKey("model", MODEL_NAME_LENGTH)
             .eventTime("ts")
-            .enumOf("kind", "START", "UPDATE", "DEADLINE")
+            .enumOf("kind", "START", "UPDATE", "DEADLINE", "KEY", "UNMASK")
             .int64("device")
             .int64("round")
             .int64("samples")
-            .string("delta", Vectors.maxCharacters(FederatedModel.MAX_DIMENSIONS))
+            .string("delta", Vectors.maxCharacters(FederatedModel.MAX_DIMENSIONS + 1))
             .build();
 
     static final TypedField.EnumField KIND = UPDATE.enumField("kind");

@@ -17,9 +17,14 @@ import java.util.Objects;
  * Gaussian noise of standard deviation {@code noiseMultiplier × clipNorm / updates} per coordinate
  * when {@code noiseMultiplier > 0} (differential privacy's Gaussian mechanism on the mean; the noise
  * is drawn from a generator seeded by {@code seed} and the round, so a replay adds the same).
+ *
+ * <p>With {@code secure}, updates are masked ({@link SecureAggregation}): the aggregator sees their
+ * sum only, after the round's survivors sent their corrections; it cannot check a device's clipping
+ * then (devices are trusted to clip), and a round whose survivors do not all correct by the next
+ * deadline is abandoned.
  */
 public record FederatedModel(String name, int dimensions, int devices, int perRound, int quorum, int localEpochs, double localRate,
-                             double clipNorm, double noiseMultiplier, long seed) implements Serializable {
+                             double clipNorm, double noiseMultiplier, long seed, boolean secure) implements Serializable {
     /** The most dimensions an update carries (its text field's width follows from it). */
     public static final int MAX_DIMENSIONS = 64;
 
@@ -51,7 +56,25 @@ public record FederatedModel(String name, int dimensions, int devices, int perRo
         return "state.fl-refused." + name;
     }
 
-    /** The publisher id of device {@code device}'s updates (its sequence: the round). */
+    /** The map of secure rounds' unmasking requests (key: the round, a Long; value: {@link UnmaskRequest}). */
+    public String unmaskMap() {
+        return "state.fl-unmask." + name;
+    }
+
+    /** A plain (not secure) model. */
+    public FederatedModel(final String name, final int dimensions, final int devices, final int perRound, final int quorum,
+                          final int localEpochs, final double localRate, final double clipNorm, final double noiseMultiplier,
+                          final long seed) {
+        this(name, dimensions, devices, perRound, quorum, localEpochs, localRate, clipNorm, noiseMultiplier, seed, false);
+    }
+
+    /** The same model with secure aggregation. */
+    public FederatedModel securely() {
+        return new FederatedModel(name, dimensions, devices, perRound, quorum, localEpochs, localRate, clipNorm, noiseMultiplier, seed,
+                true);
+    }
+
+    /** The publisher id of device {@code device}'s update for round r (sequence 2r) and its correction (2r + 1); its keys go under this id + "-key". */
     public String devicePublisher(final long device) {
         return "fl-" + name + "-device-" + device;
     }

@@ -10,12 +10,13 @@ import java.util.function.Consumer;
 
 /**
  * The federation's clock, an application beside the devices: it starts the federation (the
- * {@code START} event) and, when a round stays open {@code deadline} after it first saw it, publishes
- * the round's {@code DEADLINE} — into the update log itself, so that where the deadline falls among
- * the updates is in the log and every replay of the aggregator closes the round with the same ones.
- * A deadline for a round that closed meanwhile is ignored by the aggregator. Its publisher's
- * sequence is the round (1 for the start, round + 1 for a deadline): a restarted coordinator
- * appends nothing twice. One thread; stops after round {@code rounds} closed, or when closed.
+ * {@code START} event) and, each time a round stays open another {@code deadline} since it first saw
+ * it, publishes the round's {@code DEADLINE} — into the update log itself, so that where a deadline
+ * falls among the updates is in the log and every replay of the aggregator closes the round with
+ * the same ones. A deadline for a round that closed meanwhile is ignored by the aggregator; a second
+ * one abandons a secure round still waiting for corrections. One thread; stops after round
+ * {@code rounds} closed, or when closed. (A restarted coordinator publishes the start again, which
+ * the aggregator ignores once started.)
  */
 public final class FederationCoordinator implements AutoCloseable {
     private final StreamGridClient client;
@@ -44,7 +45,7 @@ public final class FederationCoordinator implements AutoCloseable {
     public static FederationCoordinator start(final StreamGridClient client, final FederatedModel model, final Duration deadline,
                                               final long rounds, final Consumer<String> progress) {
         final FederationCoordinator coordinator = new FederationCoordinator(client, model, deadline, rounds, progress);
-        coordinator.publish(1, "START", 0);
+        coordinator.publish("START", 0);
         coordinator.thread.start();
         return coordinator;
     }
@@ -63,21 +64,23 @@ public final class FederationCoordinator implements AutoCloseable {
     private void run() {
         long seen = 0;
         long seenAtNanos = 0;
-        long deadlineSent = 0;
+        int deadlinesSent = 0;
         while (!closed) {
             final GlobalModel global = (GlobalModel) client.get(model.globalMap(), model.name());
             if (global != null && global.round() != seen) {
                 seen = global.round();
                 seenAtNanos = System.nanoTime();
+                deadlinesSent = 0;
                 openRound = seen;
                 if (seen > rounds) {
                     return;
                 }
             }
-            if (seen > 0 && deadlineSent < seen && System.nanoTime() - seenAtNanos >= deadline.toNanos()) {
-                progress.accept("round " + seen + ": deadline (" + deadline.toMillis() + " ms) reached");
-                publish(seen + 1, "DEADLINE", seen);
-                deadlineSent = seen;
+            if (seen > 0 && System.nanoTime() - seenAtNanos >= (deadlinesSent + 1) * deadline.toNanos()) {
+                progress.accept("round " + seen + ": deadline (" + deadline.toMillis() + " ms) reached"
+                        + (deadlinesSent > 0 ? " again" : ""));
+                publish("DEADLINE", seen);
+                deadlinesSent++;
             }
             try {
                 Thread.sleep(5);
@@ -88,8 +91,8 @@ public final class FederationCoordinator implements AutoCloseable {
         }
     }
 
-    private void publish(final long sequence, final String kind, final long round) {
-        publisher.publish(sequence, Event.builder().set("model", model.name()).set("ts", System.currentTimeMillis()).set("kind", kind)
+    private void publish(final String kind, final long round) {
+        publisher.publish(Event.builder().set("model", model.name()).set("ts", System.currentTimeMillis()).set("kind", kind)
                 .set("device", -1L).set("round", round).set("samples", 0L).set("delta", "").build());
     }
 

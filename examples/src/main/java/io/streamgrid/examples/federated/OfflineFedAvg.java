@@ -38,10 +38,15 @@ public final class OfflineFedAvg {
                 continue;
             }
             final double[] sum = new double[model.dimensions()];
+            final long[] secureSum = new long[model.dimensions() + 1];
             long samples = 0;
             for (int i = 0; i < round.devices().length; i++) {
                 final long device = round.devices()[i];
                 final LocalTraining.Update update = LocalTraining.train(model, global, data.of(device), device, r);
+                if (model.secure()) {
+                    SecureAggregation.add(secureSum, SecureAggregation.encode(update.delta(), update.samples()), 1);
+                    continue; // a secure round records no example counts: they are hidden in the updates
+                }
                 if (update.samples() != round.samples()[i]) {
                     throw new IllegalStateException("device " + device + " has " + update.samples() + " examples; round " + r
                             + " recorded " + round.samples()[i]);
@@ -51,10 +56,11 @@ public final class OfflineFedAvg {
                 }
                 samples += update.samples();
             }
+            final double[] mean = model.secure() ? SecureAggregation.mean(secureSum) : sum;
             final double noiseStd = model.noiseMultiplier() * model.clipNorm() / round.devices().length;
             final SplittableRandom noise = new SplittableRandom(AggregatorJob.noiseSeed(model, r));
             for (int d = 0; d < global.length; d++) {
-                global[d] += sum[d] / samples + (noiseStd > 0 ? noiseStd * DeviceData.gaussian(noise) : 0);
+                global[d] += (model.secure() ? mean[d] : sum[d] / samples) + (noiseStd > 0 ? noiseStd * DeviceData.gaussian(noise) : 0);
             }
             afterEach.accept(r, global.clone());
         }

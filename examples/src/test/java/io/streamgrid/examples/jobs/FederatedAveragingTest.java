@@ -13,11 +13,16 @@ import io.streamgrid.examples.federated.FederatedModel;
 import io.streamgrid.examples.federated.FederationCoordinator;
 import io.streamgrid.examples.federated.GlobalModel;
 import io.streamgrid.examples.federated.LocalExample;
+import io.streamgrid.examples.federated.LocalTraining;
 import io.streamgrid.examples.federated.OfflineFedAvg;
+import io.streamgrid.examples.federated.SecureAggregation;
+import io.streamgrid.examples.federated.UnmaskRequest;
 import io.streamgrid.examples.federated.RoundRecord;
 import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.Scenario;
+import io.streamgrid.jobs.ingest.PartitionReader;
 import io.streamgrid.jobs.ingest.SchemaLog;
+import io.streamgrid.jobs.schema.SchemaRecord;
 import io.streamgrid.jobs.keyed.KeyedJob;
 import io.streamgrid.jobs.pipeline.JobOptions;
 import io.streamgrid.sink.ChildJvm;
@@ -32,6 +37,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -90,7 +96,7 @@ class FederatedAveragingTest {
                     notSubmitted += submitted.contains(List.of(device, round.round())) ? 0 : 1;
                 }
                 if (round.round() >= 5) {
-                    assertThat(java.util.Arrays.stream(round.devices()).boxed().toList())
+                    assertThat(Arrays.stream(round.devices()).boxed().toList())
                             .as("round %d took devices of the killed process", round.round()).allSatisfy(device -> assertThat(device).isLessThan(6));
                 }
             }
@@ -146,6 +152,84 @@ class FederatedAveragingTest {
                     + " found in the model; " + differ + " of " + offline.length + " weights differ from offline FedAvg");
             assertThat(grid).containsExactly(offline);
             assertThat(federation.aggregator.getStatus()).isNotIn(com.hazelcast.jet.core.JobStatus.FAILED);
+        }
+    }
+
+    /**
+     * Design: secure aggregation — 10 devices (5 per process), 6 chosen per round, a quorum of 5 (so
+     * most rounds drop one chosen device, whose masks the survivors' corrections must remove), 8
+     * rounds, deadline 2 s; the second device process is killed with SIGKILL once round 3 is open.
+     * The grid's model must equal offline FedAvg (in fixed point) over the recorded rounds bit for
+     * bit. From the update log alone — all the grid holds of an update — the survivors' masked updates
+     * less their corrections must sum to the survivors' true updates exactly (recomputed offline from
+     * the model each round started from), while no single update equals its true value, masked or
+     * less its own correction: it stays masked by its pairs with the other survivors.
+     */
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void when_updatesAreMaskedAndADeviceProcessIsKilled_then_theSumIsExactAndNoSingleUpdateIsInTheGrid(final TestInfo test)
+            throws Exception {
+        final FederatedModel model = new FederatedModel("secure", 8, 10, 6, 5, 2, 0.05, 2.0, 0, 13).securely();
+        final Path workDir = TestWorkDir.of(test);
+        try (Federation federation = Federation.start(workDir, model, 1, 8, Duration.ofMillis(2_000))) {
+            await().atMost(Duration.ofMinutes(1)).until(() -> federation.coordinator.openRound() >= 3);
+            federation.devices.get(1).kill();
+            System.out.println("killed the process of devices 5 to 9 with round " + federation.coordinator.openRound() + " open");
+            assertThat(federation.coordinator.awaitRounds(Duration.ofMinutes(3))).as("all rounds closed").isTrue();
+            final Map<Long, RoundRecord> rounds = federation.rounds();
+            federation.print(rounds);
+            final DeviceData data = DATA.devices(model.dimensions());
+            final Map<Long, double[]> before = new HashMap<>(Map.of(1L, new double[model.dimensions()]));
+            assertThat(federation.globalWeights()).containsExactly(OfflineFedAvg.replay(model, data, rounds, 8,
+                    (round, weights) -> before.put(round + 1, weights)));
+
+            final Map<List<Long>, long[]> masked = new HashMap<>();
+            final Map<List<Long>, long[]> corrections = new HashMap<>();
+            try (SchemaLog log = SchemaLog.openExisting(SchemaLog.directoryOf(workDir.resolve("ingest"), FederatedEvents.UPDATE.name()),
+                    FederatedEvents.UPDATE); PartitionReader reader = log.reader(0, PartitionReader.START)) {
+                final SchemaRecord record = new SchemaRecord(FederatedEvents.UPDATE.layout());
+                int length;
+                while ((length = reader.next()) >= 0) {
+                    if (length != FederatedEvents.UPDATE.layout().length()) {
+                        continue; // a heartbeat or the writers' clock
+                    }
+                    record.wrap(reader.buffer(), 0, length);
+                    final String kind = record.get(FederatedEvents.UPDATE.enumField("kind"));
+                    final List<Long> at = List.of(record.get(FederatedEvents.UPDATE.longField("device")),
+                            record.get(FederatedEvents.UPDATE.longField("round")));
+                    if (kind.equals("UPDATE") || kind.equals("UNMASK")) {
+                        (kind.equals("UPDATE") ? masked : corrections).putIfAbsent(at,
+                                SecureAggregation.longs(record.get(FederatedEvents.UPDATE.stringField("delta")), model.dimensions() + 1));
+                    }
+                }
+            }
+            long summed = 0;
+            long recoverable = 0;
+            long droppedRounds = 0;
+            for (final RoundRecord round : rounds.values()) {
+                final UnmaskRequest request = (UnmaskRequest) federation.client.get(model.unmaskMap(), round.round());
+                droppedRounds += request != null && request.dropped().length > 0 && round.devices().length > 0 ? 1 : 0;
+                final long[] unmasked = new long[model.dimensions() + 1];
+                final long[] truth = new long[model.dimensions() + 1];
+                for (final long device : round.devices()) {
+                    final List<Long> at = List.of(device, round.round());
+                    final LocalTraining.Update update = LocalTraining.train(model, before.get(round.round()), data.of(device), device,
+                            round.round());
+                    final long[] x = SecureAggregation.encode(update.delta(), update.samples());
+                    final long[] lessOwnCorrection = masked.get(at).clone();
+                    SecureAggregation.add(lessOwnCorrection, corrections.get(at), -1);
+                    recoverable += Arrays.equals(masked.get(at), x) || Arrays.equals(lessOwnCorrection, x) ? 1 : 0;
+                    SecureAggregation.add(unmasked, lessOwnCorrection, 1);
+                    SecureAggregation.add(truth, x, 1);
+                    summed++;
+                }
+                assertThat(unmasked).as("round %d's unmasked sum", round.round()).containsExactly(truth);
+            }
+            System.out.println(summed + " masked updates in " + rounds.size() + " rounds (" + droppedRounds + " with chosen devices "
+                    + "dropped): every round's sum exact, " + recoverable + " single updates equal to their true value");
+            assertThat(recoverable).isZero();
+            assertThat(summed).isPositive();
+            assertThat(droppedRounds).as("rounds whose survivors corrected for dropped devices").isPositive();
         }
     }
 
@@ -241,7 +325,7 @@ class FederatedAveragingTest {
 
         void print(final Map<Long, RoundRecord> rounds) {
             rounds.values().stream().sorted(java.util.Comparator.comparingLong(RoundRecord::round)).forEach(round -> System.out.println(
-                    "round " + round.round() + " closed by " + round.closedBy() + ": devices " + java.util.Arrays.toString(round.devices())
+                    "round " + round.round() + " closed by " + round.closedBy() + ": devices " + Arrays.toString(round.devices())
                             + ", " + round.refused() + " refused"));
         }
 
