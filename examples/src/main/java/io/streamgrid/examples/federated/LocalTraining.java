@@ -49,10 +49,13 @@ public final class LocalTraining {
         return new Update(delta, examples.size());
     }
 
+    /** Passes of the centralized reference over the pooled data: enough for it to have converged here. */
+    public static final int POOLED_EPOCHS = 10;
+
     /**
      * The centralized reference — what the federation's data would give without federation: plain SGD
-     * over every device's examples pooled (shuffled once by the model's seed), as many passes as the
-     * devices' local epochs, from zero.
+     * over every device's examples pooled (shuffled once by the model's seed), {@value #POOLED_EPOCHS}
+     * passes at the devices' local rate, from zero.
      */
     public static double[] pooled(final FederatedModel model, final DeviceData data) {
         final List<LocalExample> pooled = new java.util.ArrayList<>();
@@ -61,7 +64,7 @@ public final class LocalTraining {
         }
         java.util.Collections.shuffle(pooled, new java.util.Random(model.seed()));
         final double[] weights = new double[model.dimensions()];
-        for (int epoch = 0; epoch < model.localEpochs(); epoch++) {
+        for (int epoch = 0; epoch < POOLED_EPOCHS; epoch++) {
             for (final LocalExample example : pooled) {
                 step(weights, example, model.localRate());
             }

@@ -46,7 +46,8 @@ import java.util.regex.Pattern;
  * the devices in three client processes: rounds per second and the latency from the update that
  * completes a round's quorum to the new global model, against 10, 100 and 1,000 devices; and the
  * held-out accuracy by round against training on the pooled data (the price of federation; a chart,
- * {@code perf/results/federated-accuracy.png}).
+ * {@code perf/results/federated-accuracy.png}); and what secure aggregation costs in rounds per
+ * second at 100 devices.
  *
  * <p>Design: a tenth of the devices (at least 5) chosen per round, a quorum of four fifths of them,
  * a deadline of 5 s; each run starts its rounds once the device processes are connected. The latency
@@ -58,11 +59,15 @@ import java.util.regex.Pattern;
  */
 public final class FederatedBench implements Benchmark {
     private static final int[] DEVICES = {10, 100, 1_000};
+    /** Devices of the secure aggregation run (each device agrees a key with every other chosen one: quadratic in the cohort). */
+    private static final int SECURE_DEVICES = 100;
     private static final int DIMENSIONS = 16;
     private static final DeviceData.Spec DATA = new DeviceData.Spec(2027, 0.2, 80);
     private static final int PROCESSES = 3;
     private static final Duration DEADLINE = Duration.ofSeconds(5);
     private static final int HELD_OUT = 5_000;
+    /** Rounds whose mean accuracy the ratio takes. */
+    private static final int LAST_ROUNDS = 5;
     private static final Pattern SUBMITTED = Pattern.compile("submitted device (\\d+) round (\\d+) samples \\d+ at (\\d+)");
 
     @Override
@@ -84,45 +89,65 @@ public final class FederatedBench implements Benchmark {
         final List<String> notes = new ArrayList<>();
         final List<LineChart.Curve> curves = new ArrayList<>();
         double pooledAccuracy = 0;
-        for (final int devices : DEVICES) {
+        double plainRoundsPerSecond = 0;
+        for (int index = 0; index <= DEVICES.length; index++) {
+            // The last run: secure aggregation with SECURE_DEVICES devices, against the plain run of as many.
+            final boolean secure = index == DEVICES.length;
+            final int devices = secure ? SECURE_DEVICES : DEVICES[index];
             final int perRound = Math.max(5, devices / 10);
-            final FederatedModel model = new FederatedModel("bench-" + devices, DIMENSIONS, devices, perRound, perRound * 4 / 5, 2, 0.05,
-                    2.0, 0, devices);
-            context.progress(devices + " devices, " + perRound + " chosen per round, quorum " + model.quorum() + ", " + rounds + " rounds");
+            final FederatedModel plain = new FederatedModel("bench-" + devices + (secure ? "-secure" : ""), DIMENSIONS, devices, perRound,
+                    perRound * 4 / 5, 2, 0.05, 2.0, 0, devices);
+            final FederatedModel model = secure ? plain.securely() : plain;
+            context.progress(devices + " devices, " + perRound + " chosen per round, quorum " + model.quorum() + ", " + rounds + " rounds"
+                    + (secure ? ", secure aggregation" : ""));
             final Run run = run(context, model, rounds);
             final DeviceData data = DATA.devices(DIMENSIONS);
             final List<LocalExample> heldOut = data.heldOut(HELD_OUT);
             final List<double[]> accuracy = new ArrayList<>();
+            accuracy.add(new double[]{0, LocalTraining.accuracy(new double[DIMENSIONS], heldOut)});
             final double[] replayed = OfflineFedAvg.replay(model, data, run.rounds(), rounds,
                     (round, weights) -> accuracy.add(new double[]{round, LocalTraining.accuracy(weights, heldOut)}));
             if (!Arrays.equals(replayed, run.finalWeights())) {
                 throw new IllegalStateException(devices + " devices: the global model differs from offline FedAvg over the recorded rounds");
             }
             final double pooled = LocalTraining.accuracy(LocalTraining.pooled(model, data), heldOut);
-            pooledAccuracy = pooled;
-            final String subject = devices + " devices (" + perRound + " a round)";
+            final String subject = devices + " devices (" + perRound + " a round)" + (secure ? ", secure aggregation" : "");
             final Measurement roundsPerSecond = Measurement.of("FedAvg rounds, " + subject, "ours", "rounds/s",
                     rounds * 1e9 / run.nanos());
             measurements.add(roundsPerSecond);
+            if (devices == SECURE_DEVICES && !secure) {
+                plainRoundsPerSecond = roundsPerSecond.median();
+            }
+            if (secure) {
+                ratios.add(Ratio.of("secure / plain aggregation, rounds/s, " + devices + " devices", roundsPerSecond.median(),
+                        plainRoundsPerSecond, "below 1: what masking costs (key agreements per pair, a round of corrections)"));
+            } else {
+                pooledAccuracy = pooled;
+            }
             if (run.latenciesMs().length > 0) {
                 measurements.add(Measurement.of("closing update → new global model, " + subject, "ours", "ms", run.latenciesMs()));
             }
-            final double federatedAccuracy = accuracy.get(accuracy.size() - 1)[1];
-            ratios.add(Ratio.of("federated / pooled training, held-out accuracy after " + rounds + " rounds, " + subject,
-                    federatedAccuracy, pooled, "below 1: the price of federation (each device sees mostly one label)"));
+            // Label-skewed rounds move the model to and fro: the mean of the last rounds' accuracy, not the last one's.
+            final double federatedAccuracy = accuracy.subList(accuracy.size() - LAST_ROUNDS, accuracy.size()).stream()
+                    .mapToDouble(point -> point[1]).average().orElseThrow();
+            if (!secure) {
+                ratios.add(Ratio.of("federated / pooled training, held-out accuracy (mean of rounds " + (rounds - LAST_ROUNDS + 1) + " to "
+                        + rounds + "), " + subject,
+                        federatedAccuracy, pooled, "below 1: the price of federation (each device sees mostly one label)"));
+            }
             final long quorumRounds = run.rounds().values().stream().filter(r -> r.closedBy().equals("QUORUM")).count();
             notes.add(String.format(Locale.ROOT, "%s: %d of %d rounds closed by quorum, the rest by the %d s deadline; %d updates taken, "
-                            + "%d refused (late); held-out accuracy %.3f after %d rounds, pooled training %.3f; the model equals offline "
+                            + "%d refused (late); held-out accuracy %.3f over the last %d rounds, pooled training %.3f; the model equals offline "
                             + "FedAvg over the recorded rounds bit for bit", subject, quorumRounds, rounds, DEADLINE.toSeconds(),
                     run.rounds().values().stream().mapToLong(r -> r.devices().length).sum(),
-                    run.rounds().values().stream().mapToLong(RoundRecord::refused).sum(), federatedAccuracy, rounds, pooled));
+                    run.rounds().values().stream().mapToLong(RoundRecord::refused).sum(), federatedAccuracy, LAST_ROUNDS, pooled));
             context.progress(notes.get(notes.size() - 1));
-            curves.add(new LineChart.Curve("federated, " + devices + " devices", accuracy));
+            if (!secure) {
+                curves.add(new LineChart.Curve("federated, " + devices + " devices", accuracy));
+            }
         }
-        if (rounds > 0) {
-            curves.add(new LineChart.Curve(String.format(Locale.ROOT, "pooled training (1,000 devices' data): %.3f", pooledAccuracy),
-                    List.of(new double[]{1, pooledAccuracy}, new double[]{rounds, pooledAccuracy})));
-        }
+        curves.add(new LineChart.Curve(String.format(Locale.ROOT, "pooled, 1,000 devices' data: %.3f", pooledAccuracy),
+                List.of(new double[]{0, pooledAccuracy}, new double[]{rounds, pooledAccuracy})));
         final String chart = "federated-accuracy.png";
         LineChart.draw("held-out accuracy by round: FedAvg against training on the pooled data", "round", "held-out accuracy", curves,
                 context.resultsDir().resolve(chart));
@@ -130,9 +155,10 @@ public final class FederatedBench implements Benchmark {
         context.emptyWorkDir();
         return new BenchResult(name(), title(), String.format(Locale.ROOT, "Logistic regression over %d features (the bias and %d normal "
                         + "ones around each label's mean); each device 20 to 140 examples (mean 80) with a Beta(0.2, 0.2) share of "
-                        + "positives (the two-label Dirichlet skew: most devices see mostly one label); 2 local epochs of SGD at 0.05, "
-                        + "updates clipped to norm 2, no noise; %d rounds; a tenth of the devices (at least 5) chosen a round, a quorum of "
-                        + "four fifths of them, a %d s deadline. One embedded member (the aggregator: a keyed job, exactly-once, "
+                        + "positives (the two-label Dirichlet skew: most devices see mostly one label); 2 local epochs of SGD at 0.05 (pooled training: 10 passes at 0.05 over all the devices' examples), "
+                        + "updates clipped to norm 2, no noise; %d rounds (the last run with secure aggregation); a tenth of the devices (at least 5) chosen a round, a quorum of "
+                        + "four fifths of them, a %d s deadline. One run per configuration (rounds/s from it; the latency's runs are its rounds "
+                        + "closed by quorum). One embedded member (the aggregator: a keyed job, exactly-once, "
                         + "snapshots every second), the devices in %d client processes publishing through the publish API, the "
                         + "coordinator and a 1 ms reader of the global model in the benchmark's JVM; %,d held-out examples.",
                 DIMENSIONS, DIMENSIONS - 1, rounds, DEADLINE.toSeconds(), PROCESSES, HELD_OUT),
