@@ -134,7 +134,7 @@ public final class AggregatorJob implements StreamGridJob {
                 return;
             }
             if (model.secure()) {
-                SecureAggregation.add(state.maskedSum, SecureAggregation.longs(event.get(FederatedEvents.DELTA), model.dimensions() + 1), 1);
+                SecureAggregation.add(state.maskedSum, Vectors.decodeLongs(event.get(FederatedEvents.DELTA), model.dimensions() + 1), 1);
                 state.devices[state.updates++] = device; // its samples are hidden in its update
             } else {
                 final double[] delta = Vectors.decode(event.get(FederatedEvents.DELTA), model.dimensions());
@@ -226,7 +226,7 @@ public final class AggregatorJob implements StreamGridJob {
                     : null;
             final long[] correction;
             try {
-                correction = refusal == null ? SecureAggregation.longs(event.get(FederatedEvents.DELTA), model.dimensions() + 1) : null;
+                correction = refusal == null ? Vectors.decodeLongs(event.get(FederatedEvents.DELTA), model.dimensions() + 1) : null;
             } catch (final IllegalArgumentException e) {
                 refuse(state, device, round, "malformed correction: " + e.getMessage(), context);
                 return;
@@ -277,7 +277,7 @@ public final class AggregatorJob implements StreamGridJob {
             }
             if (model.secure()) {
                 try {
-                    SecureAggregation.longs(event.get(FederatedEvents.DELTA), model.dimensions() + 1);
+                    Vectors.decodeLongs(event.get(FederatedEvents.DELTA), model.dimensions() + 1);
                     return null; // masked: its samples and clipping cannot be checked
                 } catch (final IllegalArgumentException e) {
                     return "malformed masked update: " + e.getMessage();

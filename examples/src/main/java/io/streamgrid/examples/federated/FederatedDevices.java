@@ -177,7 +177,7 @@ public final class FederatedDevices implements Callable<Integer> {
             }
             device.selfSeed = new byte[16];
             RANDOM.nextBytes(device.selfSeed);
-            delta = SecureAggregation.text(SecureAggregation.mask(SecureAggregation.encode(update.delta(), update.samples()), device.id,
+            delta = Vectors.encode(SecureAggregation.mask(SecureAggregation.encode(update.delta(), update.samples()), device.id,
                     device.keys.getPrivate(), global.cohort(), global.keys(), model.name(), global.round(), device.selfSeed));
             device.maskedRound = global.round();
         } else {
@@ -207,7 +207,7 @@ public final class FederatedDevices implements Callable<Integer> {
             final long[] correction = SecureAggregation.correction(model.dimensions() + 1, device.id, device.keys.getPrivate(),
                     request.dropped(), request.droppedKeys(), model.name(), request.round(), device.selfSeed);
             device.publisher.publish(2 * request.round() + 1, event(model, "UNMASK", device.id, request.round(), 0,
-                    SecureAggregation.text(correction)));
+                    Vectors.encode(correction)));
             System.out.println("corrected device " + device.id + " round " + request.round());
         }
         device.maskedRound = 0;

@@ -10,7 +10,7 @@ import io.streamgrid.jobs.schema.TypedField;
  * {@code START} (opens round 1) and {@code DEADLINE} (closes round {@code round} with the updates in
  * by then); a device's {@code UPDATE} for {@code round}: its model delta ({@link Vectors} text) over
  * {@code samples} local examples — or, with secure aggregation, its masked update
- * ({@link SecureAggregation#text(long[])}, samples 0: hidden in it) — and for secure aggregation its
+ * ({@link Vectors#encode(long[])}, samples 0: hidden in it) — and for secure aggregation its
  * {@code KEY} (its X25519 public key in {@code delta}) and {@code UNMASK} for {@code round} (its
  * correction in {@code delta}). Devices publish through the publish API (publisher
  * {@link FederatedModel#devicePublisher}, a sequence per event): a device that submits again appends

@@ -150,27 +150,4 @@ public final class SecureAggregation {
             throw new IllegalStateException("AES-CTR failed", e);
         }
     }
-
-    /** Integers as text for an event's string field (their eight bytes each, URL-safe Base64). */
-    public static String text(final long[] values) {
-        final ByteBuffer bytes = ByteBuffer.allocate(values.length * Long.BYTES);
-        for (final long value : values) {
-            bytes.putLong(value);
-        }
-        return ENCODER.encodeToString(bytes.array());
-    }
-
-    /** @throws IllegalArgumentException when {@code text} is not {@code length} integers */
-    public static long[] longs(final String text, final int length) {
-        final byte[] bytes = DECODER.decode(text);
-        if (bytes.length != length * Long.BYTES) {
-            throw new IllegalArgumentException(bytes.length + " bytes are not " + length + " integers");
-        }
-        final ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        final long[] values = new long[length];
-        for (int i = 0; i < length; i++) {
-            values[i] = buffer.getLong();
-        }
-        return values;
-    }
 }

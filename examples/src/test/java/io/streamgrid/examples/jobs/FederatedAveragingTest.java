@@ -17,6 +17,7 @@ import io.streamgrid.examples.federated.LocalTraining;
 import io.streamgrid.examples.federated.OfflineFedAvg;
 import io.streamgrid.examples.federated.SecureAggregation;
 import io.streamgrid.examples.federated.UnmaskRequest;
+import io.streamgrid.examples.federated.Vectors;
 import io.streamgrid.examples.federated.RoundRecord;
 import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.Scenario;
@@ -199,7 +200,7 @@ class FederatedAveragingTest {
                             record.get(FederatedEvents.UPDATE.longField("round")));
                     if (kind.equals("UPDATE") || kind.equals("UNMASK")) {
                         (kind.equals("UPDATE") ? masked : corrections).putIfAbsent(at,
-                                SecureAggregation.longs(record.get(FederatedEvents.UPDATE.stringField("delta")), model.dimensions() + 1));
+                                Vectors.decodeLongs(record.get(FederatedEvents.UPDATE.stringField("delta")), model.dimensions() + 1));
                     }
                 }
             }
