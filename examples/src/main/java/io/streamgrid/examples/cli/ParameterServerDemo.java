@@ -117,8 +117,9 @@ public final class ParameterServerDemo extends ClusterDemo {
             final long found = result.values().stream().mapToLong(ShardValue::version).sum();
             final double loss = LogisticRegression.logLoss(ParameterServer.weights(model, result), heldOut);
             out.printf(Locale.ROOT, "== check: %d updates expected (pushed by the workers), %d found (applied), %d lost, %d duplicated; "
-                    + "held-out loss %.4f (untrained %.4f; offline SGD over the same examples %.4f, not judged: the gap is the "
-                    + "staleness above)%n", pushed, found, lost, duplicated, loss, UNTRAINED, offlineLoss);
+                    + "held-out loss %.4f (untrained %.4f; offline SGD over the same examples %.4f, not judged: %s)%n", pushed, found, lost,
+                    duplicated, loss, UNTRAINED, offlineLoss, synchronous ? "synchronous rounds sum 4 workers' gradients a step"
+                            : "the gap is the staleness above");
             workerJob.cancel();
             serverJob.cancel();
             final boolean passed = lost + duplicated == 0 && found == pushed && loss < UNTRAINED - LEARNT;
