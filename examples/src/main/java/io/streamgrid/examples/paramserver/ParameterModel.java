@@ -52,6 +52,11 @@ public record ParameterModel(String name, int features, int shards, int maxWorke
         return "dim.ps." + name;
     }
 
+    /** The map of scores (key: the request, a Long; value: {@link Score}) written by {@link ScoringJob}. */
+    public String scoresMap() {
+        return "state.ps-scores." + name;
+    }
+
     /** The map of the workers' progress (key: the worker, a Long; value: {@link WorkerProgress}). */
     public String workersMap() {
         return "state.ps-workers." + name;

@@ -40,7 +40,15 @@ public final class TrainingEvents {
     /** An update's {@code round} when its worker has no more rounds: it no longer holds the others back. */
     public static final long FINISHED = Long.MAX_VALUE;
 
+    /** An example to score with the model as published ({@link ScoringJob}): its features as in {@link #EXAMPLE}. */
+    public static final EventSchema SCORE_REQUEST = EventSchema.builder("ps-score-request")
+            .longKey("request")
+            .eventTime("ts")
+            .string("features", 512)
+            .build();
+
     static final TypedField.StringField FEATURES = EXAMPLE.stringField("features");
+    static final TypedField.StringField REQUEST_FEATURES = SCORE_REQUEST.stringField("features");
     static final TypedField.BooleanField LABEL = EXAMPLE.booleanField("label");
     static final TypedField.LongField UPDATE_WORKER = UPDATE.longField("worker");
     static final TypedField.LongField UPDATE_BASE = UPDATE.longField("base");

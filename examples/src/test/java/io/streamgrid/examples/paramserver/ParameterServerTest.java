@@ -6,6 +6,8 @@ import io.streamgrid.jobs.EmbeddedMemberTest;
 import io.streamgrid.jobs.Jobs;
 import io.streamgrid.jobs.ingest.SchemaLog;
 import io.streamgrid.jobs.pipeline.JobOptions;
+import io.streamgrid.jobs.schema.SchemaRecord;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -143,6 +145,44 @@ class ParameterServerTest extends EmbeddedMemberTest {
             }
         }
         return global;
+    }
+
+    /**
+     * Design: one worker pushing every step trains 1,000 examples (the model then equals offline SGD,
+     * as above); then the scoring job scores 200 held-out examples with the published shards. Each
+     * score must equal the offline model's probability bit for bit and name the model version it
+     * used: every update the shards took.
+     */
+    @Test
+    void when_theModelIsPublished_then_theScoringJobScoresWithItAndNamesItsVersion() throws Exception {
+        final ParameterModel model = new ParameterModel("scored", 1_024, 8, 4, 0.1, Staleness.IGNORED, 5, 1);
+        final SyntheticExamples stream = new SyntheticExamples(31, model.features(), 8, 1, START);
+        final List<LabelledExample> examples = stream.next(1_000);
+        final List<LabelledExample> requests = stream.next(200);
+        final Map<Long, ShardValue> shards = train(model, examples, false);
+        final double[] offline = OfflineSgd.weights(model.features(), model.learningRate(), examples);
+        final long updates = shards.values().stream().mapToLong(ShardValue::version).sum();
+
+        final JobOptions options = JobOptions.of(dir.resolve(model.name() + "-scoring")).withLocalParallelism(2);
+        try (SchemaLog log = SchemaLog.open(SchemaLog.directoryOf(options.ingestDir(), TrainingEvents.SCORE_REQUEST.name()),
+                TrainingEvents.SCORE_REQUEST, 2)) {
+            final SchemaRecord record = new SchemaRecord(TrainingEvents.SCORE_REQUEST.layout());
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[record.layout().length()]);
+            for (int i = 0; i < requests.size(); i++) {
+                log.append(record.wrapForWrite(buffer, 0).sequence(i + 1).setLong(0, i).setTimestamp(1, START + i)
+                        .set(TrainingEvents.REQUEST_FEATURES, TrainingEvents.featuresText(requests.get(i).features())));
+            }
+            final Job scoring = Jobs.submit(member.getJet(), new ScoringJob(model).job(), options);
+            final Map<Long, Score> scores = member.getMap(model.scoresMap());
+            await().atMost(Duration.ofMinutes(1)).until(() -> scores.size() == requests.size());
+            scoring.cancel();
+            for (int i = 0; i < requests.size(); i++) {
+                final int[] features = requests.get(i).withBias();
+                final Score score = scores.get((long) i);
+                assertThat(score.probability()).as("request %d", i).isEqualTo(LogisticRegression.predict(offline, features, features.length));
+                assertThat(score.modelUpdates()).isEqualTo(updates);
+            }
+        }
     }
 
     /**
