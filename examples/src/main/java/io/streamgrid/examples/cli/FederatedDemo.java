@@ -79,9 +79,9 @@ public final class FederatedDemo extends ClusterDemo {
         final JobOptions options = workDir.jobOptions();
         final KeyedJob<?> job = new AggregatorJob(model).job();
         final List<ChildJvm> processes = new ArrayList<>();
-        try (LocalCluster cluster = workDir.startThreeMembers(out, 1, FederatedEvents.schemasYaml());
+        try (LocalCluster cluster = workDir.startThreeMembers(out, FederatedEvents.PARTITIONS, FederatedEvents.schemasYaml());
              StreamGridClient client = StreamGridClient.connect(cluster.clientSettings())) {
-            SchemaLog.open(Jobs.logDirectory(job, options), FederatedEvents.UPDATE, 1).close();
+            SchemaLog.open(Jobs.logDirectory(job, options), FederatedEvents.UPDATE, FederatedEvents.PARTITIONS).close();
             final Job aggregator = Jobs.submit(client.hazelcast().getJet(), job, options);
             out.println("== aggregator job " + job.name() + " submitted (exactly-once, snapshots every " + options.snapshotIntervalMs()
                     + " ms)");

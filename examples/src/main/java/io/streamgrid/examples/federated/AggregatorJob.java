@@ -128,23 +128,13 @@ public final class AggregatorJob implements StreamGridJob {
 
         private void take(final Aggregation state, final long device, final long round, final SchemaRecord event,
                           final StringKeyContext<Aggregation> context) {
-            final String refusal = refusal(state, device, round, event);
+            String refusal = refusal(state, device, round);
+            if (refusal == null) {
+                refusal = model.secure() ? takeMasked(state, device, event) : takePlain(state, device, event);
+            }
             if (refusal != null) {
                 refuse(state, device, round, refusal, context);
                 return;
-            }
-            if (model.secure()) {
-                SecureAggregation.add(state.maskedSum, Vectors.decodeLongs(event.get(FederatedEvents.DELTA), model.dimensions() + 1), 1);
-                state.devices[state.updates++] = device; // its samples are hidden in its update
-            } else {
-                final double[] delta = Vectors.decode(event.get(FederatedEvents.DELTA), model.dimensions());
-                final long samples = event.get(FederatedEvents.SAMPLES);
-                for (int d = 0; d < delta.length; d++) {
-                    state.weightedSum[d] += samples * delta[d];
-                }
-                state.samples += samples;
-                state.devices[state.updates] = device;
-                state.deviceSamples[state.updates++] = samples;
             }
             if (state.updates == model.quorum()) {
                 endCollecting(state, "QUORUM", context);
@@ -183,7 +173,7 @@ public final class AggregatorJob implements StreamGridJob {
             }
             state.unmasking = reason;
             final long[] survivors = Arrays.copyOf(state.devices, state.updates);
-            final long[] dropped = Arrays.stream(state.cohort).filter(d -> !contains(survivors, d)).toArray();
+            final long[] dropped = Arrays.stream(state.cohort).filter(d -> !contains(survivors, survivors.length, d)).toArray();
             final String[] droppedKeys = new String[dropped.length];
             for (int k = 0; k < dropped.length; k++) {
                 droppedKeys[k] = state.cohortKeys[Arrays.binarySearch(state.cohort, dropped[k])];
@@ -219,17 +209,20 @@ public final class AggregatorJob implements StreamGridJob {
         /** A survivor's correction; with the last one the round's exact sum is known and the round closes. */
         private void unmask(final Aggregation state, final long device, final long round, final SchemaRecord event,
                             final StringKeyContext<Aggregation> context) {
-            final String refusal = state.unmasking == null || round != state.round ? "a correction for round " + round
-                    + ", which is not being unmasked" : !contains(Arrays.copyOf(state.devices, state.updates), device)
-                    ? "a correction of device " + device + ", whose update round " + round + " did not take"
-                    : contains(Arrays.copyOf(state.corrected, state.corrections), device) ? "a second correction of device " + device
-                    : null;
-            final long[] correction;
-            try {
-                correction = refusal == null ? Vectors.decodeLongs(event.get(FederatedEvents.DELTA), model.dimensions() + 1) : null;
-            } catch (final IllegalArgumentException e) {
-                refuse(state, device, round, "malformed correction: " + e.getMessage(), context);
-                return;
+            String refusal = null;
+            long[] correction = null;
+            if (state.unmasking == null || round != state.round) {
+                refusal = "a correction for round " + round + ", which is not being unmasked";
+            } else if (!contains(state.devices, state.updates, device)) {
+                refusal = "a correction of device " + device + ", whose update round " + round + " did not take";
+            } else if (contains(state.corrected, state.corrections, device)) {
+                refusal = "a second correction of device " + device;
+            } else {
+                try {
+                    correction = Vectors.decodeLongs(event.get(FederatedEvents.DELTA), model.dimensions() + 1);
+                } catch (final IllegalArgumentException e) {
+                    refusal = "malformed correction: " + e.getMessage();
+                }
             }
             if (refusal != null) {
                 refuse(state, device, round, refusal, context);
@@ -244,17 +237,18 @@ public final class AggregatorJob implements StreamGridJob {
             }
         }
 
-        private static boolean contains(final long[] values, final long value) {
-            for (final long v : values) {
-                if (v == value) {
+        /** Whether the first {@code count} of {@code values} hold {@code value}. */
+        private static boolean contains(final long[] values, final int count, final long value) {
+            for (int i = 0; i < count; i++) {
+                if (values[i] == value) {
                     return true;
                 }
             }
             return false;
         }
 
-        /** Why the update is refused, or null when it is taken. */
-        private String refusal(final Aggregation state, final long device, final long round, final SchemaRecord event) {
+        /** Why an update of {@code device} for {@code round} is refused whatever it holds, or null. */
+        private String refusal(final Aggregation state, final long device, final long round) {
             if (state.round == 0) {
                 return "the federation has not started";
             }
@@ -270,21 +264,30 @@ public final class AggregatorJob implements StreamGridJob {
             if (Arrays.binarySearch(state.cohort, device) < 0) {
                 return "device " + device + " was not chosen for round " + round;
             }
-            for (int i = 0; i < state.updates; i++) {
-                if (state.devices[i] == device) {
-                    return "a second update of device " + device + " for round " + round;
-                }
+            if (contains(state.devices, state.updates, device)) {
+                return "a second update of device " + device + " for round " + round;
             }
-            if (model.secure()) {
-                try {
-                    Vectors.decodeLongs(event.get(FederatedEvents.DELTA), model.dimensions() + 1);
-                    return null; // masked: its samples and clipping cannot be checked
-                } catch (final IllegalArgumentException e) {
-                    return "malformed masked update: " + e.getMessage();
-                }
+            return null;
+        }
+
+        /** Adds a masked update to the round's sum, or says why not: its samples and clipping are hidden in it. */
+        private String takeMasked(final Aggregation state, final long device, final SchemaRecord event) {
+            final long[] masked;
+            try {
+                masked = Vectors.decodeLongs(event.get(FederatedEvents.DELTA), model.dimensions() + 1);
+            } catch (final IllegalArgumentException e) {
+                return "malformed masked update: " + e.getMessage();
             }
-            if (event.get(FederatedEvents.SAMPLES) < 1) {
-                return "an update of " + event.get(FederatedEvents.SAMPLES) + " samples";
+            SecureAggregation.add(state.maskedSum, masked, 1);
+            state.devices[state.updates++] = device;
+            return null;
+        }
+
+        /** Adds a plain update, weighted by its samples, to the round's sum, or says why not. */
+        private String takePlain(final Aggregation state, final long device, final SchemaRecord event) {
+            final long samples = event.get(FederatedEvents.SAMPLES);
+            if (samples < 1) {
+                return "an update of " + samples + " samples";
             }
             final double[] delta;
             try {
@@ -296,6 +299,12 @@ public final class AggregatorJob implements StreamGridJob {
             if (!(norm <= model.clipNorm() * (1 + 1e-9))) {
                 return "a delta of norm " + norm + ", above the clip norm " + model.clipNorm();
             }
+            for (int d = 0; d < delta.length; d++) {
+                state.weightedSum[d] += samples * delta[d];
+            }
+            state.samples += samples;
+            state.devices[state.updates] = device;
+            state.deviceSamples[state.updates++] = samples;
             return null;
         }
 

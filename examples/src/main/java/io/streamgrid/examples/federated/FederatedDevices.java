@@ -134,7 +134,7 @@ public final class FederatedDevices implements Callable<Integer> {
                         submit(federated, device, global);
                     }
                     if (device.maskedRound > 0) {
-                        correct(client, federated, device);
+                        correct(client, federated, device, global);
                     }
                 }
                 Thread.sleep(pollMs);
@@ -193,9 +193,8 @@ public final class FederatedDevices implements Callable<Integer> {
      * Secure aggregation: once the round's call for corrections is out, a survivor sends its
      * correction; a device the round did not take forgets its self mask, never revealing it.
      */
-    private static void correct(final StreamGridClient client, final FederatedModel model, final Device device) {
+    private static void correct(final StreamGridClient client, final FederatedModel model, final Device device, final GlobalModel global) {
         final UnmaskRequest request = (UnmaskRequest) client.get(model.unmaskMap(), device.maskedRound);
-        final GlobalModel global = (GlobalModel) client.get(model.globalMap(), model.name());
         if (request == null) {
             if (global != null && global.round() > device.maskedRound) {
                 device.maskedRound = 0; // the round closed without a call (abandoned or empty)

@@ -19,6 +19,8 @@ import io.streamgrid.jobs.schema.TypedField;
 public final class FederatedEvents {
     /** A model's name: the log's key. */
     public static final int MODEL_NAME_LENGTH = 32;
+    /** The log's partitions: a model's events are in one whichever the count; one serves the examples' few models. */
+    public static final int PARTITIONS = 1;
 
     public static final EventSchema UPDATE = EventSchema.builder("fl-update")
             .stringKey("model", MODEL_NAME_LENGTH)
@@ -61,5 +63,13 @@ public final class FederatedEvents {
             yaml.append("}\n");
         }
         return yaml.toString();
+    }
+
+    /**
+     * A member configuration's {@code ingest:} section (logs under {@code ingestDir}, {@link #PARTITIONS}
+     * partitions a new log) followed by {@link #schemasYaml()}: what a member taking devices' updates needs.
+     */
+    public static String membersYaml(final java.nio.file.Path ingestDir) {
+        return "ingest:\n  dir: " + ingestDir + "\n  partitions: " + PARTITIONS + "\n" + schemasYaml();
     }
 }

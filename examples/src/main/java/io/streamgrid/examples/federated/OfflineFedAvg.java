@@ -57,10 +57,15 @@ public final class OfflineFedAvg {
                 samples += update.samples();
             }
             final double[] mean = model.secure() ? SecureAggregation.mean(secureSum) : sum;
+            if (!model.secure()) {
+                for (int d = 0; d < mean.length; d++) {
+                    mean[d] = sum[d] / samples; // in place: the aggregator's mean, the same division
+                }
+            }
             final double noiseStd = model.noiseMultiplier() * model.clipNorm() / round.devices().length;
             final SplittableRandom noise = new SplittableRandom(AggregatorJob.noiseSeed(model, r));
             for (int d = 0; d < global.length; d++) {
-                global[d] += (model.secure() ? mean[d] : sum[d] / samples) + (noiseStd > 0 ? noiseStd * DeviceData.gaussian(noise) : 0);
+                global[d] += mean[d] + (noiseStd > 0 ? noiseStd * DeviceData.gaussian(noise) : 0);
             }
             afterEach.accept(r, global.clone());
         }

@@ -39,7 +39,7 @@ class AggregatorJobTest extends EmbeddedMemberTest {
         final double[] deltaB = {-0.1, 0, 0.1};
         startMember();
         final JobOptions options = JobOptions.of(dir.resolve("ingest")).withSnapshotInterval(100).withLocalParallelism(1);
-        try (SchemaLog log = SchemaLog.open(Jobs.logDirectory(new AggregatorJob(MODEL).job(), options), FederatedEvents.UPDATE, 1)) {
+        try (SchemaLog log = SchemaLog.open(Jobs.logDirectory(new AggregatorJob(MODEL).job(), options), FederatedEvents.UPDATE, FederatedEvents.PARTITIONS)) {
             final Events events = new Events(log);
             events.append("START", -1, 0, 0, "");
             events.append("UPDATE", u, 1, 10, Vectors.encode(deltaA));

@@ -259,15 +259,15 @@ class FederatedAveragingTest {
                                 final Duration deadline) throws Exception {
             final Path ingest = Files.createDirectories(workDir.resolve("ingest")).toAbsolutePath();
             final String name = "fl-" + model.name() + "-" + System.nanoTime();
-            final Path config = Files.writeString(workDir.resolve("member.yaml"), "cluster-name: " + name + "\ningest:\n  dir: " + ingest
-                    + "\n  partitions: 1\n" + FederatedEvents.schemasYaml());
+            final Path config = Files.writeString(workDir.resolve("member.yaml"), "cluster-name: " + name + "\n"
+                    + FederatedEvents.membersYaml(ingest));
             final LocalCluster cluster = LocalCluster.builder().members(members).clusterName(name).configFile(config).workDir(workDir)
                     .memberHeap("512m").start();
             StreamGridClient client = null;
             try {
                 final KeyedJob<?> job = new AggregatorJob(model).job();
                 final JobOptions options = JobOptions.of(ingest).withSnapshotInterval(200).withLocalParallelism(2);
-                SchemaLog.open(Jobs.logDirectory(job, options), FederatedEvents.UPDATE, 1).close();
+                SchemaLog.open(Jobs.logDirectory(job, options), FederatedEvents.UPDATE, FederatedEvents.PARTITIONS).close();
                 client = StreamGridClient.connect(cluster.clientSettings());
                 final Job aggregator = Jobs.submit(client.hazelcast().getJet(), job, options);
                 Scenario.awaitRunning(aggregator, cluster);

@@ -173,14 +173,13 @@ public final class FederatedBench implements Benchmark {
     private static Run run(final BenchContext context, final FederatedModel model, final int rounds) throws Exception {
         final Path dir = Files.createDirectories(context.workDir().resolve(model.name()));
         final Path ingest = Files.createDirectories(dir.resolve("ingest")).toAbsolutePath();
-        final Path config = Files.writeString(dir.resolve("member.yaml"), "ingest:\n  dir: " + ingest + "\n  partitions: 1\n"
-                + FederatedEvents.schemasYaml());
+        final Path config = Files.writeString(dir.resolve("member.yaml"), FederatedEvents.membersYaml(ingest));
         final List<ChildJvm> processes = new ArrayList<>();
         try (EmbeddedGrid grid = EmbeddedGrid.start(dir.resolve("member"), Optional.of(config));
              StreamGridClient client = StreamGridClient.connect(grid.clientSettings())) {
             final KeyedJob<?> job = new AggregatorJob(model).job();
             final JobOptions options = JobOptions.of(ingest).withLocalParallelism(2);
-            SchemaLog.open(Jobs.logDirectory(job, options), FederatedEvents.UPDATE, 1).close();
+            SchemaLog.open(Jobs.logDirectory(job, options), FederatedEvents.UPDATE, FederatedEvents.PARTITIONS).close();
             final Job aggregator = Jobs.submit(grid.member().getJet(), job, options);
             try {
                 for (int p = 0; p < PROCESSES; p++) {
